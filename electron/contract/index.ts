@@ -1,0 +1,122 @@
+/**
+ * The ConsoleApi contract: every method and live event the UI uses, written once as a table of
+ * runtime schemas. The TypeScript types derive from the table, and every side is generated from
+ * it: preload's facade, main's IPC handlers, the headless HTTP routes and the renderer's client.
+ * A method therefore cannot exist on one side only (STYLE.md 3).
+ *
+ * This folder is the only part of `electron/` the renderer may import; it must stay free of
+ * Node and Electron APIs.
+ */
+import { z } from 'zod';
+import { AppInfo, Notice } from './schemas/app';
+import { InspectInput, InspectReport } from './schemas/inspector';
+import { ConsoleError, type Envelope } from './errors';
+
+export * from './errors';
+export * as schemas from './schemas/all';
+
+const NoInput = z.object({}).strict().optional();
+
+interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  input: I;
+  output: O;
+  summary: string;
+}
+
+function method<I extends z.ZodType, O extends z.ZodType>(spec: MethodSpec<I, O>): MethodSpec<I, O> {
+  return spec;
+}
+
+/** Methods, keyed `<domain>.<action>`; the IPC channel is `app:<domain>.<action>`. */
+export const methods = {
+  'app.info': method({
+    summary: 'Name, version, host kind, data directory and listener URLs of this process.',
+    input: NoInput,
+    output: AppInfo,
+  }),
+  'inspector.inspect': method({
+    summary: 'Decode a compact JWS and run every check on it (structure, alg, kid, signature, times, claims).',
+    input: InspectInput,
+    output: InspectReport,
+  }),
+} as const;
+
+/** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
+export const events = {
+  'app.noticed': Notice,
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodArgs<M extends MethodName> = z.output<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Methods[M]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export const methodChannel = (m: MethodName): `app:${MethodName}` => `app:${m}`;
+export const eventChannel = (e: EventName): `app:event.${EventName}` => `app:event.${e}`;
+export const CHANNEL_PREFIX = 'app:';
+
+export function isMethodName(value: unknown): value is MethodName {
+  return typeof value === 'string' && Object.hasOwn(methods, value);
+}
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(events, value);
+}
+
+/** What a core implements: one async function per method, taking validated arguments. */
+export type Handlers = { [M in MethodName]: (args: MethodArgs<M>) => Promise<MethodOutput<M>> };
+
+type Domain = MethodName extends `${infer D}.${string}` ? D : never;
+type DomainApi<D extends string> = {
+  [M in MethodName as M extends `${D}.${infer A}` ? A : never]: (
+    input?: MethodInput<M>,
+  ) => Promise<MethodOutput<M>>;
+};
+
+/** The typed facade the renderer uses: `api.inspector.inspect({...})`, `api.on('app.noticed', fn)`. */
+export type ConsoleApi = { [D in Domain]: DomainApi<D> } & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
+
+export type Transport = {
+  call(method: MethodName, input: unknown): Promise<Envelope<unknown>>;
+  subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
+};
+
+/**
+ * Builds the named facade from the table over any transport (IPC in preload, HTTP in browser
+ * mode). Failed calls reject with a ConsoleError carrying the code.
+ */
+export function buildFacade(transport: Transport): ConsoleApi {
+  const api: Record<string, Record<string, unknown>> = {};
+  for (const name of METHOD_NAMES) {
+    const [domain, action] = name.split('.') as [string, string];
+    api[domain] ??= {};
+    api[domain][action] = async (input?: unknown) => {
+      const envelope = await transport.call(name, input);
+      if (envelope.ok) return envelope.value;
+      throw ConsoleError.fromData(envelope.error);
+    };
+  }
+  const on = (event: EventName, listener: (payload: unknown) => void) => {
+    if (!isEventName(event)) throw new ConsoleError('BAD_ARGUMENT', `unknown event "${String(event)}"`);
+    return transport.subscribe(event, listener);
+  };
+  return Object.freeze({ ...api, on }) as unknown as ConsoleApi;
+}
+
+/** Validates an argument with the method's schema; a failure names the field. */
+export function parseArgs<M extends MethodName>(name: M, input: unknown): MethodArgs<M> {
+  const result = methods[name].input.safeParse(input);
+  if (result.success) return result.data as MethodArgs<M>;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'argument';
+  throw new ConsoleError('BAD_ARGUMENT', `${name}: ${where}: ${issue?.message ?? 'invalid'}`, {
+    issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+  });
+}

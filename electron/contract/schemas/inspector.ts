@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** Where the inspector takes the public keys that verify a token's signature. */
+export const KeySource = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('none') }),
+  z.object({
+    type: z.literal('jwks-url'),
+    url: z.url({ protocol: /^https?$/, error: 'jwks url must be an http(s) URL' }).max(2048),
+  }),
+  /** A pasted JWKS, a single JWK, or a PEM public key (SPKI or PKCS#1) or certificate. */
+  z.object({ type: z.literal('text'), text: z.string().min(1).max(256 * 1024) }),
+]);
+export type KeySource = z.infer<typeof KeySource>;
+
+export const InspectInput = z.object({
+  token: z.string().max(64 * 1024, 'token is longer than 64 KiB'),
+  keySource: KeySource.optional(),
+  expectedObj: z.string().max(1024).optional(),
+  expectedSub: z.string().max(1024).optional(),
+});
+export type InspectInput = z.infer<typeof InspectInput>;
+
+export const CHECK_IDS = [
+  'structure',
+  'alg',
+  'kid',
+  'signature',
+  'exp',
+  'iat',
+  'nbf',
+  'lifetime',
+  'units',
+  'flow',
+  'obj',
+  'sub',
+] as const;
+export const CheckId = z.enum(CHECK_IDS);
+export type CheckId = z.infer<typeof CheckId>;
+
+export const CheckStatus = z.enum(['passed', 'failed', 'skipped']);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+
+export const Check = z.object({
+  id: CheckId,
+  title: z.string(),
+  status: CheckStatus,
+  /** Why it passed, failed or was skipped, in words a person can act on. */
+  detail: z.string(),
+});
+export type Check = z.infer<typeof Check>;
+
+export const TimeClaim = z.object({
+  name: z.enum(['iat', 'exp', 'nbf']),
+  /** The raw claim value (seconds per RFC 7519, unless `unit` says milliseconds). */
+  value: z.number(),
+  unit: z.enum(['s', 'ms']),
+  /** ISO 8601 instant the value stands for, or null when it is not a usable number. */
+  iso: z.string().nullable(),
+  /** "in 4 min", "expired 3 min ago"-style wording relative to `inspectedAt`. */
+  relative: z.string().nullable(),
+});
+export type TimeClaim = z.infer<typeof TimeClaim>;
+
+export const Segments = z.object({ header: z.string(), payload: z.string(), signature: z.string() });
+
+export const InspectReport = z.object({
+  inspectedAt: z.string(),
+  /** true when no check failed (skipped checks do not count as failures). */
+  ok: z.boolean(),
+  /** The raw base64url segments, when the token had three; null otherwise. */
+  segments: Segments.nullable(),
+  header: z.record(z.string(), z.unknown()).nullable(),
+  payload: z.record(z.string(), z.unknown()).nullable(),
+  times: z.array(TimeClaim),
+  lifetimeSeconds: z.number().nullable(),
+  /** What keys were used for the signature check, as a short description (kids found, source). */
+  keys: z.object({
+    source: z.enum(['none', 'jwks-url', 'jwks', 'jwk', 'pem']),
+    description: z.string(),
+    kids: z.array(z.string()),
+  }),
+  checks: z.array(Check),
+});
+export type InspectReport = z.infer<typeof InspectReport>;

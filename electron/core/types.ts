@@ -1,0 +1,2 @@
+export type { Envelope, Handlers } from '../contract';
+export type HostKind = 'desktop' | 'browser' | 'cli';

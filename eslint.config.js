@@ -1,0 +1,103 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+/**
+ * Layer boundaries a machine checks (STYLE.md 2): only electron/main and electron/preload import
+ * `electron`; the core imports neither `electron` nor `react`; the contract imports nothing from
+ * Node or the other layers; the renderer imports only the contract from `electron/`.
+ */
+const electronModule = { name: 'electron', message: 'Only electron/main and electron/preload may import electron.' };
+const reactModules = ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'zustand'].map((name) => ({
+  name,
+  message: 'React belongs to the renderer.',
+}));
+const otherLayers = (allowed) =>
+  ['core', 'main', 'preload', 'headless', 'cli']
+    .filter((l) => !allowed.includes(l))
+    .map((layer) => ({
+      regex: `(^|/)(electron/)?${layer}(/|$)`,
+      message: `This layer may not import electron/${layer}.`,
+    }));
+const nodeBuiltins = {
+  regex: '^node:',
+  message: 'This layer runs in the renderer too: no Node built-ins.',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronModule, ...reactModules], patterns: [...otherLayers(['core']), { regex: 'renderer', message: 'The core never imports the renderer.' }] },
+      ],
+    },
+  },
+  {
+    files: ['electron/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronModule, ...reactModules],
+          patterns: [nodeBuiltins, { regex: '^\\.\\./\\.\\.|^\\.\\./(core|main|preload|headless|cli)', message: 'The contract imports nothing outside electron/contract.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/headless/**/*.ts', 'electron/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronModule, ...reactModules], patterns: [...otherLayers(['core', 'headless', 'cli']), { regex: 'renderer', message: 'Hosts never import renderer code.' }] },
+      ],
+    },
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: reactModules, patterns: [...otherLayers(['core', 'main']), { regex: 'renderer', message: 'Main never imports renderer code.' }] },
+      ],
+    },
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: reactModules, patterns: [nodeBuiltins, ...otherLayers(['preload']), { regex: 'renderer', message: 'Preload never imports renderer code.' }] },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronModule],
+          patterns: [
+            nodeBuiltins,
+            { regex: '(^|/)electron/(core|main|preload|headless|cli)(/|$)', message: 'The renderer imports only electron/contract.' },
+          ],
+        },
+      ],
+    },
+  },
+);
