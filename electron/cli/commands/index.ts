@@ -1,0 +1,20 @@
+import type { CliIo } from '../io';
+
+export type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+/** Every command, by name. Each lives in its own file in this folder. */
+export const commands: Record<string, Command> = {};
+
+export function usage(): string {
+  return `dets-console: developer console for the Digital-Entity Transfer Service
+
+Usage:
+  dets-console serve      [--data-dir DIR] [--host 127.0.0.1] [--ui-port 7300] [--bank-port 7301]
+                          [--sandbox-port 7302] [--no-sandbox] [--service-jwks-url URL]
+                          [--users FILE] [--open] [--json]
+  dets-console jwt        inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json]
+
+Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,
+2 bad usage or input.
+`;
+}
