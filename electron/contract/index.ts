@@ -13,6 +13,7 @@ import { InspectInput, InspectReport } from './schemas/inspector';
 import { ConsoleError, type Envelope } from './errors';
 
 export * from './errors';
+export * from './transport';
 export * as schemas from './schemas/all';
 
 const NoInput = z.object({}).strict().optional();

@@ -1,9 +1,14 @@
 import type { CliIo } from '../io';
+import { jwtCommand } from './jwt';
+import { serveCommand } from './serve';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 /** Every command, by name. Each lives in its own file in this folder. */
-export const commands: Record<string, Command> = {};
+export const commands: Record<string, Command> = {
+  serve: serveCommand,
+  jwt: jwtCommand,
+};
 
 export function usage(): string {
   return `dets-console: developer console for the Digital-Entity Transfer Service
