@@ -5,12 +5,16 @@ import { defaultDataDir } from '../../electron/core/paths';
 
 describe('defaultDataDir (the desktop app userData folder)', () => {
   it('uses $XDG_CONFIG_HOME on Linux', () => {
-    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/tmp/cfg' }, '/home/ana')).toBe('/tmp/cfg/DETS Console');
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/tmp/cfg' }, '/home/ana')).toBe(
+      '/tmp/cfg/DETS Console',
+    );
   });
 
   it('falls back to ~/.config on Linux when XDG_CONFIG_HOME is unset or empty', () => {
     expect(defaultDataDir('linux', {}, '/home/ana')).toBe('/home/ana/.config/DETS Console');
-    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '' }, '/home/ana')).toBe('/home/ana/.config/DETS Console');
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '' }, '/home/ana')).toBe(
+      '/home/ana/.config/DETS Console',
+    );
   });
 
   it('follows the Linux rule on other Unix systems', () => {
@@ -30,7 +34,9 @@ describe('defaultDataDir (the desktop app userData folder)', () => {
   });
 
   it('falls back to <home>\\AppData\\Roaming on Windows when APPDATA is missing', () => {
-    expect(defaultDataDir('win32', {}, 'C:\\Users\\ana')).toBe('C:\\Users\\ana\\AppData\\Roaming\\DETS Console');
+    expect(defaultDataDir('win32', {}, 'C:\\Users\\ana')).toBe(
+      'C:\\Users\\ana\\AppData\\Roaming\\DETS Console',
+    );
   });
 
   it('defaults to this process platform, environment and home', () => {
