@@ -1,0 +1,94 @@
+/**
+ * Who may talk to the headless host: the holder of this launch's token, from a page whose
+ * address is the host's own. See the threat model at the top of `server.ts`.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { TRANSPORT } from '../contract';
+
+/** A fresh per-launch access token: 32 random bytes, base64url (43 characters). */
+export function createToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Constant-time token comparison. Both sides are hashed first so `timingSafeEqual` always gets
+ * equal-length buffers and the time taken says nothing about the expected token, not even its
+ * length (STYLE.md: never `token !== expected`).
+ */
+export function tokenMatches(expected: string, candidate: string | undefined): boolean {
+  if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > 1024) return false;
+  const a = createHash('sha256').update(expected, 'utf8').digest();
+  const b = createHash('sha256').update(candidate, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Every token a request presents: the X-DETS-Token header, the cookie, the `token` query. */
+export function presentedTokens(req: IncomingMessage, query: URLSearchParams): string[] {
+  const found: string[] = [];
+  const header = req.headers[TRANSPORT.tokenHeader.toLowerCase()];
+  if (typeof header === 'string') found.push(header);
+  found.push(...cookieValues(req.headers.cookie, TRANSPORT.tokenCookie));
+  found.push(...query.getAll(TRANSPORT.tokenQuery));
+  return found;
+}
+
+/** The values of every cookie called `name` in a Cookie header. */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header) return [];
+  const values: string[] = [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/** The Set-Cookie value that lets the page's own assets load without the token in their URLs. */
+export function tokenCookie(token: string): string {
+  return `${TRANSPORT.tokenCookie}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1']);
+const WILDCARD = new Set(['0.0.0.0', '::']);
+
+export function isLoopbackAddress(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || LOOPBACK.has(h) || (net.isIPv4(h) && h.startsWith('127.'));
+}
+
+/** `host:port` as a Host header spells it (IPv6 in brackets, port omitted for 80). */
+function hostHeader(address: string, port: number): string[] {
+  const name = net.isIPv6(address) ? `[${address.toLowerCase()}]` : address.toLowerCase();
+  return port === 80 ? [`${name}:80`, name] : [`${name}:${port}`];
+}
+
+/**
+ * The Host header values this server answers to (the DNS-rebinding guard): its bound address
+ * and `localhost`, at its port. `[::1]` is accepted only when bound there. A wildcard bind (an
+ * explicit, warned-about choice) accepts the machine's own interface addresses: IP literals
+ * cannot be rebound, only names can.
+ */
+export function allowedHosts(
+  boundAddress: string,
+  port: number,
+  interfaceAddresses: string[] = [],
+): Set<string> {
+  const names = new Set<string>(['localhost']);
+  if (WILDCARD.has(boundAddress)) {
+    names.add('127.0.0.1');
+    for (const a of interfaceAddresses) names.add(a);
+  } else {
+    names.add(boundAddress);
+  }
+  const hosts = new Set<string>();
+  for (const n of names) for (const h of hostHeader(n, port)) hosts.add(h);
+  return hosts;
+}
+
+/** An Origin header is acceptable only when it is this very origin (`http://<allowed Host>`). */
+export function isSameOrigin(origin: string, host: string): boolean {
+  return origin.toLowerCase() === `http://${host.toLowerCase()}`;
+}
