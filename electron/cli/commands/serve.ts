@@ -1,6 +1,248 @@
-import { UsageError, type CliIo } from '../io';
+/**
+ * `dets-console serve`: the console in browser mode. One core for the profile, and its
+ * listeners: the UI (the renderer and ConsoleApi over loopback HTTP, see electron/headless)
+ * today; the embedded bank endpoints and the sandbox join the LISTENERS list as they land.
+ *
+ * DESIGN.md "Command line" fixes the interface: the flags, port 0 = any free port, with --json
+ * exactly one ready line on stdout once every listener is up (keys absent for listeners not
+ * started) and nothing else, and SIGINT/SIGTERM = stop accepting, finish in-flight, exit 0.
+ */
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import net from 'node:net';
+import { createConsoleCore, type ConsoleCore, type ListenerUrls } from '../../core/console-core';
+import { defaultDataDir } from '../../core/paths';
+import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
+import { EXIT, UsageError, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
 
-/** `dets-console serve` (placeholder until the headless host lands). */
-export async function serveCommand(_argv: string[], _io: CliIo): Promise<number> {
-  throw new UsageError('serve: not available yet');
+const FLAGS = {
+  'data-dir': { type: 'string' },
+  host: { type: 'string' },
+  'ui-port': { type: 'string' },
+  'bank-port': { type: 'string' },
+  'sandbox-port': { type: 'string' },
+  'no-sandbox': { type: 'boolean' },
+  'service-jwks-url': { type: 'string' },
+  users: { type: 'string' },
+  open: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Every flag of `serve`, validated. */
+export interface ServeOptions {
+  dataDir: string;
+  host: string;
+  uiPort: number;
+  bankPort: number;
+  /** null with --no-sandbox. */
+  sandboxPort: number | null;
+  /** Where the bank endpoints fetch the service's keys; undefined = the sandbox's JWKS. */
+  serviceJwksUrl?: string;
+  /** --users: the file and the test customers it holds (checked to be a JSON array). */
+  users?: { file: string; customers: unknown[] };
+  open: boolean;
+  json: boolean;
+}
+
+/** Ready-line keys, in the order DESIGN.md's example prints them. */
+type ListenerKey = 'ui' | 'bank' | 'sandbox';
+
+interface Listener {
+  key: ListenerKey;
+  /** The flag that chose the port, named in errors. */
+  flag: string;
+  port: number;
+  /** Starts listening; the URL is the ready line's value for `key`. */
+  start(core: ConsoleCore, options: ServeOptions): Promise<StartedListener>;
+}
+
+interface StartedListener {
+  key: ListenerKey;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The listeners this invocation starts. The bank endpoints (--bank-port) and the sandbox
+ * (--sandbox-port, unless --no-sandbox) are added here when they land; their flags are already
+ * parsed and validated, and each contributes its own ready-line key.
+ */
+function listenersFor(options: ServeOptions): Listener[] {
+  return [
+    {
+      key: 'ui',
+      flag: '--ui-port',
+      port: options.uiPort,
+      async start(core, opts) {
+        const server = await startHeadlessServer({ core, host: opts.host, port: opts.uiPort });
+        return { key: 'ui', url: server.tokenUrl, close: () => server.close() };
+      },
+    },
+  ];
+}
+
+/** Parses and checks every flag without side effects (no folder created, nothing bound). */
+export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeOptions> {
+  const { values } = parseFlags(argv, FLAGS);
+
+  const host = values.host ?? '127.0.0.1';
+  if (host !== 'localhost' && net.isIP(host) === 0) {
+    throw new UsageError(`--host: "${host}" is not an IP address or localhost`);
+  }
+  const uiPort = portFlag('ui-port', values['ui-port'], 7300);
+  const bankPort = portFlag('bank-port', values['bank-port'], 7301);
+  const noSandbox = values['no-sandbox'] === true;
+  if (noSandbox && values['sandbox-port'] !== undefined) {
+    throw new UsageError('--sandbox-port: cannot be combined with --no-sandbox');
+  }
+  const sandboxPort = noSandbox ? null : portFlag('sandbox-port', values['sandbox-port'], 7302);
+
+  const options: ServeOptions = {
+    dataDir: dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env)),
+    host,
+    uiPort,
+    bankPort,
+    sandboxPort,
+    open: values.open === true,
+    json: values.json === true,
+  };
+  if (values['service-jwks-url'] !== undefined)
+    options.serviceJwksUrl = httpUrlFlag('service-jwks-url', values['service-jwks-url']);
+  if (values.users !== undefined) options.users = await usersFlag(values.users);
+  return options;
+}
+
+function httpUrlFlag(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${name}: "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--${name}: "${value}" is not an http(s) URL`);
+  }
+  return url.href;
+}
+
+/** --users FILE: must exist and hold a JSON array; each customer's fields are the bank's to check. */
+async function usersFlag(file: string): Promise<{ file: string; customers: unknown[] }> {
+  if (file.trim() === '') throw new UsageError('--users: must not be empty');
+  try {
+    if (!(await stat(file)).isFile()) throw new UsageError(`--users: "${file}" is not a file`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--users: "${file}" does not exist or cannot be read`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(
+      `--users: "${file}" is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  if (!Array.isArray(parsed))
+    throw new UsageError(`--users: "${file}" must hold a JSON array of test customers`);
+  return { file, customers: parsed };
+}
+
+/** A listen error as a one-line usage error naming the flag, or undefined if it is not one. */
+function listenError(err: unknown, listener: Listener, host: string): UsageError | undefined {
+  const code = err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `${listener.flag}: port ${listener.port} on ${host} is already in use (choose another, or 0 for any free port)`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new UsageError(`${listener.flag}: not allowed to listen on port ${listener.port} on ${host}`);
+  }
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`--host: ${host} is not an address of this machine`);
+  return undefined;
+}
+
+async function createDataDir(dir: string): Promise<void> {
+  try {
+    // 0700: the profile holds the encrypted vault and every recorded request.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`--data-dir: cannot create "${dir}" (${reason})`);
+  }
+}
+
+/** `dets-console serve`: runs until SIGINT/SIGTERM, then stops cleanly and exits 0. */
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const options = await parseServeFlags(argv, io);
+  const log = (line: string) => io.stderr(`dets-console serve: ${line}\n`);
+
+  if (!isLoopbackAddress(options.host)) {
+    log(
+      `warning: --host ${options.host} is not a loopback address: anyone who can reach this machine ` +
+        'can connect, and the access token in the URL is the only protection',
+    );
+  }
+  await createDataDir(options.dataDir);
+
+  // Signal handlers go in before anything listens, so a stop during start-up is still clean.
+  let stopSignal: string | undefined;
+  const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
+
+  const core = await createConsoleCore({ dataDir: options.dataDir, host: 'browser' });
+  const started: StartedListener[] = [];
+  const shutdown = async () => {
+    for (const l of [...started].reverse()) await l.close();
+    await core.close();
+  };
+
+  try {
+    for (const listener of listenersFor(options)) {
+      try {
+        started.push(await listener.start(core, options));
+      } catch (err) {
+        throw listenError(err, listener, options.host) ?? err;
+      }
+    }
+  } catch (err) {
+    await shutdown();
+    throw err;
+  }
+
+  const urls = Object.fromEntries(started.map((l) => [l.key, l.url])) as Partial<Record<ListenerKey, string>>;
+  const coreListeners: ListenerUrls = {};
+  if (urls.bank) coreListeners.bank = urls.bank;
+  if (urls.sandbox) coreListeners.sandbox = urls.sandbox;
+  core.setListeners(coreListeners);
+
+  if (stopSignal === undefined) {
+    if (options.json) io.stdout(`${JSON.stringify({ ready: true, ...urls })}\n`);
+    else io.stdout(humanBanner(urls, options.dataDir));
+    if (options.open && urls.ui) openInBrowser(urls.ui, log);
+  }
+
+  const signal = await stopped;
+  log(`${signal}: stopping (finishing requests in flight)`);
+  await shutdown();
+  log('stopped');
+  return EXIT.OK;
+}
+
+function humanBanner(urls: Partial<Record<ListenerKey, string>>, dataDir: string): string {
+  const lines = [
+    'DETS Console is running in browser mode.',
+    '',
+    '  Open this URL in your browser:',
+    `    ${urls.ui}`,
+    '',
+  ];
+  if (urls.bank) lines.push(`  Bank endpoints: ${urls.bank}`);
+  if (urls.sandbox) lines.push(`  Sandbox:        ${urls.sandbox}`);
+  lines.push(
+    `  Profile: ${dataDir}`,
+    '',
+    'The URL carries this launch\u2019s access token: anyone who has it can use the console until it stops.',
+    'Press Ctrl-C to stop.',
+    '',
+  );
+  return lines.join('\n');
 }

@@ -1,0 +1,272 @@
+/**
+ * `dets-console serve` as scripts and CI drive it (DESIGN.md "Command line"): the built CLI in
+ * its own process, the --json ready line, port 0, exit codes, and a clean stop on signals.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSPORT } from '../../electron/contract';
+import { openEventStream, request, slowPost } from '../headless/http-client';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const cli = path.join(root, 'dist/cli/dets-console.js');
+let tmp: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--node-only'], {
+    cwd: root,
+    stdio: 'pipe',
+  });
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-serve-'));
+});
+
+afterEach(() => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+});
+
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+interface Serve {
+  child: ChildProcess;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The parsed ready line. */
+  ready: Promise<Record<string, unknown>>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitForStderr(text: string): Promise<void>;
+}
+
+function serve(args: string[], env: NodeJS.ProcessEnv = {}): Serve {
+  const baseEnv = { ...process.env };
+  delete baseEnv.DETS_DATA_DIR;
+  const child = spawn(process.execPath, [cli, 'serve', ...args], {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  const stderrWaiters: Array<() => void> = [];
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      stdout += chunk;
+      const nl = stdout.indexOf('\n');
+      if (nl >= 0) {
+        try {
+          resolve(JSON.parse(stdout.slice(0, nl)) as Record<string, unknown>);
+        } catch (err) {
+          reject(err as Error);
+        }
+      }
+    });
+    child.on('exit', () => reject(new Error(`exited before the ready line; stderr: ${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    stderrWaiters.splice(0).forEach((w) => w());
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    ready,
+    exit,
+    waitForStderr: (text) =>
+      new Promise<void>((resolve) => {
+        const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
+        check();
+      }),
+  };
+}
+
+const dataDir = (name: string) => path.join(tmp, name, 'profile');
+const portOf = (url: unknown) => Number(new URL(String(url)).port);
+
+describe('dets-console serve --json', () => {
+  it('prints exactly one ready line, serves the page at its URL, and exits 0 on SIGTERM', async () => {
+    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('sigterm')]);
+    const ready = await s.ready;
+    expect(Object.keys(ready)).toEqual(['ready', 'ui']);
+    expect(ready.ready).toBe(true);
+    expect(ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(ready).not.toHaveProperty('bank');
+    expect(ready).not.toHaveProperty('sandbox');
+
+    const page = await fetch(String(ready.ui));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toMatch(/<html/i);
+
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(s.stdout).toBe(`${JSON.stringify(ready)}\n`);
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('sigint')]);
+    await s.ready;
+    s.child.kill('SIGINT');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(s.stdout.split('\n')).toHaveLength(2);
+  });
+
+  it('creates the data directory with mode 0700 and serves that profile', async () => {
+    const dir = dataDir('mode');
+    const s = serve(['--ui-port', '0', '--json', '--data-dir', dir]);
+    const ready = await s.ready;
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const token = new URL(String(ready.ui)).searchParams.get('token')!;
+    const info = await request({
+      port: portOf(ready.ui),
+      path: `${TRANSPORT.callPathPrefix}app.info`,
+      method: 'POST',
+      headers: { [TRANSPORT.tokenHeader]: token },
+    });
+    expect(info.json()).toMatchObject({ ok: true, value: { host: 'browser', dataDir: dir } });
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+  });
+
+  it('defaults to DETS_DATA_DIR, else the desktop app folder', async () => {
+    const fromEnv = path.join(tmp, 'env-dir');
+    const xdg = path.join(tmp, 'xdg');
+    for (const [env, expected] of [
+      [{ DETS_DATA_DIR: fromEnv }, fromEnv],
+      [
+        { XDG_CONFIG_HOME: xdg, HOME: tmp },
+        process.platform === 'linux' ? path.join(xdg, 'DETS Console') : undefined,
+      ],
+    ] as const) {
+      const s = serve(['--ui-port', '0', '--json'], env);
+      const ready = await s.ready;
+      const token = new URL(String(ready.ui)).searchParams.get('token')!;
+      const info = await request({
+        port: portOf(ready.ui),
+        path: `${TRANSPORT.callPathPrefix}app.info`,
+        method: 'POST',
+        headers: { [TRANSPORT.tokenHeader]: token },
+      });
+      const value = (info.json() as { value: { dataDir: string } }).value;
+      if (expected) expect(value.dataDir).toBe(expected);
+      s.child.kill('SIGTERM');
+      expect((await s.exit).code).toBe(0);
+    }
+  });
+
+  it('finishes a request in flight and ends the open event stream when stopped', async () => {
+    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('in-flight')]);
+    const ready = await s.ready;
+    const port = portOf(ready.ui);
+    const token = new URL(String(ready.ui)).searchParams.get('token')!;
+
+    const stream = openEventStream(port, `${TRANSPORT.eventsPath}?token=${token}`);
+    await stream.waitFor(': connected');
+    const slow = slowPost(
+      port,
+      `${TRANSPORT.callPathPrefix}app.info`,
+      { [TRANSPORT.tokenHeader]: token },
+      '{ }',
+    );
+    await slow.started;
+
+    s.child.kill('SIGTERM');
+    await s.waitForStderr('stopping');
+    await stream.waitForEnd();
+    expect(s.child.exitCode).toBeNull();
+
+    slow.finish();
+    const res = await slow.response;
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('dets-console serve: bad usage exits 2 with a one-line reason naming the flag', () => {
+  it.each([
+    [['--ui-port', 'abc'], '--ui-port'],
+    [['--ui-port'], '--ui-port'],
+    [['--nope'], '--nope'],
+    [['--bank-port', '70000'], '--bank-port'],
+    [['--sandbox-port', '-1'], '--sandbox-port'],
+    [['--service-jwks-url', 'not a url'], '--service-jwks-url'],
+    [['--service-jwks-url', 'file:///etc/passwd'], '--service-jwks-url'],
+    [['--users', '/nonexistent/users.json'], '--users'],
+    [['--host', 'example.com'], '--host'],
+    [['--no-sandbox', '--sandbox-port', '7302'], '--sandbox-port'],
+  ])('%j', async (args, flag) => {
+    const s = serve(['--json', '--data-dir', dataDir('bad'), ...args]);
+    expect((await s.exit).code).toBe(2);
+    expect(s.stdout).toBe('');
+    const lines = s.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(flag);
+  });
+
+  it('refuses a --users file that is not a JSON array', async () => {
+    const file = path.join(tmp, 'users.json');
+    await writeFile(file, '{"obj":"x"}');
+    const s = serve(['--json', '--ui-port', '0', '--data-dir', dataDir('users'), '--users', file]);
+    expect((await s.exit).code).toBe(2);
+    expect(s.stderr).toMatch(/^dets-console serve: --users: .*JSON array/);
+  });
+
+  it('accepts the flags of listeners still to come, and --no-sandbox', async () => {
+    const file = path.join(tmp, 'users-ok.json');
+    await writeFile(file, '[]');
+    const s = serve([
+      '--json',
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--no-sandbox',
+      '--service-jwks-url',
+      'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+      '--users',
+      file,
+      '--host',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir('future'),
+    ]);
+    expect(Object.keys(await s.ready)).toEqual(['ready', 'ui']);
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+  });
+
+  it('names --ui-port and the port when it is in use', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const s = serve(['--json', '--ui-port', String(port), '--data-dir', dataDir('in-use')]);
+      expect((await s.exit).code).toBe(2);
+      expect(s.stdout).toBe('');
+      expect(s.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`--ui-port: port ${port} .*in use`)),
+      ]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});
