@@ -1,0 +1,126 @@
+import { Suspense, useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EventPayload } from '../../electron/contract';
+import { useApi, useLiveEvent } from '../api/client-context';
+import { ConnectionStatus } from './connection-status';
+import { PageErrorBoundary } from './error-boundary';
+import { appKeys } from './query-keys';
+import { PAGES, pageHref, useCurrentPage } from './routes';
+import { MOD_KEY_LABEL, useGlobalShortcuts } from './shortcuts';
+
+const MAX_NOTICES = 50;
+
+type Notice = EventPayload<'app.noticed'>;
+
+function useNotices(): Notice[] {
+  const queryClient = useQueryClient();
+  useLiveEvent('app.noticed', (notice) => {
+    queryClient.setQueryData<Notice[]>(appKeys.notices(), (old = []) => [...old, notice].slice(-MAX_NOTICES));
+  });
+  return (
+    useQuery({
+      queryKey: appKeys.notices(),
+      queryFn: () => [] as Notice[],
+      staleTime: Infinity,
+      gcTime: Infinity,
+    }).data ?? []
+  );
+}
+
+export function Shell() {
+  const api = useApi();
+  const page = useCurrentPage();
+  const info = useQuery({ queryKey: appKeys.info(), queryFn: () => api.app.info(), staleTime: Infinity });
+  const notices = useNotices();
+  const lastNotice = notices.at(-1);
+  useGlobalShortcuts();
+
+  useEffect(() => {
+    document.title = `${page.label} · DETS Console`;
+  }, [page]);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" data-testid="skip-to-content">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            DETS
+          </span>
+          <span className="brand-name">Console</span>
+        </div>
+        <div
+          className="env"
+          data-testid="environment"
+          title="Environments (sandbox, test, production) arrive with the Sandbox and Keys pages."
+        >
+          <span className="env-label">Environment</span>
+          <span className="env-value">none selected</span>
+        </div>
+        <div className="topbar-spacer" />
+        <ConnectionStatus />
+      </header>
+
+      <nav className="sidenav" aria-label="Pages">
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.id}>
+              <a
+                href={pageHref(p)}
+                className="sidenav-link"
+                aria-current={p.id === page.id ? 'page' : undefined}
+                title={p.summary}
+                data-testid={`nav-${p.id}`}
+              >
+                <span className="sidenav-glyph" aria-hidden="true">
+                  {p.glyph}
+                </span>
+                {p.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidenav-foot">
+          <p className="kbd-hint">
+            <kbd>{MOD_KEY_LABEL}</kbd> or <kbd>/</kbd> focus token
+          </p>
+        </div>
+      </nav>
+
+      <main id="main" className="page" tabIndex={-1}>
+        <PageErrorBoundary resetKey={page.id}>
+          <Suspense fallback={<p className="muted page-loading">Loading {page.label}…</p>}>
+            <page.Page />
+          </Suspense>
+        </PageErrorBoundary>
+      </main>
+
+      <footer className="statusbar" data-testid="statusbar">
+        {info.data ? (
+          <>
+            <span>
+              {info.data.name} {info.data.version}
+            </span>
+            <span title="Profile: keys, settings and events live here">data {info.data.dataDir}</span>
+          </>
+        ) : info.error ? (
+          <span className="text-fail">host info unavailable: {info.error.message}</span>
+        ) : (
+          <span className="muted">connecting to the console host…</span>
+        )}
+        <span className="statusbar-spacer" />
+        {lastNotice ? (
+          <span
+            className={`notice notice-${lastNotice.level}`}
+            data-testid="last-notice"
+            title={lastNotice.at}
+          >
+            {lastNotice.message}
+          </span>
+        ) : null}
+      </footer>
+    </div>
+  );
+}

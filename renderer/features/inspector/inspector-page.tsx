@@ -1,0 +1,87 @@
+import { EmptyState } from './empty-state';
+import { ExpectationsField } from './expectations-field';
+import { KeySourceField } from './key-source-field';
+import { useInspectorStore } from './inspector-store';
+import { ChecksList, DecodedPart, InspectError, TimesTable, VerdictBanner } from './report-views';
+import { TokenEditor } from './token-editor';
+import { useInspection } from './use-inspection';
+import './inspector.css';
+
+export function InspectorPage() {
+  const { query, keyProblem, pending, hasToken } = useInspection();
+  const clearToken = useInspectorStore((s) => s.clearToken);
+  const loadSample = useInspectorStore((s) => s.loadSample);
+  const report = hasToken ? query.data : undefined;
+
+  return (
+    <div className="inspector" data-testid="inspector-page">
+      <header className="page-head">
+        <h1>Token Inspector</h1>
+        <p className="page-summary">
+          Decode a token and run every check on it, as the service and a bank would.
+        </p>
+        <span
+          className={`busy ${pending && hasToken ? 'busy-on' : ''}`}
+          data-testid="inspect-busy"
+          aria-live="polite"
+        >
+          {pending && hasToken ? 'inspecting…' : ''}
+        </span>
+        <div className="page-actions">
+          <button type="button" className="btn btn-small" onClick={loadSample} data-testid="load-sample">
+            Sample
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void query.refetch()}
+            disabled={!hasToken}
+            data-testid="rerun"
+          >
+            Re-run
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={clearToken}
+            disabled={!hasToken}
+            data-testid="clear-token"
+          >
+            Clear
+          </button>
+        </div>
+      </header>
+
+      <div className="inspector-grid">
+        <div className="inspector-input">
+          <TokenEditor />
+          <KeySourceField keyProblem={keyProblem} keys={report?.keys} />
+          <ExpectationsField />
+        </div>
+
+        <div
+          className={`inspector-results ${query.isPlaceholderData ? 'is-stale' : ''}`}
+          data-testid="inspector-results"
+        >
+          {!hasToken ? (
+            <EmptyState />
+          ) : query.error ? (
+            <InspectError error={query.error} />
+          ) : report ? (
+            <>
+              <VerdictBanner report={report} stale={pending} />
+              <ChecksList checks={report.checks} />
+              <TimesTable report={report} />
+              <div className="decoded-grid">
+                <DecodedPart title="Header" kind="header" value={report.header} />
+                <DecodedPart title="Payload" kind="payload" value={report.payload} />
+              </div>
+            </>
+          ) : (
+            <p className="muted">Inspecting…</p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { create } from 'zustand';
+import { SAMPLE_JWK, SAMPLE_TOKEN } from './sample';
+
+/**
+ * The Inspector's form, as UI state: what the engineer typed survives switching pages. The
+ * report itself is server state and lives in react-query, never here.
+ */
+export type KeyChoice = 'none' | 'jwks-url' | 'text';
+
+export interface InspectorForm {
+  raw: string;
+  keyChoice: KeyChoice;
+  keyUrl: string;
+  keyText: string;
+  expectedObj: string;
+  expectedSub: string;
+}
+
+interface InspectorStore extends InspectorForm {
+  set(patch: Partial<InspectorForm>): void;
+  loadSample(): void;
+  clearToken(): void;
+}
+
+export const EMPTY_FORM: InspectorForm = {
+  raw: '',
+  keyChoice: 'none',
+  keyUrl: '',
+  keyText: '',
+  expectedObj: '',
+  expectedSub: '',
+};
+
+export const useInspectorStore = create<InspectorStore>()((set) => ({
+  ...EMPTY_FORM,
+  set: (patch) => set(patch),
+  loadSample: () =>
+    set({ raw: SAMPLE_TOKEN, keyChoice: 'text', keyText: JSON.stringify(SAMPLE_JWK, null, 2) }),
+  clearToken: () => set({ raw: '' }),
+}));
+
+export function resetInspectorStore(): void {
+  useInspectorStore.setState(EMPTY_FORM);
+}

@@ -1,0 +1,180 @@
+import type { Check, CheckStatus, InspectReport } from '../../../electron/contract/schemas/inspector';
+import { ConsoleError } from '../../../electron/contract';
+import { CopyButton } from '../../shared/copy-button';
+import { JsonView } from '../../shared/json-view';
+import { formatDuration, formatLocal } from './format';
+
+const STATUS: Record<CheckStatus, { icon: string; word: string }> = {
+  passed: { icon: '✓', word: 'passed' },
+  failed: { icon: '✗', word: 'failed' },
+  skipped: { icon: '–', word: 'skipped' },
+};
+
+export type Verdict = 'passed' | 'failed' | 'partial';
+
+export function verdictOf(checks: Check[]): { verdict: Verdict; failed: Check[]; skipped: Check[] } {
+  const failed = checks.filter((c) => c.status === 'failed');
+  const skipped = checks.filter((c) => c.status === 'skipped');
+  return {
+    verdict: failed.length > 0 ? 'failed' : skipped.length > 0 ? 'partial' : 'passed',
+    failed,
+    skipped,
+  };
+}
+
+export function VerdictBanner({ report, stale }: { report: InspectReport; stale: boolean }) {
+  const { verdict, failed, skipped } = verdictOf(report.checks);
+  const total = report.checks.length;
+  return (
+    <div
+      className={`verdict verdict-${verdict}`}
+      data-testid="verdict"
+      data-verdict={verdict}
+      role="status"
+      aria-busy={stale}
+    >
+      <span className="verdict-icon" aria-hidden="true">
+        {verdict === 'failed' ? '✗' : verdict === 'partial' ? '!' : '✓'}
+      </span>
+      <div className="verdict-text">
+        <strong>
+          {verdict === 'failed'
+            ? `${failed.length} of ${total} checks failed`
+            : verdict === 'partial'
+              ? `No check failed · ${skipped.length} of ${total} skipped`
+              : `All ${total} checks passed`}
+        </strong>
+        <span className="verdict-sub">
+          {verdict === 'failed'
+            ? `Failed: ${failed.map((c) => c.id).join(', ')}`
+            : verdict === 'partial'
+              ? `Skipped: ${skipped.map((c) => c.id).join(', ')}, see why below`
+              : 'This token would be accepted by these checks.'}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+export function ChecksList({ checks }: { checks: Check[] }) {
+  return (
+    <section className="panel" aria-labelledby="checks-title">
+      <h2 id="checks-title" className="panel-title">
+        Checks
+      </h2>
+      <ol className="checks" data-testid="checks">
+        {checks.map((c) => (
+          <li
+            key={c.id}
+            className={`check check-${c.status}`}
+            data-testid={`check-${c.id}`}
+            data-status={c.status}
+          >
+            <span className="check-status">
+              <span className="check-icon" aria-hidden="true">
+                {STATUS[c.status].icon}
+              </span>
+              {STATUS[c.status].word}
+            </span>
+            <code className="check-id">{c.id}</code>
+            <span className="check-body">
+              <span className="check-title">{c.title}</span>
+              <span className="check-detail">{c.detail}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function TimesTable({ report }: { report: InspectReport }) {
+  if (report.times.length === 0 && report.lifetimeSeconds === null) return null;
+  const asOf = formatLocal(report.inspectedAt);
+  return (
+    <section className="panel" aria-labelledby="times-title">
+      <h2 id="times-title" className="panel-title">
+        Times <span className="panel-note">relative to {asOf ?? report.inspectedAt}</span>
+      </h2>
+      <table className="times" data-testid="times">
+        <thead>
+          <tr>
+            <th scope="col">claim</th>
+            <th scope="col">value</th>
+            <th scope="col">local time</th>
+            <th scope="col">relative</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.times.map((t) => (
+            <tr key={t.name} data-testid={`time-${t.name}`}>
+              <th scope="row">
+                <code>{t.name}</code>
+              </th>
+              <td className="mono">
+                {t.value}
+                {t.unit === 'ms' ? <span className="badge badge-warn">ms</span> : null}
+              </td>
+              <td title={t.iso ?? undefined}>
+                {formatLocal(t.iso) ?? <span className="muted">not a time</span>}
+              </td>
+              <td>{t.relative ?? <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+        {report.lifetimeSeconds !== null ? (
+          <tfoot>
+            <tr data-testid="lifetime">
+              <th scope="row">lifetime</th>
+              <td className="mono">{report.lifetimeSeconds} s</td>
+              <td colSpan={2} className={report.lifetimeSeconds <= 0 ? 'text-fail' : undefined}>
+                exp − iat = {formatDuration(report.lifetimeSeconds)}
+                {report.lifetimeSeconds <= 0 ? ' (zero or negative)' : ''}
+              </td>
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </section>
+  );
+}
+
+export function DecodedPart({
+  title,
+  kind,
+  value,
+}: {
+  title: string;
+  kind: 'header' | 'payload';
+  value: Record<string, unknown> | null;
+}) {
+  return (
+    <section className={`panel decoded decoded-${kind}`} aria-label={`Decoded ${title.toLowerCase()}`}>
+      <h2 className="panel-title">
+        <span className={`legend-chip legend-${kind}`} aria-hidden="true" />
+        {title}
+        <span className="panel-spacer" />
+        {value ? (
+          <CopyButton text={() => JSON.stringify(value, null, 2)} label="Copy JSON" testId={`copy-${kind}`} />
+        ) : null}
+      </h2>
+      {value ? (
+        <JsonView value={value} testId={`decoded-${kind}`} />
+      ) : (
+        <p className="muted">Not decodable: see the structure check.</p>
+      )}
+    </section>
+  );
+}
+
+export function InspectError({ error }: { error: Error }) {
+  const code = error instanceof ConsoleError ? error.code : 'INTERNAL';
+  return (
+    <div className="error-panel" role="alert" data-testid="inspect-error" data-code={code}>
+      <strong>
+        Inspection failed <code>{code}</code>
+      </strong>
+      <p>{error.message}</p>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { resolveClient } from './api/client';
+import { App } from './app/app';
+import './styles/tokens.css';
+import './styles/shell.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+
+createRoot(root).render(
+  <StrictMode>
+    <App resolution={resolveClient(window)} />
+  </StrictMode>,
+);

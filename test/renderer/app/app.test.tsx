@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ConsoleError } from '../../../electron/contract';
+import type { EventStreamState } from '../../../renderer/api/event-stream';
+import type { ConsoleClient } from '../../../renderer/api/client';
+import { App } from '../../../renderer/app/app';
+import { useSessionStore } from '../../../renderer/app/session-store';
+import { resetInspectorStore } from '../../../renderer/features/inspector/inspector-store';
+import { fakeApi } from '../support/render';
+
+function statusStore(initial: EventStreamState['status']) {
+  let state: EventStreamState = { status: initial, since: null, attempts: 0 };
+  const watchers = new Set<() => void>();
+  return {
+    getSnapshot: () => state,
+    subscribe: (fn: () => void) => {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
+    },
+    set(status: EventStreamState['status']) {
+      state = { ...state, status };
+      for (const w of watchers) w();
+    },
+  };
+}
+
+beforeEach(() => {
+  resetInspectorStore();
+  useSessionStore.setState({ accessRejected: null });
+  window.location.hash = '';
+});
+afterEach(() => cleanup());
+
+describe('App shell', () => {
+  it('without an access token shows how to get one, never a blank page', () => {
+    render(<App resolution={{ kind: 'no-token' }} />);
+    const page = screen.getByTestId('access-problem');
+    expect(page.getAttribute('data-reason')).toBe('missing');
+    expect(page.textContent).toContain('dets-console serve');
+    expect(page.textContent).toContain('access token');
+  });
+
+  it('switches to the token help page when the host answers UNAUTHORIZED', async () => {
+    const { api } = fakeApi();
+    (api.app.info as unknown as { mockRejectedValue(e: unknown): void }).mockRejectedValue(
+      new ConsoleError('UNAUTHORIZED', 'missing or wrong access token'),
+    );
+    render(
+      <App
+        resolution={{ kind: 'ready', client: { api, mode: 'browser', events: statusStore('connected') } }}
+      />,
+    );
+    const page = await screen.findByTestId('access-problem');
+    expect(page.getAttribute('data-reason')).toBe('rejected');
+    expect(page.textContent).toContain('missing or wrong access token');
+  });
+
+  it('shows the host mode and the live event stream state as it changes', async () => {
+    const { api } = fakeApi();
+    const events = statusStore('connecting');
+    const client: ConsoleClient = { api, mode: 'browser', events };
+    render(<App resolution={{ kind: 'ready', client }} />);
+    const status = screen.getByTestId('connection-status');
+    expect(status.getAttribute('data-mode')).toBe('browser');
+    expect(status.textContent).toContain('Browser mode');
+    expect(status.getAttribute('data-status')).toBe('connecting');
+    act(() => events.set('disconnected'));
+    expect(status.getAttribute('data-status')).toBe('disconnected');
+    expect(status.textContent).toContain('events disconnected');
+    act(() => events.set('connected'));
+    expect(status.textContent).toContain('events live');
+    await screen.findByText(/0\.0\.0-test/);
+  });
+
+  it('lists the pages in a labelled nav, marks the current one, and Ctrl+K or "/" focus the token input', async () => {
+    const { api } = fakeApi();
+    render(
+      <App
+        resolution={{ kind: 'ready', client: { api, mode: 'desktop', events: statusStore('connected') } }}
+      />,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Pages' });
+    const link = screen.getByTestId('nav-inspector');
+    expect(nav.contains(link)).toBe(true);
+    expect(link.getAttribute('aria-current')).toBe('page');
+    const input = await screen.findByTestId('token-input');
+    expect(document.activeElement).not.toBe(input);
+
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    await waitFor(() => expect(document.activeElement).toBe(input));
+
+    link.focus();
+    fireEvent.keyDown(link, { key: '/' });
+    await waitFor(() => expect(document.activeElement).toBe(input));
+
+    // "/" typed inside a text field is text, not a shortcut.
+    const obj = screen.getByTestId('expected-obj-input');
+    obj.focus();
+    fireEvent.keyDown(obj, { key: '/' });
+    expect(document.activeElement).toBe(obj);
+  });
+});

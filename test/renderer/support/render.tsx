@@ -1,0 +1,67 @@
+import { vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import type { ConsoleApi } from '../../../electron/contract';
+import type { InspectInput, InspectReport } from '../../../electron/contract/schemas/inspector';
+import { ClientProvider } from '../../../renderer/api/client-context';
+import { desktopClient, type ConsoleClient } from '../../../renderer/api/client';
+import { createQueryClient } from '../../../renderer/app/query-client';
+
+/**
+ * A test double of the ConsoleApi facade: the renderer's unit tests check what the UI sends and
+ * shows; the real core and transports are tested at their own level and end to end.
+ */
+export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<InspectReport> } = {}) {
+  const inspect = vi.fn(overrides.inspect ?? (async () => report([])));
+  const api = {
+    app: {
+      info: vi.fn(async () => ({
+        name: 'DETS Console',
+        version: '0.0.0-test',
+        host: 'desktop' as const,
+        dataDir: '/tmp/x',
+        listeners: {},
+      })),
+    },
+    inspector: { inspect },
+    on: vi.fn(() => () => undefined),
+  } as unknown as ConsoleApi;
+  return { api, inspect };
+}
+
+export function renderWithClient(ui: ReactElement, client: ConsoleClient | ConsoleApi) {
+  const resolved = 'mode' in client ? client : desktopClient(client);
+  const queryClient = createQueryClient();
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <ClientProvider client={resolved}>{ui}</ClientProvider>
+    </QueryClientProvider>,
+  );
+}
+
+type CheckSpec = [InspectReport['checks'][number]['id'], InspectReport['checks'][number]['status'], string?];
+
+/** A report in the contract's shape with the given checks. */
+export function report(checks: CheckSpec[], extra: Partial<InspectReport> = {}): InspectReport {
+  return {
+    inspectedAt: '2025-01-01T12:00:00.000Z',
+    ok: !checks.some(([, s]) => s === 'failed'),
+    segments: { header: 'eyJh', payload: 'eyJw', signature: 'c2ln' },
+    header: { alg: 'RS256', kid: 'k1', typ: 'JWT' },
+    payload: { flow: 'sign-in', obj: 'DE89', sub: 'ops@bank.example', iat: 1735732800, exp: 1735733100 },
+    times: [
+      { name: 'iat', value: 1735732800, unit: 's', iso: '2025-01-01T12:00:00.000Z', relative: 'just now' },
+      { name: 'exp', value: 1735733100, unit: 's', iso: '2025-01-01T12:05:00.000Z', relative: 'in 5 min' },
+    ],
+    lifetimeSeconds: 300,
+    keys: { source: 'none', description: 'no key given', kids: [] },
+    checks: checks.map(([id, status, detail]) => ({
+      id,
+      title: `${id} title`,
+      status,
+      detail: detail ?? `${id} ${status}`,
+    })),
+    ...extra,
+  };
+}
