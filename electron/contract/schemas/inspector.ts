@@ -8,7 +8,13 @@ export const KeySource = z.discriminatedUnion('type', [
     url: z.url({ protocol: /^https?$/, error: 'jwks url must be an http(s) URL' }).max(2048),
   }),
   /** A pasted JWKS, a single JWK, or a PEM public key (SPKI or PKCS#1) or certificate. */
-  z.object({ type: z.literal('text'), text: z.string().min(1).max(256 * 1024) }),
+  z.object({
+    type: z.literal('text'),
+    text: z
+      .string()
+      .min(1)
+      .max(256 * 1024),
+  }),
 ]);
 export type KeySource = z.infer<typeof KeySource>;
 
@@ -75,9 +81,12 @@ export const InspectReport = z.object({
   lifetimeSeconds: z.number().nullable(),
   /** What keys were used for the signature check, as a short description (kids found, source). */
   keys: z.object({
-    source: z.enum(['none', 'jwks-url', 'jwks', 'jwk', 'pem']),
+    /** `text`: pasted key text that is none of a JWKS, a JWK or PEM. */
+    source: z.enum(['none', 'jwks-url', 'jwks', 'jwk', 'pem', 'text']),
     description: z.string(),
     kids: z.array(z.string()),
+    /** Why the key source could not be loaded (absent when it loaded or none was given). */
+    error: z.string().optional(),
   }),
   checks: z.array(Check),
 });

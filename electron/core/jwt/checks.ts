@@ -1,0 +1,395 @@
+/**
+ * The inspector's checks, one function each, in the order the report lists them. Each returns
+ * a Check (passed / failed / skipped) whose detail says what was found and what to do. They are
+ * pure (the clock comes in as `nowSeconds`) and never throw, so the bank endpoints' X-Session-ID
+ * verifier can reuse the ones it needs (alg, kid, signature, exp, iat, flow, obj, sub).
+ */
+import type { Check, CheckId, CheckStatus } from '../../contract/schemas/inspector';
+import type { DecodedToken } from './decode';
+import type { KeySet } from './key-source';
+import { describeType, GUIDE_FLOWS, judgeAlg, LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
+import { verifySignature } from './signature';
+import {
+  describeClaimTime,
+  formatDuration,
+  isoOrNull,
+  timeUnit,
+  yearOfSeconds,
+  type TimeClaimName,
+} from './time';
+
+export const CHECK_TITLES: Record<CheckId, string> = {
+  structure: 'Structure',
+  alg: 'Algorithm (alg)',
+  kid: 'Key ID (kid)',
+  signature: 'Signature',
+  exp: 'Expiry (exp)',
+  iat: 'Issued at (iat)',
+  nbf: 'Not before (nbf)',
+  lifetime: 'Lifetime (exp - iat)',
+  units: 'Time units',
+  flow: 'Flow',
+  obj: 'Object (obj)',
+  sub: 'Subject (sub)',
+};
+
+/** Lifetime above which the console's sandbox refuses a bank JWT (DESIGN.md "Sandbox service"). */
+const SANDBOX_MAX_LIFETIME_SECONDS = 3600;
+
+export function makeCheck(id: CheckId, status: CheckStatus, detail: string): Check {
+  return { id, title: CHECK_TITLES[id], status, detail };
+}
+
+const NOT_JWS = 'not checked: the input is not a compact JWS (see structure)';
+const NO_HEADER = 'not checked: the header could not be decoded (see structure)';
+const NO_PAYLOAD = 'not checked: the payload could not be decoded (see structure)';
+
+/** The header when the token is a JWS whose header decoded; else the reason to skip. */
+function headerOf(decoded: DecodedToken): Record<string, unknown> | string {
+  if (decoded.form !== 'jws') return NOT_JWS;
+  return decoded.header ?? NO_HEADER;
+}
+function payloadOf(decoded: DecodedToken): Record<string, unknown> | string {
+  if (decoded.form !== 'jws') return NOT_JWS;
+  return decoded.payload ?? NO_PAYLOAD;
+}
+
+// ---------------------------------------------------------------------------------- structure
+
+export function checkStructure(decoded: DecodedToken): Check {
+  if (!decoded.ok) return makeCheck('structure', 'failed', decoded.problems.map((p) => p.message).join('; '));
+  const sig =
+    decoded.signatureBytes === 0
+      ? 'the signature segment is empty (an unsigned token)'
+      : `signature of ${decoded.signatureBytes} bytes`;
+  return makeCheck(
+    'structure',
+    'passed',
+    `three base64url segments; header and payload are JSON objects; ${sig}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------- alg
+
+export function checkAlg(decoded: DecodedToken): Check {
+  const header = headerOf(decoded);
+  if (typeof header === 'string') return makeCheck('alg', 'skipped', header);
+  const verdict = judgeAlg(header.alg);
+  return makeCheck('alg', verdict.ok ? 'passed' : 'failed', verdict.message);
+}
+
+// ---------------------------------------------------------------------------------------- kid
+
+/** The key source as loaded for an inspection: a set, nothing given, or why it failed. */
+export type LoadedKeys = { set: KeySet; error: null } | { set: null; error: string | null };
+
+export function checkKid(decoded: DecodedToken, keys: LoadedKeys): Check {
+  const header = headerOf(decoded);
+  if (typeof header === 'string') return makeCheck('kid', 'skipped', header);
+  const kid = header.kid;
+  if (kid === undefined) {
+    const anyway = keys.set?.lookup(undefined);
+    const note = anyway?.found ? `; ${anyway.message}` : '';
+    return makeCheck(
+      'kid',
+      'failed',
+      `the header has no kid: the service's keys are looked up by kid${note}`,
+    );
+  }
+  if (typeof kid !== 'string') return makeCheck('kid', 'failed', `kid is ${describeType(kid)}, not a string`);
+  if (kid.trim() === '') return makeCheck('kid', 'failed', 'kid is an empty string');
+  const shown = JSON.stringify(kid);
+  if (!keys.set) {
+    return makeCheck(
+      'kid',
+      'passed',
+      keys.error
+        ? `kid ${shown} present; not looked up: the key source could not be loaded (see signature)`
+        : `kid ${shown} present (no key set given to look it up in)`,
+    );
+  }
+  const found = keys.set.lookup(kid);
+  if (!found.found) return makeCheck('kid', 'failed', found.message);
+  return makeCheck(
+    'kid',
+    'passed',
+    found.matchedBy === 'kid' ? found.message : `kid ${shown} present; ${found.message}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------- signature
+
+export const NO_KEY_DETAIL = 'no key to verify with: paste a JWKS, JWK or PEM public key, or give a JWKS URL';
+
+export async function checkSignature(token: string, decoded: DecodedToken, keys: LoadedKeys): Promise<Check> {
+  const header = headerOf(decoded);
+  if (typeof header === 'string') return makeCheck('signature', 'skipped', header);
+  const verdict = judgeAlg(header.alg);
+  if (!verdict.ok) {
+    const what =
+      verdict.reason === 'missing' ? 'the token has no usable alg' : `alg ${String(header.alg)} is refused`;
+    return makeCheck(
+      'signature',
+      'skipped',
+      `not verified: ${what} (see alg); unsigned and HMAC tokens are never verified, whatever the key`,
+    );
+  }
+  if (!keys.set)
+    return keys.error
+      ? makeCheck('signature', 'failed', keys.error)
+      : makeCheck('signature', 'skipped', NO_KEY_DETAIL);
+  if (decoded.problems.some((p) => p.segment === 'signature')) {
+    return makeCheck('signature', 'failed', 'the signature segment is not base64url (see structure)');
+  }
+  const kid = typeof header.kid === 'string' ? header.kid : undefined;
+  const resolved = await keys.set.resolve(kid, verdict.alg);
+  if (!resolved.ok) return makeCheck('signature', 'failed', resolved.message);
+  const result = await verifySignature(token, resolved.key, verdict.alg, resolved.label);
+  if (!result.ok) return makeCheck('signature', 'failed', result.message);
+  return makeCheck('signature', 'passed', `verified with ${resolved.label} (${verdict.alg})`);
+}
+
+// -------------------------------------------------------------------------------------- times
+
+/** A time claim as read from the payload. */
+export type TimeReading =
+  | { state: 'absent' }
+  | { state: 'not-a-number'; value: unknown }
+  /** `seconds` is the value as seconds, i.e. divided by 1000 when `unit` is ms. */
+  | { state: 'number'; value: number; unit: 's' | 'ms'; seconds: number };
+
+export function readTimeClaim(payload: Record<string, unknown>, name: TimeClaimName): TimeReading {
+  if (!Object.hasOwn(payload, name)) return { state: 'absent' };
+  const value = payload[name];
+  if (typeof value !== 'number' || !Number.isFinite(value)) return { state: 'not-a-number', value };
+  const unit = timeUnit(value);
+  return { state: 'number', value, unit, seconds: unit === 'ms' ? value / 1000 : value };
+}
+
+function shownValue(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json === undefined ? String(value) : json.length > 40 ? `${json.slice(0, 40)}…` : json;
+}
+
+/** "2023-11-14T22:13:20.000Z" or "a time no date can hold". */
+function isoText(seconds: number): string {
+  return isoOrNull(seconds * 1000) ?? 'a time no date can hold';
+}
+
+/** The shared failures of a time claim: wrong type, or milliseconds (pointing at units). */
+function timeClaimProblem(name: TimeClaimName, reading: TimeReading, nowSeconds: number): string | null {
+  if (reading.state === 'not-a-number') {
+    return `${name} is ${describeType(reading.value)} (${shownValue(reading.value)}), not a number: spec 2.4 wants Unix time in seconds`;
+  }
+  if (reading.state === 'number' && reading.unit === 'ms') {
+    const meaning = describeClaimTime(name, reading.seconds - nowSeconds);
+    return (
+      `${name} ${reading.value} is in milliseconds, not seconds (see units): read as milliseconds, ` +
+      `${meaning} (${isoText(reading.seconds)}); read as seconds, as a verifier does, ${yearOfSeconds(reading.value)}`
+    );
+  }
+  return null;
+}
+
+export function checkExp(
+  payload: Record<string, unknown>,
+  nowSeconds: number,
+  leeway = LEEWAY_SECONDS,
+): Check {
+  const r = readTimeClaim(payload, 'exp');
+  if (r.state === 'absent') {
+    return makeCheck(
+      'exp',
+      'failed',
+      'no exp claim: the token would never expire; spec 2.4 requires exp (Unix time in seconds)',
+    );
+  }
+  const problem = timeClaimProblem('exp', r, nowSeconds);
+  if (problem || r.state !== 'number') return makeCheck('exp', 'failed', problem ?? 'exp is not a number');
+  const delta = r.seconds - nowSeconds;
+  const text = `${describeClaimTime('exp', delta)} (${isoText(r.seconds)})`;
+  if (delta > 0) return makeCheck('exp', 'passed', text);
+  if (delta + leeway > 0) return makeCheck('exp', 'passed', `${text}, within the ${leeway} s leeway`);
+  return makeCheck('exp', 'failed', `${text}, beyond the ${leeway} s leeway`);
+}
+
+export function checkIat(
+  payload: Record<string, unknown>,
+  nowSeconds: number,
+  leeway = LEEWAY_SECONDS,
+): Check {
+  const r = readTimeClaim(payload, 'iat');
+  if (r.state === 'absent') {
+    return makeCheck('iat', 'failed', 'no iat claim: spec 2.4 requires iat (Unix time in seconds)');
+  }
+  const problem = timeClaimProblem('iat', r, nowSeconds);
+  if (problem || r.state !== 'number') return makeCheck('iat', 'failed', problem ?? 'iat is not a number');
+  const delta = r.seconds - nowSeconds;
+  const text = `${describeClaimTime('iat', delta)} (${isoText(r.seconds)})`;
+  if (delta <= 0) return makeCheck('iat', 'passed', text);
+  if (delta <= leeway)
+    return makeCheck('iat', 'passed', `${text}: in the future, but within the ${leeway} s leeway`);
+  return makeCheck(
+    'iat',
+    'failed',
+    `${text}: in the future beyond the ${leeway} s leeway; is the signer's clock ahead, or iat set to a later time?`,
+  );
+}
+
+export function checkNbf(
+  payload: Record<string, unknown>,
+  nowSeconds: number,
+  leeway = LEEWAY_SECONDS,
+): Check {
+  const r = readTimeClaim(payload, 'nbf');
+  if (r.state === 'absent') return makeCheck('nbf', 'skipped', 'no nbf claim (it is optional)');
+  const problem = timeClaimProblem('nbf', r, nowSeconds);
+  if (problem || r.state !== 'number') return makeCheck('nbf', 'failed', problem ?? 'nbf is not a number');
+  const delta = r.seconds - nowSeconds;
+  const text = `${describeClaimTime('nbf', delta)} (${isoText(r.seconds)})`;
+  if (delta <= 0) return makeCheck('nbf', 'passed', text);
+  if (delta <= leeway) return makeCheck('nbf', 'passed', `${text}: within the ${leeway} s leeway`);
+  return makeCheck('nbf', 'failed', `${text}: not valid yet, beyond the ${leeway} s leeway`);
+}
+
+/** exp - iat in seconds (each read in its own unit), or null when either is not a number. */
+export function lifetimeSeconds(payload: Record<string, unknown>): number | null {
+  const iat = readTimeClaim(payload, 'iat');
+  const exp = readTimeClaim(payload, 'exp');
+  if (iat.state !== 'number' || exp.state !== 'number') return null;
+  return exp.seconds - iat.seconds;
+}
+
+export function checkLifetime(payload: Record<string, unknown>): Check {
+  const iat = readTimeClaim(payload, 'iat');
+  const exp = readTimeClaim(payload, 'exp');
+  const missing = [iat.state !== 'number' ? 'iat' : null, exp.state !== 'number' ? 'exp' : null].filter(
+    Boolean,
+  );
+  if (iat.state !== 'number' || exp.state !== 'number') {
+    return makeCheck(
+      'lifetime',
+      'skipped',
+      `not checked: needs iat and exp as numbers (${missing.join(' and ')} not)`,
+    );
+  }
+  const life = exp.seconds - iat.seconds;
+  const ms = iat.unit === 'ms' || exp.unit === 'ms' ? ' (read from milliseconds, see units)' : '';
+  if (life === 0) {
+    return makeCheck(
+      'lifetime',
+      'failed',
+      `iat equals exp: zero lifetime, so the token is expired the moment it is issued (the service guide's own sample does this)${ms}`,
+    );
+  }
+  if (life < 0) {
+    return makeCheck(
+      'lifetime',
+      'failed',
+      `exp is ${formatDuration(life)} before iat: negative lifetime${ms}`,
+    );
+  }
+  const long =
+    life > SANDBOX_MAX_LIFETIME_SECONDS
+      ? `; longer than the 1 h the console's sandbox accepts for a bank JWT`
+      : '';
+  return makeCheck('lifetime', 'passed', `${formatDuration(life)} from iat to exp${ms}${long}`);
+}
+
+export function checkUnits(payload: Record<string, unknown>): Check {
+  const problems: string[] = [];
+  const fine: string[] = [];
+  let milliseconds = false;
+  for (const name of ['iat', 'exp', 'nbf'] as const) {
+    const r = readTimeClaim(payload, name);
+    if (r.state === 'absent') continue;
+    if (r.state === 'not-a-number') {
+      problems.push(`${name} is ${describeType(r.value)}, not a number of seconds`);
+    } else if (r.unit === 'ms') {
+      milliseconds = true;
+      problems.push(
+        `${name} = ${r.value} looks like milliseconds (as seconds: ${yearOfSeconds(r.value)}; as milliseconds: ${isoText(r.seconds)})`,
+      );
+    } else if (!Number.isInteger(r.value)) {
+      problems.push(`${name} = ${r.value} is not a whole number of seconds (spec 2.4: integer)`);
+    } else {
+      fine.push(name);
+    }
+  }
+  if (milliseconds)
+    problems.push('JWT times are whole seconds (RFC 7519 NumericDate, spec 2.4): divide by 1000');
+  if (problems.length > 0) return makeCheck('units', 'failed', problems.join('; '));
+  if (fine.length === 0) return makeCheck('units', 'skipped', 'no iat, exp or nbf claim to check');
+  return makeCheck('units', 'passed', `${fine.join(', ')} ${fine.length === 1 ? 'is' : 'are'} whole seconds`);
+}
+
+// ------------------------------------------------------------------------------------- claims
+
+export function checkFlow(payload: Record<string, unknown>): Check {
+  if (!Object.hasOwn(payload, 'flow')) {
+    return makeCheck(
+      'flow',
+      'failed',
+      `no flow claim: the service expects flow "${SIGN_IN_FLOW}" (spec 2.4)`,
+    );
+  }
+  const flow = payload.flow;
+  if (typeof flow !== 'string')
+    return makeCheck('flow', 'failed', `flow is ${describeType(flow)}, not the string "${SIGN_IN_FLOW}"`);
+  if (flow === SIGN_IN_FLOW) return makeCheck('flow', 'passed', `flow is "${SIGN_IN_FLOW}"`);
+  const shown = JSON.stringify(flow);
+  if ((GUIDE_FLOWS as readonly string[]).includes(flow)) {
+    return makeCheck(
+      'flow',
+      'failed',
+      `flow ${shown} is one of the service guide's other flows (${GUIDE_FLOWS.join(', ')}); the spec fixes "${SIGN_IN_FLOW}" for these tokens`,
+    );
+  }
+  const caseNote =
+    flow.trim().toLowerCase() === SIGN_IN_FLOW ? ' (the value is case- and space-sensitive)' : '';
+  return makeCheck('flow', 'failed', `flow is ${shown}, not "${SIGN_IN_FLOW}"${caseNote}`);
+}
+
+function checkIdentityClaim(
+  id: 'obj' | 'sub',
+  meaning: string,
+  payload: Record<string, unknown>,
+  expected: string | undefined,
+): Check {
+  if (!Object.hasOwn(payload, id))
+    return makeCheck(id, 'failed', `no ${id} claim: spec 2.4 requires ${id} (${meaning})`);
+  const value = payload[id];
+  if (typeof value !== 'string')
+    return makeCheck(id, 'failed', `${id} is ${describeType(value)}, not a string`);
+  if (value.trim() === '') return makeCheck(id, 'failed', `${id} is empty`);
+  const shown = JSON.stringify(value);
+  if (expected === undefined)
+    return makeCheck(id, 'passed', `${id} is ${shown} (no expected value given to compare with)`);
+  if (value === expected) return makeCheck(id, 'passed', `${id} is ${shown}, as expected`);
+  return makeCheck(id, 'failed', `${id} is ${shown}, but ${JSON.stringify(expected)} was expected`);
+}
+
+export function checkObj(payload: Record<string, unknown>, expected?: string): Check {
+  return checkIdentityClaim(
+    'obj',
+    'the customer acted on, e.g. an IBAN or a phone number',
+    payload,
+    expected,
+  );
+}
+
+export function checkSub(payload: Record<string, unknown>, expected?: string): Check {
+  return checkIdentityClaim('sub', 'who initiates the operation', payload, expected);
+}
+
+// ------------------------------------------------------------------------------------ helpers
+
+/** Runs a payload-based check, or skips it with the reason the payload is missing. */
+export function withPayload(
+  id: CheckId,
+  decoded: DecodedToken,
+  run: (payload: Record<string, unknown>) => Check,
+): Check {
+  const payload = payloadOf(decoded);
+  return typeof payload === 'string' ? makeCheck(id, 'skipped', payload) : run(payload);
+}

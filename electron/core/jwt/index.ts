@@ -1,0 +1,58 @@
+/**
+ * JWT building blocks of the core: the inspector, and the pieces the bank endpoints'
+ * X-Session-ID verifier, the sandbox and the composer reuse (policy, decoding, key sets, JWKS
+ * fetching, signature verification, individual checks, time wording).
+ */
+export {
+  ALLOWED_ALGS,
+  HMAC_ALGS,
+  SERVICE_ALG,
+  LEEWAY_SECONDS,
+  SIGN_IN_FLOW,
+  GUIDE_FLOWS,
+  MILLISECONDS_THRESHOLD,
+  isAllowedAlg,
+  judgeAlg,
+  type AllowedAlg,
+  type AlgVerdict,
+} from './policy';
+export {
+  decodeCompact,
+  base64urlProblem,
+  type DecodedToken,
+  type DecodeProblem,
+  type DecodeProblemCode,
+} from './decode';
+export {
+  fetchJwks,
+  parseJwksText,
+  checkJwksShape,
+  JWKS_TIMEOUT_MS,
+  JWKS_MAX_BYTES,
+  type FetchJwksOptions,
+  type JwksDocument,
+} from './fetch-jwks';
+export { readPemPublicKey, pkcs1ToSpki, looksLikePem, type PemPublicKey, type PemKind } from './pem';
+export {
+  loadKeySource,
+  keySetFromJwks,
+  keySetFromJwk,
+  keySetFromPem,
+  keySetFromText,
+  privateMembers,
+  type KeySet,
+  type KeySetSource,
+  type KeyLookup,
+  type KeyResolution,
+} from './key-source';
+export { verifySignature, type SignatureVerdict } from './signature';
+export * from './checks';
+export {
+  formatDuration,
+  relativeTo,
+  describeClaimTime,
+  timeUnit,
+  isoOrNull,
+  type TimeClaimName,
+} from './time';
+export { inspectToken, type InspectDeps } from './inspect';
