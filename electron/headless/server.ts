@@ -122,15 +122,8 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
     const presented = presentedTokens(req, target.query);
     if (!presented.some((t) => tokenMatches(token, t))) {
-      return sendError(
-        res,
-        401,
-        'UNAUTHORIZED',
-        'missing or wrong access token: open the URL dets-console serve printed',
-        {
-          'WWW-Authenticate': 'DETS-Token',
-        },
-      );
+      const hint = 'missing or wrong access token: open the URL printed when this server started';
+      return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
     }
 
     const { path } = target;

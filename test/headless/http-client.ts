@@ -60,7 +60,11 @@ export function collect(res: http.IncomingMessage): Promise<RawResponse> {
   });
 }
 
-/** A POST whose body is sent in two halves; `finish()` sends the second. */
+/**
+ * A POST in flight: headers with `Expect: 100-continue`, then half the body; `finish()` sends
+ * the rest. `started` resolves once the server has answered 100 Continue, which node:http does
+ * as it hands the request to its handler: from then on the request is provably in flight.
+ */
 export function slowPost(
   port: number,
   path: string,
@@ -82,6 +86,7 @@ export function slowPost(
           host: `127.0.0.1:${port}`,
           'content-type': 'application/json',
           'content-length': String(Buffer.byteLength(body)),
+          expect: '100-continue',
           ...headers,
         },
       },
@@ -89,7 +94,10 @@ export function slowPost(
     );
     req.on('error', reject);
   });
-  const started = new Promise<void>((resolve) => req.write(body.slice(0, half), () => resolve()));
+  const started = new Promise<void>((resolve) => {
+    req.once('continue', () => req.write(body.slice(0, half), () => resolve()));
+    req.flushHeaders();
+  });
   return { started, response, finish: () => req.end(body.slice(half)) };
 }
 

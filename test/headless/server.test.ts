@@ -452,7 +452,6 @@ describe('close()', () => {
       agent,
     );
     await slow.started;
-    await new Promise((r) => setTimeout(r, 20));
 
     let closed = false;
     const closing = own.close().then(() => (closed = true));
