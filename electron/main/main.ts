@@ -1,0 +1,101 @@
+/**
+ * The desktop host's lifecycle: one instance per profile, one core, one window. Everything else
+ * lives in its own module: the window factory and its guards (window.ts, session.ts), the
+ * app:// scheme (protocol.ts), the IPC wiring (ipc.ts), the one openExternal (external.ts).
+ *
+ * Bundled by scripts/build.mjs to dist/main/main.js (ESM, npm packages external), next to
+ * dist/preload/preload.cjs and dist/renderer/.
+ */
+import { app, dialog, ipcMain, Menu, protocol, shell, type BrowserWindow } from 'electron';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConsoleCore, type ConsoleCore } from '../core/console-core';
+import { createOriginPolicy } from './app-origin';
+import { openExternalUrl } from './external';
+import { forwardEvents, registerIpcHandlers } from './ipc';
+import { menuTemplate } from './menu';
+import { registerAppScheme, serveRenderer } from './protocol';
+import { createMainWindow, guardAllWebContents } from './window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PRELOAD_PATH = join(here, '../preload/preload.cjs');
+const RENDERER_DIR = join(here, '../renderer');
+
+// Before anything else: the scheme must be privileged before `ready`, and every renderer is
+// sandboxed whatever a window asks for.
+registerAppScheme(protocol);
+app.enableSandbox();
+
+// DETS_DATA_DIR (as for the CLI and `serve`) moves the whole profile, Chromium's part
+// included, so the single-instance lock is per profile. Default: the OS's per-user app data
+// folder, which the CLI and `serve` use too (DESIGN.md: one profile, one vault).
+if (process.env.DETS_DATA_DIR) app.setPath('userData', resolve(process.env.DETS_DATA_DIR));
+
+// The dev server is trusted only in an unpackaged app: an environment variable must not be
+// able to hand the ConsoleApi to another page in an installed one.
+const policy = createOriginPolicy(app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL);
+const openExternal = (url: string) => openExternalUrl(shell, url);
+
+let core: ConsoleCore | undefined;
+let mainWindow: BrowserWindow | null = null;
+
+function showMainWindow(): void {
+  if (mainWindow && !mainWindow.isDestroyed()) {
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.show();
+    mainWindow.focus();
+    return;
+  }
+  if (!core) return;
+  const win = createMainWindow({ preloadPath: PRELOAD_PATH, policy, openExternal });
+  forwardEvents(core.events, win.webContents, policy);
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  mainWindow = win;
+  win.loadURL(policy.entryUrl).catch((err: unknown) => {
+    console.error(`dets-console: could not load ${policy.entryUrl}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+}
+
+async function start(): Promise<void> {
+  core = await createConsoleCore({ dataDir: app.getPath('userData'), host: 'desktop' });
+  serveRenderer(protocol, RENDERER_DIR);
+  guardAllWebContents(app, openExternal);
+  registerIpcHandlers(ipcMain, core, policy);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform)));
+  showMainWindow();
+}
+
+function fail(err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`dets-console: failed to start: ${message}`);
+  dialog.showErrorBox('DETS Console could not start', message);
+  app.exit(1);
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Another window already holds this profile; it gets focused by its second-instance event.
+  app.quit();
+} else {
+  app.on('second-instance', showMainWindow);
+  app.on('activate', showMainWindow);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Close the core (listeners, event store) before the process ends, once.
+  let closing = false;
+  app.on('will-quit', (event) => {
+    if (!core || closing) return;
+    closing = true;
+    event.preventDefault();
+    const done = () => app.quit();
+    core.close().then(done, (err: unknown) => {
+      console.error(`dets-console: error while closing: ${err instanceof Error ? err.message : String(err)}`);
+      done();
+    });
+  });
+
+  app.whenReady().then(start).catch(fail);
+}
