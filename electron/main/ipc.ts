@@ -56,11 +56,14 @@ export function registerIpcHandlers(
   for (const method of METHOD_NAMES) {
     const channel = methodChannel(method);
     // Channel names come only from the contract; a name outside the prefix is a contract bug.
-    if (!channel.startsWith(CHANNEL_PREFIX)) throw new Error(`contract channel "${channel}" lacks "${CHANNEL_PREFIX}"`);
+    if (!channel.startsWith(CHANNEL_PREFIX))
+      throw new Error(`contract channel "${channel}" lacks "${CHANNEL_PREFIX}"`);
     ipcMain.handle(channel, async (event, arg: unknown): Promise<Envelope<unknown>> => {
       const url = senderUrl(event);
       if (!policy.isTrusted(url)) {
-        console.warn(`dets-console: refused ${channel} from ${url === null ? 'a detached frame' : JSON.stringify(url)}`);
+        console.warn(
+          `dets-console: refused ${channel} from ${url === null ? 'a detached frame' : JSON.stringify(url)}`,
+        );
         return forbidden(method);
       }
       try {
@@ -89,7 +92,11 @@ interface EventTarget {
  * Forwards every core event to `contents` on its contract channel while the page there is the
  * app's own. Stops when the web contents are destroyed; the returned function stops it earlier.
  */
-export function forwardEvents(events: Pick<ConsoleCore['events'], 'onAny'>, contents: EventTarget, policy: Trust): () => void {
+export function forwardEvents(
+  events: Pick<ConsoleCore['events'], 'onAny'>,
+  contents: EventTarget,
+  policy: Trust,
+): () => void {
   const off = events.onAny((event, payload) => {
     if (contents.isDestroyed() || !policy.isTrusted(contents.getURL())) return;
     contents.send(eventChannel(event), payload);

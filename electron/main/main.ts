@@ -54,7 +54,9 @@ function showMainWindow(): void {
   });
   mainWindow = win;
   win.loadURL(policy.entryUrl).catch((err: unknown) => {
-    console.error(`dets-console: could not load ${policy.entryUrl}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(
+      `dets-console: could not load ${policy.entryUrl}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   });
 }
 

@@ -65,7 +65,10 @@ export function contentTypeFor(file: string): string {
  */
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+    },
   ]);
 }
 
@@ -143,7 +146,9 @@ export function serveRenderer(protocol: Pick<Protocol, 'handle'>, rootDir: strin
   const handler = createRendererHandler(rootDir);
   protocol.handle(APP_SCHEME, (request) =>
     handler(request).catch((err: unknown) => {
-      console.error(`dets-console: ${APP_ORIGIN} handler failed: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `dets-console: ${APP_ORIGIN} handler failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return refuse(500, 'internal error');
     }),
   );

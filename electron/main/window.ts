@@ -8,26 +8,9 @@
  * attach webviews or be granted any permission, and whose only door to the main process is the
  * contract's IPC channels (checked again in ipc.ts).
  */
-import { BrowserWindow, type App, type WebContents, type WebPreferences } from 'electron';
+import { BrowserWindow, type App, type WebContents } from 'electron';
 import type { OriginPolicy } from './app-origin';
 import { hardenSession } from './session';
-
-/** What every window's page runs with; the preload path is added per window. */
-export const SECURE_WEB_PREFERENCES = Object.freeze({
-  sandbox: true,
-  contextIsolation: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webviewTag: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  navigateOnDragDrop: false,
-  safeDialogs: true,
-  // Middle-click must not open anything either (Electronegativity AUXCLICK_JS_CHECK).
-  disableBlinkFeatures: 'Auxclick',
-} satisfies WebPreferences);
 
 export interface MainWindowOptions {
   /** Absolute path of dist/preload/preload.cjs. */
@@ -68,10 +51,25 @@ export function createMainWindow({ preloadPath, policy, openExternal }: MainWind
     minHeight: 600,
     show: false,
     backgroundColor: '#0f172a',
+    // Written out in full here, not spread from a constant, so that the static audit
+    // (scripts/audit-electron.mjs) sees every option; test/main/window.test.ts pins the set.
     webPreferences: {
-      ...SECURE_WEB_PREFERENCES,
-      // The preload only bridges the contract's channels (electron/preload/preload.ts).
-      preload: preloadPath /* eng-disable PRELOAD_JS_CHECK */,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      // Middle-click must not open anything either.
+      disableBlinkFeatures: 'Auxclick',
+      // Audit: reviewed; the preload exposes only the contract facade, never ipcRenderer
+      // (electron/preload/preload.ts, test/preload/preload.test.ts).
+      preload: preloadPath, // eng-disable PRELOAD_JS_CHECK
     },
   });
   hardenSession(win.webContents.session, policy);

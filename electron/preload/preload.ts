@@ -44,15 +44,24 @@ export function ipcTransport(ipc: Ipc): Transport {
   return {
     async call(method, input) {
       if (!isMethodName(method)) {
-        return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `unknown method "${String(method)}"` } };
+        return {
+          ok: false,
+          error: { code: 'UNKNOWN_METHOD', message: `unknown method "${String(method)}"` },
+        };
       }
       try {
         const answer: unknown = await ipc.invoke(contractChannel(methodChannel(method)), input);
         if (isEnvelope(answer)) return answer;
-        return { ok: false, error: { code: 'INTERNAL', message: `${method}: malformed answer from the main process` } };
+        return {
+          ok: false,
+          error: { code: 'INTERNAL', message: `${method}: malformed answer from the main process` },
+        };
       } catch (err) {
         // Only when IPC itself failed (no handler, argument not cloneable): still an envelope.
-        return { ok: false, error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } };
+        return {
+          ok: false,
+          error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
+        };
       }
     },
     subscribe(event, listener) {
@@ -67,7 +76,10 @@ export function ipcTransport(ipc: Ipc): Transport {
   };
 }
 
-export function exposeConsoleApi(bridge: Pick<typeof contextBridge, 'exposeInMainWorld'>, ipc: Ipc): ConsoleApi {
+export function exposeConsoleApi(
+  bridge: Pick<typeof contextBridge, 'exposeInMainWorld'>,
+  ipc: Ipc,
+): ConsoleApi {
   const api = buildFacade(ipcTransport(ipc));
   bridge.exposeInMainWorld(TRANSPORT.preloadGlobal, api);
   return api;

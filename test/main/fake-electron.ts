@@ -20,7 +20,12 @@ export function fakeEvent(): { preventDefault: () => void; defaultPrevented: boo
 }
 
 export class FakeSession {
-  permissionRequestHandler?: (wc: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void;
+  permissionRequestHandler?: (
+    wc: unknown,
+    permission: string,
+    callback: (granted: boolean) => void,
+    details: unknown,
+  ) => void;
   permissionCheckHandler?: (...args: unknown[]) => boolean;
   devicePermissionHandler?: (...args: unknown[]) => boolean;
   headersListener?: (
@@ -109,7 +114,8 @@ export class BrowserWindow extends EventEmitter {
 class FakeIpcMain {
   readonly handlers = new Map<string, Handler>();
   handle(channel: string, handler: Handler) {
-    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    if (this.handlers.has(channel))
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
     this.handlers.set(channel, handler);
   }
   removeHandler(channel: string) {
@@ -117,7 +123,10 @@ class FakeIpcMain {
   }
   async invokeFrom(url: string | null, channel: string, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel) as ((...a: unknown[]) => unknown) | undefined;
-    if (!handler) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
+    if (!handler)
+      throw new Error(
+        `Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`,
+      );
     const event = { senderFrame: url === null ? null : { url }, sender: {} };
     return handler(event, ...args);
   }
@@ -136,7 +145,8 @@ export const ipcRenderer = new FakeIpcRenderer();
 export const contextBridge = {
   exposed: new Map<string, unknown>(),
   exposeInMainWorld: vi.fn((key: string, api: unknown) => {
-    if (contextBridge.exposed.has(key)) throw new Error(`Cannot bind an API on top of an existing property on the window object`);
+    if (contextBridge.exposed.has(key))
+      throw new Error(`Cannot bind an API on top of an existing property on the window object`);
     contextBridge.exposed.set(key, api);
   }),
 };
@@ -146,10 +156,12 @@ export const shell = { openExternal: vi.fn(async (_url: string) => {}) };
 export const protocol = {
   privileged: [] as Array<{ scheme: string; privileges?: Record<string, boolean>; appWasReady: boolean }>,
   handlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
-  registerSchemesAsPrivileged: vi.fn((schemes: Array<{ scheme: string; privileges?: Record<string, boolean> }>) => {
-    // Electron only honours this before `ready`; remember when it happened.
-    protocol.privileged.push(...schemes.map((s) => ({ ...s, appWasReady: app.ready })));
-  }),
+  registerSchemesAsPrivileged: vi.fn(
+    (schemes: Array<{ scheme: string; privileges?: Record<string, boolean> }>) => {
+      // Electron only honours this before `ready`; remember when it happened.
+      protocol.privileged.push(...schemes.map((s) => ({ ...s, appWasReady: app.ready })));
+    },
+  ),
   handle: vi.fn((scheme: string, handler: (request: Request) => Response | Promise<Response>) => {
     protocol.handlers.set(scheme, handler);
   }),

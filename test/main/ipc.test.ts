@@ -92,7 +92,10 @@ describe('IPC handlers', () => {
 
   it('answers a bad argument with BAD_ARGUMENT data instead of throwing', async () => {
     const answer = await ipcMain.invokeFrom('app://console/', methodChannel('app.info'), { unexpected: 1 });
-    expect(answer).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENT', message: expect.stringContaining('app.info') } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENT', message: expect.stringContaining('app.info') },
+    });
     const inspect = await ipcMain.invokeFrom('app://console/', methodChannel('inspector.inspect'), 42);
     expect(inspect).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENT' } });
   });

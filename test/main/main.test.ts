@@ -51,7 +51,9 @@ describe('the desktop lifecycle', () => {
     const electron = await launch();
     const win = await ready(electron);
     expect(win.loadedUrl).toBe('app://console/index.html');
-    expect(String((win.options.webPreferences as { preload: string }).preload)).toMatch(/[/\\]preload[/\\]preload\.cjs$/);
+    expect(String((win.options.webPreferences as { preload: string }).preload)).toMatch(
+      /[/\\]preload[/\\]preload\.cjs$/,
+    );
     expect(electron.protocol.handlers.has('app')).toBe(true);
     expect([...electron.ipcMain.handlers.keys()].sort()).toEqual(METHOD_NAMES.map(methodChannel).sort());
     expect(electron.Menu.setApplicationMenu).toHaveBeenCalled();

@@ -52,7 +52,8 @@ describe('the preload', () => {
   it('never exposes ipcRenderer or any of its functions', () => {
     const seen = new Set<unknown>();
     const walk = (value: unknown) => {
-      if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value)) return;
+      if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value))
+        return;
       seen.add(value);
       for (const key of Reflect.ownKeys(value)) {
         const desc = Object.getOwnPropertyDescriptor(value, key);
@@ -60,7 +61,13 @@ describe('the preload', () => {
       }
     };
     walk(api);
-    const forbidden = [ipcRenderer, ipcRenderer.invoke, ipcRenderer.on, ipcRenderer.emit, ipcRenderer.removeListener];
+    const forbidden = [
+      ipcRenderer,
+      ipcRenderer.invoke,
+      ipcRenderer.on,
+      ipcRenderer.emit,
+      ipcRenderer.removeListener,
+    ];
     for (const f of forbidden) expect(seen.has(f)).toBe(false);
     expect(JSON.stringify(Object.keys(api))).not.toMatch(/invoke|send|ipc/i);
   });
@@ -76,7 +83,10 @@ describe('the preload', () => {
   });
 
   it('rejects an ok:false envelope with a ConsoleError carrying the code', async () => {
-    ipcRenderer.target = async () => ({ ok: false, error: { code: 'FORBIDDEN', message: 'app.info: refused' } });
+    ipcRenderer.target = async () => ({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'app.info: refused' },
+    });
     const err = await api.app.info().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConsoleError);
     expect(err).toMatchObject({ code: 'FORBIDDEN', message: 'app.info: refused' });
@@ -86,9 +96,15 @@ describe('the preload', () => {
     ipcRenderer.target = async (channel) => {
       throw new Error(`No handler registered for '${channel}'`);
     };
-    await expect(api.app.info()).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('No handler') });
+    await expect(api.app.info()).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('No handler'),
+    });
     ipcRenderer.target = async () => 'not an envelope';
-    await expect(api.app.info()).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('malformed') });
+    await expect(api.app.info()).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('malformed'),
+    });
   });
 
   it('gives listeners the payload only, and unsubscribes exactly that listener', () => {
@@ -140,7 +156,8 @@ describe('preload and main together', () => {
   });
 
   it('reaches the real core from the app page', async () => {
-    ipcRenderer.target = (channel, ...args) => ipcMain.invokeFrom('app://console/index.html', channel, ...args);
+    ipcRenderer.target = (channel, ...args) =>
+      ipcMain.invokeFrom('app://console/index.html', channel, ...args);
     await expect(api.app.info()).resolves.toMatchObject({ host: 'desktop', dataDir });
     await expect(api.app.info({ bogus: true } as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
