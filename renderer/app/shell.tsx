@@ -84,7 +84,7 @@ export function Shell() {
         </ul>
         <div className="sidenav-foot">
           <p className="kbd-hint">
-            <kbd>{MOD_KEY_LABEL}</kbd> or <kbd>/</kbd> focus token
+            Focus token <kbd>{MOD_KEY_LABEL}</kbd> <kbd>/</kbd>
           </p>
         </div>
       </nav>

@@ -11,22 +11,25 @@ export function ExpectationsField() {
         Expected claims <span className="field-hint">optional</span>
       </legend>
       <div className="expectations-grid">
-        <label className="inline-field">
+        <label className="inline-field" title="obj: the customer acted on (an IBAN or a phone number)">
           <code>obj</code>
           <input
             className="input mono"
-            placeholder="customer: IBAN or phone"
+            placeholder="IBAN or phone"
             value={expectedObj}
             onChange={(e) => set({ expectedObj: e.target.value })}
             spellCheck={false}
             data-testid="expected-obj-input"
           />
         </label>
-        <label className="inline-field">
+        <label
+          className="inline-field"
+          title="sub: who initiates the operation (an employee or a technical user)"
+        >
           <code>sub</code>
           <input
             className="input mono"
-            placeholder="initiator: employee or technical user"
+            placeholder="employee or tech user"
             value={expectedSub}
             onChange={(e) => set({ expectedSub: e.target.value })}
             spellCheck={false}

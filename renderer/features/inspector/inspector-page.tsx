@@ -12,6 +12,16 @@ export function InspectorPage() {
   const clearToken = useInspectorStore((s) => s.clearToken);
   const loadSample = useInspectorStore((s) => s.loadSample);
   const report = hasToken ? query.data : undefined;
+  // For people (dimmed results) and for tests (wait for "ready" instead of sleeping).
+  const state = !hasToken
+    ? 'empty'
+    : pending || query.isPlaceholderData
+      ? 'stale'
+      : query.error
+        ? 'error'
+        : report
+          ? 'ready'
+          : 'loading';
 
   return (
     <div className="inspector" data-testid="inspector-page">
@@ -57,11 +67,19 @@ export function InspectorPage() {
           <TokenEditor />
           <KeySourceField keyProblem={keyProblem} keys={report?.keys} />
           <ExpectationsField />
+          {report && !query.error ? (
+            <div className={`decoded-grid ${state === 'stale' ? 'is-stale' : ''}`}>
+              <DecodedPart title="Header" kind="header" value={report.header} />
+              <DecodedPart title="Payload" kind="payload" value={report.payload} />
+            </div>
+          ) : null}
         </div>
 
         <div
-          className={`inspector-results ${query.isPlaceholderData ? 'is-stale' : ''}`}
+          className={`inspector-results ${state === 'stale' ? 'is-stale' : ''}`}
           data-testid="inspector-results"
+          data-state={state}
+          aria-busy={state === 'stale' || state === 'loading'}
         >
           {!hasToken ? (
             <EmptyState />
@@ -72,10 +90,6 @@ export function InspectorPage() {
               <VerdictBanner report={report} stale={pending} />
               <ChecksList checks={report.checks} />
               <TimesTable report={report} />
-              <div className="decoded-grid">
-                <DecodedPart title="Header" kind="header" value={report.header} />
-                <DecodedPart title="Payload" kind="payload" value={report.payload} />
-              </div>
             </>
           ) : (
             <p className="muted">Inspecting…</p>

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { SAMPLE_JWK, SAMPLE_TOKEN } from './sample';
+import { SAMPLE_JWK, SAMPLE_OBJ, SAMPLE_SUB, SAMPLE_TOKEN } from './sample';
 
 /**
  * The Inspector's form, as UI state: what the engineer typed survives switching pages. The
@@ -34,8 +34,15 @@ export const EMPTY_FORM: InspectorForm = {
 export const useInspectorStore = create<InspectorStore>()((set) => ({
   ...EMPTY_FORM,
   set: (patch) => set(patch),
+  // The whole demo: token, its key and its claims, so the one failure shown is the real one (exp).
   loadSample: () =>
-    set({ raw: SAMPLE_TOKEN, keyChoice: 'text', keyText: JSON.stringify(SAMPLE_JWK, null, 2) }),
+    set({
+      raw: SAMPLE_TOKEN,
+      keyChoice: 'text',
+      keyText: JSON.stringify(SAMPLE_JWK, null, 2),
+      expectedObj: SAMPLE_OBJ,
+      expectedSub: SAMPLE_SUB,
+    }),
   clearToken: () => set({ raw: '' }),
 }));
 

@@ -65,12 +65,16 @@ export function KeySourceField({
       <p className="field-note" data-testid="key-note">
         {keyProblem ? (
           <span className="text-warn">{keyProblem}</span>
+        ) : keyChoice !== 'none' && keys?.error ? (
+          <span className="text-fail" data-testid="key-error">
+            Key not usable: {keys.error}
+          </span>
         ) : keyChoice === 'none' ? (
           <span className="muted">Without a key the signature check is skipped.</span>
         ) : keys && keys.source !== 'none' ? (
           <span className="muted">
             Using {keys.description}
-            {keys.kids.length > 0 ? (
+            {keys.kids.some((kid) => !keys.description.includes(kid)) ? (
               <>
                 {' '}
                 · kid{keys.kids.length === 1 ? '' : 's'} <code>{keys.kids.join(', ')}</code>

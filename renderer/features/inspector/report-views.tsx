@@ -10,21 +10,57 @@ const STATUS: Record<CheckStatus, { icon: string; word: string }> = {
   skipped: { icon: '–', word: 'skipped' },
 };
 
-export type Verdict = 'passed' | 'failed' | 'partial';
+/**
+ * failed: some check failed. unverified: none failed but the signature was not checked (no key,
+ * or no usable one), so nothing vouches for the claims. passed: none failed and the signature
+ * held; other skips (an absent optional nbf…) are listed, not alarmed about.
+ */
+export type Verdict = 'passed' | 'failed' | 'unverified';
 
 export function verdictOf(checks: Check[]): { verdict: Verdict; failed: Check[]; skipped: Check[] } {
   const failed = checks.filter((c) => c.status === 'failed');
   const skipped = checks.filter((c) => c.status === 'skipped');
+  const signatureSkipped = skipped.some((c) => c.id === 'signature');
   return {
-    verdict: failed.length > 0 ? 'failed' : skipped.length > 0 ? 'partial' : 'passed',
+    verdict: failed.length > 0 ? 'failed' : signatureSkipped ? 'unverified' : 'passed',
     failed,
     skipped,
   };
 }
 
+function verdictWords(
+  verdict: Verdict,
+  checks: Check[],
+  failed: Check[],
+  skipped: Check[],
+): [string, string] {
+  const total = checks.length;
+  const skippedIds = skipped.map((c) => c.id).join(', ');
+  if (verdict === 'failed') {
+    const [first, ...rest] = failed;
+    return [
+      `${failed.length} of ${total} checks failed`,
+      `${first!.id}: ${first!.detail}${rest.length > 0 ? ` · also ${rest.map((c) => c.id).join(', ')}` : ''}`,
+    ];
+  }
+  if (verdict === 'unverified') {
+    const signature = skipped.find((c) => c.id === 'signature');
+    return [
+      `No check failed, but the signature was not verified`,
+      signature?.detail ?? `Skipped: ${skippedIds}`,
+    ];
+  }
+  return skipped.length === 0
+    ? [`All ${total} checks passed`, 'Signature verified; every claim as expected.']
+    : [
+        `No check failed · ${total - skipped.length} passed, ${skipped.length} skipped`,
+        `Skipped: ${skippedIds}, see why below`,
+      ];
+}
+
 export function VerdictBanner({ report, stale }: { report: InspectReport; stale: boolean }) {
   const { verdict, failed, skipped } = verdictOf(report.checks);
-  const total = report.checks.length;
+  const [headline, detail] = verdictWords(verdict, report.checks, failed, skipped);
   return (
     <div
       className={`verdict verdict-${verdict}`}
@@ -34,23 +70,11 @@ export function VerdictBanner({ report, stale }: { report: InspectReport; stale:
       aria-busy={stale}
     >
       <span className="verdict-icon" aria-hidden="true">
-        {verdict === 'failed' ? '✗' : verdict === 'partial' ? '!' : '✓'}
+        {verdict === 'failed' ? '✗' : verdict === 'unverified' ? '!' : '✓'}
       </span>
       <div className="verdict-text">
-        <strong>
-          {verdict === 'failed'
-            ? `${failed.length} of ${total} checks failed`
-            : verdict === 'partial'
-              ? `No check failed · ${skipped.length} of ${total} skipped`
-              : `All ${total} checks passed`}
-        </strong>
-        <span className="verdict-sub">
-          {verdict === 'failed'
-            ? `Failed: ${failed.map((c) => c.id).join(', ')}`
-            : verdict === 'partial'
-              ? `Skipped: ${skipped.map((c) => c.id).join(', ')}, see why below`
-              : 'This token would be accepted by these checks.'}
-        </span>
+        <strong>{headline}</strong>
+        <span className="verdict-sub">{detail}</span>
       </div>
     </div>
   );

@@ -10,6 +10,11 @@ const SEGMENT_LABELS: Array<{ kind: RunKind; label: string }> = [
   { kind: 'signature', label: 'signature' },
 ];
 
+/** Renders `a \`b\` c` with the back-quoted parts as code. */
+function InlineCode({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
 /**
  * The token textarea, with the raw text mirrored underneath in a highlight layer: header, payload
  * and signature in their own colours, stripped wrappers dimmed. The textarea's own text is
@@ -99,7 +104,13 @@ export function TokenEditor() {
             </span>
             {analysis.stripped.length > 0 ? (
               <span className="token-stripped" data-testid="token-stripped">
-                stripped: {analysis.stripped.join(', ')}
+                stripped:{' '}
+                {analysis.stripped.map((note, i) => (
+                  <span key={note}>
+                    {i > 0 ? ', ' : null}
+                    <InlineCode text={note} />
+                  </span>
+                ))}
               </span>
             ) : null}
           </>

@@ -4,7 +4,12 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { ConsoleError } from '../../../../electron/contract';
 import { InspectorPage } from '../../../../renderer/features/inspector/inspector-page';
 import { resetInspectorStore } from '../../../../renderer/features/inspector/inspector-store';
-import { SAMPLE_JWK, SAMPLE_TOKEN } from '../../../../renderer/features/inspector/sample';
+import {
+  SAMPLE_JWK,
+  SAMPLE_OBJ,
+  SAMPLE_SUB,
+  SAMPLE_TOKEN,
+} from '../../../../renderer/features/inspector/sample';
 import { fakeApi, renderWithClient, report } from '../../support/render';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
@@ -149,7 +154,7 @@ describe('InspectorPage', () => {
     expect(screen.getByTestId('verdict').getAttribute('data-verdict')).toBe('passed');
   });
 
-  it('"Try a sample" loads the demo token with its public key and inspects it', async () => {
+  it('"Try a sample" loads the demo token with its public key and claims and inspects it', async () => {
     const { api, inspect } = fakeApi({ inspect: async () => report([['exp', 'failed']]) });
     renderWithClient(<InspectorPage />, api);
     fireEvent.click(screen.getByTestId('try-sample'));
@@ -157,6 +162,49 @@ describe('InspectorPage', () => {
     expect(inspect).toHaveBeenCalledWith({
       token: SAMPLE_TOKEN,
       keySource: { type: 'text', text: JSON.stringify(SAMPLE_JWK, null, 2) },
+      expectedObj: SAMPLE_OBJ,
+      expectedSub: SAMPLE_SUB,
     });
+  });
+});
+
+describe('InspectorPage key and verdict wording', () => {
+  it('says why a pasted key could not be used, and calls an unverified signature out', async () => {
+    const { api } = fakeApi({
+      inspect: async () =>
+        report(
+          [
+            ['alg', 'passed'],
+            ['signature', 'skipped', 'no usable key: the pasted text is not a JWKS, a JWK or PEM'],
+          ],
+          {
+            keys: { source: 'text', description: 'pasted text', kids: [], error: 'not a JWKS, a JWK or PEM' },
+          },
+        ),
+    });
+    renderWithClient(<InspectorPage />, api);
+    typeToken(TOKEN);
+    fireEvent.click(screen.getByTestId('key-source-text'));
+    fireEvent.change(screen.getByTestId('key-text-input'), { target: { value: 'hello' } });
+    const keyError = await screen.findByTestId('key-error', {}, { timeout: 3000 });
+    expect(keyError.textContent).toContain('not a JWKS, a JWK or PEM');
+    const verdict = screen.getByTestId('verdict');
+    expect(verdict.getAttribute('data-verdict')).toBe('unverified');
+    expect(verdict.textContent).toContain('signature was not verified');
+  });
+
+  it('does not alarm about an absent optional claim once the signature holds', async () => {
+    const { api } = fakeApi({
+      inspect: async () =>
+        report([
+          ['signature', 'passed'],
+          ['nbf', 'skipped', 'no nbf claim (it is optional)'],
+        ]),
+    });
+    renderWithClient(<InspectorPage />, api);
+    typeToken(TOKEN);
+    const verdict = await screen.findByTestId('verdict', {}, { timeout: 3000 });
+    expect(verdict.getAttribute('data-verdict')).toBe('passed');
+    expect(verdict.textContent).toContain('1 skipped');
   });
 });

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, ROOT } from './build';
+
+export interface ServeReady {
+  ready: true;
+  ui: string;
+  bank?: string;
+  sandbox?: string;
+}
+
+export interface ServeProcess {
+  ready: ServeReady;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+  /** SIGTERM, wait for the exit, remove the data directory; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `dets-console serve --ui-port 0 --json` on a fresh data directory and waits for its one
+ * JSON ready line on stdout (DESIGN.md, Command line).
+ */
+export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dets-e2e-data-'));
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--ui-port', '0', '--json', '--data-dir', dataDir, ...extraArgs],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DETS_DATA_DIR: dataDir },
+    },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const ready = await new Promise<ServeReady>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(
+      () => reject(new Error(`serve printed no ready line in ${timeoutMs} ms; stderr:\n${stderr}`)),
+      timeoutMs,
+    );
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const nl = stdout.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      try {
+        const line = JSON.parse(stdout.slice(0, nl)) as ServeReady;
+        if (line.ready !== true || typeof line.ui !== 'string') throw new Error('not a ready line');
+        resolve(line);
+      } catch (err) {
+        reject(
+          new Error(
+            `serve's first stdout line is not the JSON ready line: ${stdout.slice(0, nl)} (${String(err)})`,
+          ),
+        );
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code}) before it was ready; stderr:\n${stderr}`));
+    });
+  });
+
+  let stopped: Promise<number | null> | null = null;
+  return {
+    ready,
+    dataDir,
+    child,
+    stderr: () => stderr,
+    stop() {
+      stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        const code = await Promise.race([
+          exited,
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref()),
+        ]);
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+          throw new Error('serve did not exit within 10 s of SIGTERM');
+        }
+        await rm(dataDir, { recursive: true, force: true });
+        return code;
+      })();
+      return stopped;
+    },
+  };
+}
