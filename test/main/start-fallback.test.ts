@@ -62,7 +62,7 @@ describe('npm start without the Electron binary', () => {
         .toMatch(/http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/);
     } catch (err) {
       child.kill('SIGKILL');
-      throw new Error(`no browser-mode URL; stdout: ${stdout}\nstderr: ${stderr}\n${String(err)}`);
+      throw new Error(`no browser-mode URL; stdout: ${stdout}\nstderr: ${stderr}`, { cause: err });
     }
 
     const explanation = stderr.split('\n').filter((l) => l.includes('not installed'));
