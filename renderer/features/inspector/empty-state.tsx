@@ -25,7 +25,7 @@ export function EmptyState() {
       <button type="button" className="btn btn-primary" onClick={loadSample} data-testid="try-sample">
         Try a sample
       </button>
-      <span className="muted empty-note"> an expired demo token, with its public key</span>
+      <span className="muted empty-note"> an expired demo token, with its public key and claims</span>
     </div>
   );
 }

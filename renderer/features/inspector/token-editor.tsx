@@ -76,7 +76,7 @@ export function TokenEditor() {
           autoComplete="off"
           autoCorrect="off"
           autoCapitalize="off"
-          placeholder="eyJhbGciOiJSUzI1NiIsImtpZCI6…  (a header line like CX-Authorization: Bearer eyJ… works too)"
+          placeholder="Paste a token: eyJhbGciOiJSUzI1NiIs…"
           aria-describedby="token-help"
         />
       </div>
