@@ -8,7 +8,7 @@
  * attach webviews or be granted any permission, and whose only door to the main process is the
  * contract's IPC channels (checked again in ipc.ts).
  */
-import { BrowserWindow, type App, type WebContents } from 'electron';
+import { BrowserWindow, nativeTheme, type App, type WebContents } from 'electron';
 import type { OriginPolicy } from './app-origin';
 import { hardenSession } from './session';
 
@@ -50,7 +50,8 @@ export function createMainWindow({ preloadPath, policy, openExternal }: MainWind
     minWidth: 900,
     minHeight: 600,
     show: false,
-    backgroundColor: '#0f172a',
+    // The renderer's --bg for the OS theme (renderer/styles/tokens.css), so loading does not flash.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#1b1d21' : '#ffffff',
     // Written out in full here, not spread from a constant, so that the static audit
     // (scripts/audit-electron.mjs) sees every option; test/main/window.test.ts pins the set.
     webPreferences: {

@@ -224,6 +224,8 @@ export const Menu = {
   }),
 };
 
+export const nativeTheme = { shouldUseDarkColors: false };
+
 export const dialog = { showErrorBox: vi.fn((_title: string, _content: string) => {}) };
 
 /**
@@ -249,4 +251,15 @@ export function resetFakeElectron(): void {
   dialog.showErrorBox.mockClear();
 }
 
-export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, Menu, protocol, shell };
+export default {
+  app,
+  BrowserWindow,
+  contextBridge,
+  dialog,
+  ipcMain,
+  ipcRenderer,
+  Menu,
+  nativeTheme,
+  protocol,
+  shell,
+};
