@@ -9,6 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
     // Loopback servers and child processes: keep files apart, two workers for two cores.
     pool: 'forks',
     maxWorkers: 2,

@@ -28,7 +28,7 @@ const targets = [
   { entry: 'electron/cli/main.ts', out: 'dist/cli/dets-console.js', format: 'esm', packages: 'external', banner: '#!/usr/bin/env node' },
   { entry: 'electron/main/main.ts', out: 'dist/main/main.js', format: 'esm', packages: 'external' },
   // A sandboxed preload can only require('electron'): bundle everything else into one CJS file.
-  { entry: 'electron/preload/preload.ts', out: 'dist/preload/preload.cjs', format: 'cjs', external: ['electron'] },
+  { entry: 'electron/preload/preload.ts', out: 'dist/preload/preload.cjs', format: 'cjs', external: ['electron'], minify: true },
 ];
 
 if (only !== 'renderer') {
@@ -42,6 +42,7 @@ if (only !== 'renderer') {
       ...(t.packages ? { packages: t.packages } : {}),
       ...(t.external ? { external: t.external } : {}),
       ...(t.banner ? { banner: { js: t.banner } } : {}),
+      ...(t.minify ? { minify: true } : {}),
     });
   }
   if (existsSync(join(root, 'dist/cli/dets-console.js'))) await chmod(join(root, 'dist/cli/dets-console.js'), 0o755);
@@ -49,6 +50,8 @@ if (only !== 'renderer') {
 
 if (only !== 'node') {
   const vite = join(root, 'node_modules/vite/bin/vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  // Always the production bundle, whatever NODE_ENV the caller has (vitest sets "test").
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

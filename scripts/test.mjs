@@ -25,7 +25,7 @@ for (const [name, [cmd, ...args], when] of steps) {
   if (when && !when()) continue;
   process.stdout.write(`\n== ${name}: ${[cmd, ...args].map((a) => a.replace(root + '/', '')).join(' ')}\n`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, DETS_TEST_BUILT: '1' } });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   if (r.status !== 0) {
     process.stdout.write(`\n== ${name} FAILED (exit ${r.status ?? r.signal}) after ${secs}s\n`);

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { AppInfo, Notice } from './schemas/app';
 import { InspectInput, InspectReport } from './schemas/inspector';
-import { ConsoleError, type Envelope } from './errors';
+import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
 export * from './transport';
@@ -109,6 +109,41 @@ export function buildFacade(transport: Transport): ConsoleApi {
     return transport.subscribe(event, listener);
   };
   return Object.freeze({ ...api, on }) as unknown as ConsoleApi;
+}
+
+type AnyMethod = (input?: unknown) => Promise<unknown>;
+
+/** A copy of the facade with every method wrapped (events pass through as they are). */
+function mapFacade(api: ConsoleApi, wrap: (fn: AnyMethod) => AnyMethod): ConsoleApi {
+  const out: Record<string, unknown> = { on: api.on };
+  for (const [domain, fns] of Object.entries(api)) {
+    if (domain === 'on') continue;
+    const wrapped: Record<string, AnyMethod> = {};
+    for (const [action, fn] of Object.entries(fns as Record<string, AnyMethod>)) wrapped[action] = wrap(fn);
+    out[domain] = Object.freeze(wrapped);
+  }
+  return Object.freeze(out) as unknown as ConsoleApi;
+}
+
+/**
+ * Electron's contextBridge keeps only an Error's message when a promise rejects across it, so
+ * preload rejects with plain error data instead (`{code, message, details}`), which is copied
+ * whole; the renderer revives it with `reviveBridgedErrors`.
+ */
+export function bridgeSafe(api: ConsoleApi): ConsoleApi {
+  return mapFacade(api, (fn) => (input) => fn(input).catch((err: unknown) => Promise.reject(toErrorData(err))));
+}
+
+/** The renderer's side of `bridgeSafe`: error data becomes a ConsoleError with its code again. */
+export function reviveBridgedErrors(api: ConsoleApi): ConsoleApi {
+  return mapFacade(api, (fn) => (input) =>
+    fn(input).catch((err: unknown) => {
+      if (err && typeof err === 'object' && isErrorCode((err as { code?: unknown }).code)) {
+        throw ConsoleError.fromData(err as ErrorData);
+      }
+      throw err;
+    }),
+  );
 }
 
 /** Validates an argument with the method's schema; a failure names the field. */

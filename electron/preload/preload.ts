@@ -14,6 +14,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   CHANNEL_PREFIX,
   TRANSPORT,
+  bridgeSafe,
   buildFacade,
   eventChannel,
   isEventName,
@@ -80,7 +81,8 @@ export function exposeConsoleApi(
   bridge: Pick<typeof contextBridge, 'exposeInMainWorld'>,
   ipc: Ipc,
 ): ConsoleApi {
-  const api = buildFacade(ipcTransport(ipc));
+  // bridgeSafe: contextBridge would strip a ConsoleError to its message; plain data keeps the code.
+  const api = bridgeSafe(buildFacade(ipcTransport(ipc)));
   bridge.exposeInMainWorld(TRANSPORT.preloadGlobal, api);
   return api;
 }

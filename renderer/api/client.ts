@@ -3,7 +3,7 @@
  * else the browser-mode HTTP transport of the headless host. The rest of the renderer sees only
  * a `ConsoleClient` and never cares which.
  */
-import { TRANSPORT, buildFacade, type ConsoleApi } from '../../electron/contract';
+import { TRANSPORT, buildFacade, reviveBridgedErrors, type ConsoleApi } from '../../electron/contract';
 import { takeAccessToken, type TokenEnv } from './access-token';
 import type { EventStreamState, StatusStore } from './event-stream';
 import { createHttpTransport, type HttpTransportOptions } from './http-transport';
@@ -44,7 +44,8 @@ const OFFLINE: StatusStore<EventStreamState> = {
 };
 
 export function desktopClient(api: ConsoleApi): ConsoleClient {
-  return { api, mode: 'desktop', events: ALWAYS_CONNECTED };
+  // The preload rejects with plain error data (contextBridge strips Error objects): revive codes.
+  return { api: reviveBridgedErrors(api), mode: 'desktop', events: ALWAYS_CONNECTED };
 }
 
 export function browserClient(options: HttpTransportOptions): ConsoleClient {

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -203,14 +203,6 @@ describe('dets-console jwt: bad usage exits 2 with one line naming the flag', ()
 });
 
 describe('the built CLI', () => {
-  beforeAll(() => {
-    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--node-only'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    expect(build.status, build.stderr).toBe(0);
-  });
-
   const run = (args: string[], input?: string) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(

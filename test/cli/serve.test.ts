@@ -2,7 +2,7 @@
  * `dets-console serve` as scripts and CI drive it (DESIGN.md "Command line"): the built CLI in
  * its own process, the --json ready line, port 0, exit codes, and a clean stop on signals.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,10 +17,6 @@ let tmp: string;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--node-only'], {
-    cwd: root,
-    stdio: 'pipe',
-  });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-serve-'));
 });
 

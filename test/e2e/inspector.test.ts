@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InspectorPageModel } from './pages/inspector-page';
 import { launchChromium } from './support/browser';
-import { ROOT, buildAll } from './support/build';
+import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 import { createSigner, nowSeconds, unsignedToken, type TestSigner } from './support/tokens';
 
@@ -26,7 +26,6 @@ let signer: TestSigner;
 const pageProblems: string[] = [];
 
 beforeAll(async () => {
-  await buildAll();
   await rm(SHOTS, { recursive: true, force: true });
   await mkdir(SHOTS, { recursive: true });
   signer = await createSigner('bank-key-2025-01');

@@ -169,13 +169,8 @@ describe.skipIf(process.platform !== 'linux')(
     let result: ReturnType<typeof spawnSync>;
 
     beforeAll(async () => {
-      if (!existsSync(join(root, pkg.main)) || !existsSync(join(root, 'dist/renderer/index.html'))) {
-        const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
-          cwd: root,
-          encoding: 'utf8',
-        });
-        expect(b.status, b.stderr).toBe(0);
-      }
+      // dist/ is built once by test/support/global-setup.ts.
+      expect(existsSync(join(root, pkg.main)) && existsSync(join(root, 'dist/renderer/index.html'))).toBe(true);
       base = await mkdtemp(join(tmpdir(), 'dets-pack-'));
       // Package a snapshot: other test files rebuild dist/ while this one runs.
       const project = join(base, 'project');

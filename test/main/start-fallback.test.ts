@@ -11,11 +11,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let base: string;
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'dets-start-'));
-  // `npm test` builds before the tests; build the Node side only if this runs on its own.
-  if (!existsSync(join(root, 'dist/cli/dets-console.js'))) {
-    const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--node-only'], { cwd: root });
-    expect(r.status).toBe(0);
-  }
+  // dist/ is built once by test/support/global-setup.ts.
+  expect(existsSync(join(root, 'dist/cli/dets-console.js'))).toBe(true);
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { contextBridge, fakeEvent, ipcMain, ipcRenderer } from '../main/fake-electron';
 import {
   ConsoleError,
+  reviveBridgedErrors,
   EVENT_NAMES,
   METHOD_NAMES,
   TRANSPORT,
@@ -82,14 +83,20 @@ describe('the preload', () => {
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('app:inspector.inspect', input);
   });
 
-  it('rejects an ok:false envelope with a ConsoleError carrying the code', async () => {
+  it('rejects an ok:false envelope with plain error data that survives contextBridge', async () => {
     ipcRenderer.target = async () => ({
       ok: false,
       error: { code: 'FORBIDDEN', message: 'app.info: refused' },
     });
     const err = await api.app.info().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ConsoleError);
-    expect(err).toMatchObject({ code: 'FORBIDDEN', message: 'app.info: refused' });
+    // contextBridge copies plain objects whole but strips an Error to its message.
+    expect(err).not.toBeInstanceOf(Error);
+    expect(err).toEqual({ code: 'FORBIDDEN', message: 'app.info: refused' });
+    expect(structuredClone(err)).toEqual(err);
+    // The renderer's side revives it into a ConsoleError with its code.
+    const revived = await reviveBridgedErrors(api).app.info().catch((e: unknown) => e);
+    expect(revived).toBeInstanceOf(ConsoleError);
+    expect(revived).toMatchObject({ code: 'FORBIDDEN', message: 'app.info: refused' });
   });
 
   it('turns IPC failures and malformed answers into coded errors', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConsoleApi } from '../../../electron/contract';
+import { ConsoleError, type ConsoleApi } from '../../../electron/contract';
 import { TOKEN_STORAGE_KEY } from '../../../renderer/api/access-token';
 import { resolveClient } from '../../../renderer/api/client';
 
@@ -11,14 +11,22 @@ afterEach(() => {
 });
 
 describe('resolveClient', () => {
-  it('uses the preload facade in the desktop app', () => {
-    const preload = { on: () => () => undefined } as unknown as ConsoleApi;
+  it('uses the preload facade in the desktop app, reviving bridged error data into ConsoleErrors', async () => {
+    const on = () => () => undefined;
+    const preload = {
+      on,
+      // What arrives through contextBridge: plain error data, not an Error.
+      app: { info: () => Promise.reject({ code: 'FORBIDDEN', message: 'refused' }) },
+    } as unknown as ConsoleApi;
     window.detsConsole = preload;
     const r = resolveClient(window);
     expect(r.kind).toBe('ready');
     if (r.kind === 'ready') {
       expect(r.client.mode).toBe('desktop');
-      expect(r.client.api).toBe(preload);
+      expect(r.client.api.on).toBe(on);
+      const err = await r.client.api.app.info().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConsoleError);
+      expect(err).toMatchObject({ code: 'FORBIDDEN', message: 'refused' });
       expect(r.client.events.getSnapshot().status).toBe('connected');
     }
   });
