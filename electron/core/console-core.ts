@@ -8,6 +8,7 @@ import type { Envelope, Handlers, HostKind } from './types';
 import { dispatch } from './dispatch';
 import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
+import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
 import { APP_NAME, APP_VERSION } from './version';
 
 export interface CoreOptions {
@@ -29,6 +30,10 @@ export interface ConsoleCore {
   dispatch(method: unknown, input: unknown): Promise<Envelope<unknown>>;
   /** Hosts report the listeners they started, for `app.info`. */
   setListeners(urls: ListenerUrls): void;
+  /** The sandbox, loaded on first use (a damaged state file rejects with STATE_DAMAGED). */
+  sandbox(): Promise<Sandbox>;
+  /** Starts the sandbox listener and records its URL. */
+  listenSandbox(options: { host: string; port: number }): Promise<SandboxListener>;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,15 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const events = new EventHub();
   const fetchImpl = options.fetch ?? globalThis.fetch;
   let listeners: ListenerUrls = {};
+  let sandboxPromise: Promise<Sandbox> | undefined;
+  const sandbox = (): Promise<Sandbox> => {
+    sandboxPromise ??= createSandbox({ dataDir: options.dataDir, events }).catch((err: unknown) => {
+      sandboxPromise = undefined; // a fixed state file can be retried without a restart
+      throw err;
+    });
+    return sandboxPromise;
+  };
+  const sandboxStatus = async () => ({ url: listeners.sandbox ?? null, ...(await (await sandbox()).status()) });
 
   const handlers: Handlers = {
     'app.info': async () => ({
@@ -46,6 +60,17 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       listeners: { ...listeners },
     }),
     'inspector.inspect': (args) => inspectToken(args, { fetch: fetchImpl }),
+    'sandbox.status': () => sandboxStatus(),
+    'sandbox.traces': async (args) => (await sandbox()).traces(args ?? {}),
+    'sandbox.onboard': async (args) => (await sandbox()).onboard(args),
+    'sandbox.updateCounterparty': async (args) => (await sandbox()).updateCounterparty(args),
+    'sandbox.signIn': async (args) => (await sandbox()).signIn(args),
+    'sandbox.notify': async (args) => (await sandbox()).notify(args),
+    'sandbox.rotateKey': async () => {
+      await (await sandbox()).rotateKey();
+      return sandboxStatus();
+    },
+    'sandbox.updateSettings': async (args) => (await sandbox()).updateSettings(args),
   };
 
   return {
@@ -56,8 +81,14 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     setListeners(urls) {
       listeners = { ...listeners, ...urls };
     },
+    sandbox,
+    async listenSandbox(opts) {
+      const listener = await (await sandbox()).listen(opts);
+      listeners = { ...listeners, sandbox: listener.url };
+      return listener;
+    },
     async close() {
-      // Services with resources (listeners, stores) register their shutdown here as they arrive.
+      if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
     },
   };
 }

@@ -1,2 +1,3 @@
 export * from './app';
 export * from './inspector';
+export * from './sandbox';

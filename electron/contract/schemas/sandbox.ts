@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
+export const PublicJwk = z.looseObject({
+  kty: z.string(),
+  n: z.string().optional(),
+  e: z.string().optional(),
+  kid: z.string().optional(),
+  alg: z.string().optional(),
+  use: z.string().optional(),
+});
+export type PublicJwk = z.infer<typeof PublicJwk>;
+
+const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+const Guid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
+
+export const RegisteredJwk = z.object({
+  jwk_guid: z.string(),
+  jwk: PublicJwk,
+  registered_at: z.string(),
+  /** How it arrived: onboarding, POST .../jwk (guide), PUT .../jwk/{jwk_guid} (spec 4.1 #1). */
+  via: z.enum(['onboarding', 'post', 'put']),
+});
+export type RegisteredJwk = z.infer<typeof RegisteredJwk>;
+
+export const Counterparty = z.object({
+  counterparty_guid: z.string(),
+  created_at: z.string(),
+  bank_auth_url: z.string().nullable(),
+  bank_sender_url: z.string().nullable(),
+  bank_receiver_url: z.string().nullable(),
+  jwks: z.array(RegisteredJwk),
+});
+export type Counterparty = z.infer<typeof Counterparty>;
+
+export const SandboxKey = z.object({
+  kid: z.string(),
+  created_at: z.string(),
+  /** active signs; grace is still published after a rotation until `retires_at`, then dropped. */
+  status: z.enum(['active', 'grace']),
+  retires_at: z.string().nullable(),
+  /** The public JWK as published in the sandbox's JWKS. */
+  jwk: PublicJwk,
+});
+export type SandboxKey = z.infer<typeof SandboxKey>;
+
+export const TraceStep = z.object({
+  /** Stable id of the rule or action, e.g. bank_jwt, reachable, deadline, status, json, external_id, external_id_length, key, phone, delivered. */
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(['passed', 'failed', 'skipped', 'info']),
+  detail: z.string(),
+  at: z.string(),
+  duration_ms: z.number().nullable(),
+  /** What was sent and what came back, when the step is an HTTP exchange (secrets redacted). */
+  request: z
+    .object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
+    .nullable(),
+  response: z
+    .object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
+    .nullable(),
+});
+export type TraceStep = z.infer<typeof TraceStep>;
+
+export const Trace = z.object({
+  id: z.string(),
+  at: z.string(),
+  kind: z.enum(['sign-in', 'notify']),
+  counterparty_guid: z.string(),
+  ok: z.boolean(),
+  /** The id of the first failed step, null when ok. */
+  failed: z.string().nullable(),
+  duration_ms: z.number(),
+  steps: z.array(TraceStep),
+});
+export type Trace = z.infer<typeof Trace>;
+
+export const SandboxSettings = z.object({
+  /** Longest accepted bank JWT lifetime, exp - iat (DESIGN.md: at most 1 hour). */
+  max_lifetime_seconds: z.number().int().min(1).max(86_400),
+  /** How long a rotated-out sandbox key stays published. */
+  key_grace_seconds: z.number().int().min(0).max(7 * 86_400),
+  /** Lifetime of the session_token and X-Session-ID the sandbox signs. */
+  token_ttl_seconds: z.number().int().min(1).max(86_400),
+  /** Where notifications are posted under the bank URL (spec 4.3; the guide uses /api/dcm/notify). */
+  notify_path_prefix: z.string().regex(/^\/[A-Za-z0-9._~\-/]*[^/]$/, 'must be a path like /api/svc/notify'),
+});
+export type SandboxSettings = z.infer<typeof SandboxSettings>;
+
+export const SandboxStatus = z.object({
+  /** The sandbox listener's base URL in this process, null when it is not running here. */
+  url: z.string().nullable(),
+  /** vault: the signing key survives restarts; memory: a restart publishes a new key. */
+  key_persistence: z.enum(['vault', 'memory']),
+  keys: z.array(SandboxKey),
+  counterparties: z.array(Counterparty),
+  settings: SandboxSettings,
+});
+export type SandboxStatus = z.infer<typeof SandboxStatus>;
+
+export const OnboardInput = z.object({
+  counterparty_guid: Guid.optional(),
+  jwk_guid: Guid.optional(),
+  jwk: PublicJwk,
+  bank_auth_url: Url.optional(),
+  bank_sender_url: Url.optional(),
+  bank_receiver_url: Url.optional(),
+});
+export type OnboardInput = z.infer<typeof OnboardInput>;
+
+export const UpdateCounterpartyInput = z.object({
+  counterparty_guid: Guid,
+  bank_auth_url: Url.nullable().optional(),
+  bank_sender_url: Url.nullable().optional(),
+  bank_receiver_url: Url.nullable().optional(),
+});
+
+export const SignInInput = z.object({
+  counterparty_guid: Guid,
+  /** The bank's JWT, as it would go in CX-Authorization. */
+  token: z.string().min(1).max(64 * 1024),
+});
+
+export const SignInResult = z.object({
+  ok: z.boolean(),
+  /** The user data the bank answered, when every rule passed. */
+  user: z.record(z.string(), z.unknown()).nullable(),
+  failed: z.string().nullable(),
+  trace: Trace,
+});
+export type SignInResult = z.infer<typeof SignInResult>;
+
+export const NotifyEvent = z.enum(['pay-in', 'pay-out', 'transfer']);
+export const NotifyInput = z.object({
+  counterparty_guid: Guid,
+  event: NotifyEvent,
+  transaction_id: z.uuid().optional(),
+  to: z.enum(['sender', 'receiver']).optional(),
+});
+export type NotifyInput = z.infer<typeof NotifyInput>;
+
+export const NotifyResult = z.object({
+  transaction_id: z.string(),
+  url: z.string(),
+  /** The bank's HTTP status, null when it could not be reached. */
+  status: z.number().nullable(),
+  duration_ms: z.number(),
+  error: z.string().nullable(),
+  trace: Trace,
+});
+export type NotifyResult = z.infer<typeof NotifyResult>;
+
+export const TracesInput = z.object({
+  counterparty_guid: Guid.optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+});

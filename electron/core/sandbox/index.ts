@@ -1,0 +1,2 @@
+export type { Sandbox, SandboxListener, SandboxOptions } from './types';
+export { createSandbox } from './sandbox';

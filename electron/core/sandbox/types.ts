@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  Counterparty,
+  NotifyInput,
+  NotifyResult,
+  OnboardInput,
+  SandboxSettings,
+  SandboxStatus,
+  SignInResult,
+  Trace,
+} from '../../contract/schemas/sandbox';
+import type { EventHub } from '../event-hub';
+import type { SecretSealer } from '../vault/sealer';
+
+export interface SandboxOptions {
+  /** State lives in `<dataDir>/sandbox/`. */
+  dataDir: string;
+  /** Emits `sandbox.changed` and `sandbox.traced`. */
+  events: EventHub;
+  /** From the vault when one is unlocked; absent → the signing key lives in memory only. */
+  sealer?: SecretSealer;
+  /** The clock in milliseconds; tests pin it. */
+  now?: () => number;
+}
+
+export interface SandboxListener {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The service simulator: the spec's endpoints, the /sandbox/v1 controls and their state. */
+export interface Sandbox {
+  status(): Promise<Omit<SandboxStatus, 'url'>>;
+  traces(query?: { counterparty_guid?: string; limit?: number }): Promise<Trace[]>;
+  onboard(input: OnboardInput): Promise<{ counterparty_guid: string; jwk_guid: string }>;
+  updateCounterparty(input: {
+    counterparty_guid: string;
+    bank_auth_url?: string | null;
+    bank_sender_url?: string | null;
+    bank_receiver_url?: string | null;
+  }): Promise<Counterparty>;
+  signIn(input: { counterparty_guid: string; token: string }): Promise<SignInResult>;
+  notify(input: NotifyInput): Promise<NotifyResult>;
+  rotateKey(): Promise<void>;
+  updateSettings(partial: Partial<SandboxSettings>): Promise<SandboxSettings>;
+  /** Signs a service JWT (X-Session-ID style: flow, obj, sub, iat, exp) with the active key. */
+  signServiceToken(claims: { obj: string; sub: string; iat?: number; exp?: number }): Promise<string>;
+  /** The HTTP handler for `/api/v1/...` and `/sandbox/v1/...`. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Starts a loopback listener serving `handle`. */
+  listen(options: { host: string; port: number }): Promise<SandboxListener>;
+  /** Stops listeners (finishing in-flight requests) and flushes state. */
+  close(): Promise<void>;
+}
