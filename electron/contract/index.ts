@@ -7,101 +7,27 @@
  * This folder is the only part of `electron/` the renderer may import; it must stay free of
  * Node and Electron APIs.
  */
-import { z } from 'zod';
-import { AppInfo, Notice } from './schemas/app';
-import { InspectInput, InspectReport } from './schemas/inspector';
-import {
-  Counterparty,
-  NotifyInput,
-  NotifyResult,
-  OnboardInput,
-  SandboxSettings,
-  SandboxStatus,
-  SignInInput,
-  SignInResult,
-  Trace,
-  TracesInput,
-  UpdateCounterpartyInput,
-} from './schemas/sandbox';
+import type { z } from 'zod';
+import { appEvents, appMethods } from './domains/app';
+import { inspectorMethods } from './domains/inspector';
+import { sandboxEvents, sandboxMethods } from './domains/sandbox';
 import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
 export * from './transport';
 export * as schemas from './schemas/all';
 
-const NoInput = z.object({}).strict().optional();
-
-interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  input: I;
-  output: O;
-  summary: string;
-}
-
-function method<I extends z.ZodType, O extends z.ZodType>(spec: MethodSpec<I, O>): MethodSpec<I, O> {
-  return spec;
-}
-
-/** Methods, keyed `<domain>.<action>`; the IPC channel is `app:<domain>.<action>`. */
+/** Methods, keyed `<domain>.<action>`; the IPC channel is `app:<domain>.<action>`. One file per domain in ./domains. */
 export const methods = {
-  'app.info': method({
-    summary: 'Name, version, host kind, data directory and listener URLs of this process.',
-    input: NoInput,
-    output: AppInfo,
-  }),
-  'inspector.inspect': method({
-    summary: 'Decode a compact JWS and run every check on it (structure, alg, kid, signature, times, claims).',
-    input: InspectInput,
-    output: InspectReport,
-  }),
-  'sandbox.status': method({
-    summary: 'The sandbox: its URL, its signing keys, the counterparties and their registered JWKs, its settings.',
-    input: NoInput,
-    output: SandboxStatus,
-  }),
-  'sandbox.traces': method({
-    summary: 'Recorded sign-in and notification traces, newest first.',
-    input: TracesInput.optional(),
-    output: z.array(Trace),
-  }),
-  'sandbox.onboard': method({
-    summary: "Onboard a counterparty with its initial public JWK and bank URLs (the service's onboarding stand-in).",
-    input: OnboardInput,
-    output: z.object({ counterparty_guid: z.string(), jwk_guid: z.string() }),
-  }),
-  'sandbox.updateCounterparty': method({
-    summary: "Change a counterparty's bank URLs (null clears one).",
-    input: UpdateCounterpartyInput,
-    output: Counterparty,
-  }),
-  'sandbox.signIn': method({
-    summary: "Run the registration flow (spec 4.4) with a bank JWT: validate it, call the bank's /user_auth, judge the answer.",
-    input: SignInInput,
-    output: SignInResult,
-  }),
-  'sandbox.notify': method({
-    summary: 'Send a pay-in, pay-out or transfer notification to the bank (spec 4.3, 6).',
-    input: NotifyInput,
-    output: NotifyResult,
-  }),
-  'sandbox.rotateKey': method({
-    summary: "Rotate the sandbox's signing key: a new kid signs, the old one stays published for the grace period.",
-    input: NoInput,
-    output: SandboxStatus,
-  }),
-  'sandbox.updateSettings': method({
-    summary: 'Change sandbox settings (max bank JWT lifetime, key grace period, token TTL, notification path prefix).',
-    input: SandboxSettings.partial(),
-    output: SandboxSettings,
-  }),
+  ...appMethods,
+  ...inspectorMethods,
+  ...sandboxMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
 export const events = {
-  'app.noticed': Notice,
-  /** Counterparties, registered JWKs, sandbox keys or settings changed. */
-  'sandbox.changed': SandboxStatus,
-  /** A sign-in or notification trace was recorded. */
-  'sandbox.traced': Trace,
+  ...appEvents,
+  ...sandboxEvents,
 } as const;
 
 export type Methods = typeof methods;
@@ -188,18 +114,23 @@ function mapFacade(api: ConsoleApi, wrap: (fn: AnyMethod) => AnyMethod): Console
  * whole; the renderer revives it with `reviveBridgedErrors`.
  */
 export function bridgeSafe(api: ConsoleApi): ConsoleApi {
-  return mapFacade(api, (fn) => (input) => fn(input).catch((err: unknown) => Promise.reject(toErrorData(err))));
+  return mapFacade(
+    api,
+    (fn) => (input) => fn(input).catch((err: unknown) => Promise.reject(toErrorData(err))),
+  );
 }
 
 /** The renderer's side of `bridgeSafe`: error data becomes a ConsoleError with its code again. */
 export function reviveBridgedErrors(api: ConsoleApi): ConsoleApi {
-  return mapFacade(api, (fn) => (input) =>
-    fn(input).catch((err: unknown) => {
-      if (err && typeof err === 'object' && isErrorCode((err as { code?: unknown }).code)) {
-        throw ConsoleError.fromData(err as ErrorData);
-      }
-      throw err;
-    }),
+  return mapFacade(
+    api,
+    (fn) => (input) =>
+      fn(input).catch((err: unknown) => {
+        if (err && typeof err === 'object' && isErrorCode((err as { code?: unknown }).code)) {
+          throw ConsoleError.fromData(err as ErrorData);
+        }
+        throw err;
+      }),
   );
 }
 

@@ -12,7 +12,9 @@ export const PublicJwk = z.looseObject({
 export type PublicJwk = z.infer<typeof PublicJwk>;
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const Guid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
+const Guid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
 
 export const RegisteredJwk = z.object({
   jwk_guid: z.string(),
@@ -54,7 +56,12 @@ export const TraceStep = z.object({
   duration_ms: z.number().nullable(),
   /** What was sent and what came back, when the step is an HTTP exchange (secrets redacted). */
   request: z
-    .object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
+    .object({
+      method: z.string(),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().nullable(),
+    })
     .nullable(),
   response: z
     .object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
@@ -79,7 +86,11 @@ export const SandboxSettings = z.object({
   /** Longest accepted bank JWT lifetime, exp - iat (DESIGN.md: at most 1 hour). */
   max_lifetime_seconds: z.number().int().min(1).max(86_400),
   /** How long a rotated-out sandbox key stays published. */
-  key_grace_seconds: z.number().int().min(0).max(7 * 86_400),
+  key_grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400),
   /** Lifetime of the session_token and X-Session-ID the sandbox signs. */
   token_ttl_seconds: z.number().int().min(1).max(86_400),
   /** Where notifications are posted under the bank URL (spec 4.3; the guide uses /api/dcm/notify). */
@@ -118,7 +129,10 @@ export const UpdateCounterpartyInput = z.object({
 export const SignInInput = z.object({
   counterparty_guid: Guid,
   /** The bank's JWT, as it would go in CX-Authorization. */
-  token: z.string().min(1).max(64 * 1024),
+  token: z
+    .string()
+    .min(1)
+    .max(64 * 1024),
 });
 
 export const SignInResult = z.object({
