@@ -1,7 +1,7 @@
 import { schemas } from '../../../electron/contract';
 import type { InspectInput, KeySource } from '../../../electron/contract/schemas/inspector';
 import type { InspectorForm } from './inspector-store';
-import { analyzeTokenText } from './token-text';
+import { analyzeTokenText } from '../../shared/token-text';
 
 export interface BuiltInput {
   input: InspectInput;

@@ -2,7 +2,7 @@ import type { Check, CheckStatus, InspectReport } from '../../../electron/contra
 import { ConsoleError } from '../../../electron/contract';
 import { CopyButton } from '../../shared/copy-button';
 import { JsonView } from '../../shared/json-view';
-import { formatDuration, formatLocal } from './format';
+import { formatDuration, formatLocal } from '../../shared/format';
 
 const STATUS: Record<CheckStatus, { icon: string; word: string }> = {
   passed: { icon: '✓', word: 'passed' },

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useUiStore } from '../../app/ui-store';
 import { MOD_KEY_LABEL } from '../../app/shortcuts';
 import { useInspectorStore } from './inspector-store';
-import { analyzeTokenText, segmentLengths, type RunKind } from './token-text';
+import { analyzeTokenText, segmentLengths, type RunKind } from '../../shared/token-text';
 
 const SEGMENT_LABELS: Array<{ kind: RunKind; label: string }> = [
   { kind: 'header', label: 'header' },

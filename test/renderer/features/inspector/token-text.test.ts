@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { analyzeTokenText } from '../../../../renderer/features/inspector/token-text';
+import { analyzeTokenText } from '../../../../renderer/shared/token-text';
 
 const T = 'aaa.bbb.ccc';
 
