@@ -4,6 +4,7 @@ import { resolveClient } from './api/client';
 import { App } from './app/app';
 import './styles/tokens.css';
 import './styles/shell.css';
+import './shared/ui.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -1,14 +1,9 @@
-import type { Check, CheckStatus, InspectReport } from '../../../electron/contract/schemas/inspector';
-import { ConsoleError } from '../../../electron/contract';
+import type { Check, InspectReport } from '../../../electron/contract/schemas/inspector';
 import { CopyButton } from '../../shared/copy-button';
+import { ErrorPanel } from '../../shared/error-panel';
 import { JsonView } from '../../shared/json-view';
 import { formatDuration, formatLocal } from '../../shared/format';
-
-const STATUS: Record<CheckStatus, { icon: string; word: string }> = {
-  passed: { icon: '✓', word: 'passed' },
-  failed: { icon: '✗', word: 'failed' },
-  skipped: { icon: '–', word: 'skipped' },
-};
+import { StatusMark } from '../../shared/status-mark';
 
 /**
  * failed: some check failed. unverified: none failed but the signature was not checked (no key,
@@ -94,12 +89,7 @@ export function ChecksList({ checks }: { checks: Check[] }) {
             data-testid={`check-${c.id}`}
             data-status={c.status}
           >
-            <span className="check-status">
-              <span className="check-icon" aria-hidden="true">
-                {STATUS[c.status].icon}
-              </span>
-              {STATUS[c.status].word}
-            </span>
+            <StatusMark status={c.status} />
             <code className="check-id">{c.id}</code>
             <span className="check-body">
               <span className="check-title">{c.title}</span>
@@ -192,13 +182,5 @@ export function DecodedPart({
 }
 
 export function InspectError({ error }: { error: Error }) {
-  const code = error instanceof ConsoleError ? error.code : 'INTERNAL';
-  return (
-    <div className="error-panel" role="alert" data-testid="inspect-error" data-code={code}>
-      <strong>
-        Inspection failed <code>{code}</code>
-      </strong>
-      <p>{error.message}</p>
-    </div>
-  );
+  return <ErrorPanel title="Inspection failed" error={error} testId="inspect-error" />;
 }
