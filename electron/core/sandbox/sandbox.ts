@@ -1,6 +1,63 @@
-import type { Sandbox, SandboxOptions } from './types';
+/**
+ * The service simulator (DESIGN.md "Sandbox service"): the spec's endpoints under /api/v1, the
+ * sandbox-only controls under /sandbox/v1, and the same operations as Sandbox methods for the
+ * ConsoleApi. State lives in `<dataDir>/sandbox/state.json` (state-store.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { controlRoutes } from './control-routes';
+import { SandboxEngine } from './engine';
+import { Router } from './router';
+import { startServer, type RunningServer } from './server';
+import { serviceRoutes } from './service-routes';
+import type { Sandbox, SandboxListener, SandboxOptions } from './types';
 
-/** Placeholder until the sandbox lands (issue 3). Loads state from the data directory. */
-export async function createSandbox(_options: SandboxOptions): Promise<Sandbox> {
-  throw new Error('not implemented');
+/**
+ * Loads the sandbox for a profile. Rejects with ConsoleError STATE_DAMAGED when the state file
+ * exists but cannot be used (it is then left untouched).
+ *
+ * @example
+ * const sandbox = await createSandbox({ dataDir, events });
+ * const { url } = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+ */
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const engine = await SandboxEngine.create(options);
+  const router = new Router([...serviceRoutes(engine), ...controlRoutes(engine)]);
+  const servers = new Set<RunningServer>();
+  const handle = (req: IncomingMessage, res: ServerResponse) => router.handle(req, res);
+
+  return {
+    status: async () => engine.status(),
+    traces: async (query) => engine.traces(query ?? {}),
+    onboard: (input) => engine.onboard(input),
+    updateCounterparty: (input) => engine.updateCounterparty(input),
+    signIn: (input) => engine.signIn(input.counterparty_guid, input.token),
+    notify: (input) => engine.notify(input),
+    rotateKey: async () => {
+      await engine.rotateKey();
+    },
+    updateSettings: (partial) => engine.updateSettings(partial),
+    signServiceToken: (claims) => engine.signServiceToken(claims),
+    handle,
+    async listen(opts): Promise<SandboxListener> {
+      const server = await startServer(handle, opts);
+      servers.add(server);
+      engine.url ??= server.url;
+      return {
+        url: server.url,
+        port: server.port,
+        close: async () => {
+          servers.delete(server);
+          if (engine.url === server.url) engine.url = null;
+          await server.close();
+        },
+      };
+    },
+    async close() {
+      const closing = [...servers].map((s) => s.close());
+      servers.clear();
+      engine.url = null;
+      await Promise.all(closing);
+      await engine.flush();
+    },
+  };
 }

@@ -1,0 +1,106 @@
+/**
+ * Balance-change notifications on demand (spec 4.3, 6): POST {url}{prefix}/{event} with
+ * `{"transaction_id": "<uuid>"}`. pay-in goes to the receiving bank (bank_receiver_url),
+ * pay-out to the sending bank (bank_sender_url), transfer to the side asked for. The prefix is
+ * the setting `notify_path_prefix` (spec: /api/svc/notify; the public guide: /api/dcm/notify).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Counterparty, NotifyInput, NotifyResult, SandboxSettings } from '../../contract/schemas/sandbox';
+import { exchange } from '../http/exchange';
+import { badRequest } from './errors';
+import { GIVE_UP_MS, joinUrl } from './sign-in-flow';
+import { traceBody, traceHeaders, TraceBuilder } from './trace';
+import { userAgent } from './user-agent';
+
+export interface NotifyDeps {
+  settings: () => SandboxSettings;
+  now: () => number;
+}
+
+type Side = 'sender' | 'receiver';
+const FIELD: Record<Side, 'bank_sender_url' | 'bank_receiver_url'> = {
+  sender: 'bank_sender_url',
+  receiver: 'bank_receiver_url',
+};
+
+/** Which bank a notification goes to (spec 6); BAD_ARGUMENT naming `to` when it cannot tell. */
+export function sideFor(event: NotifyInput['event'], to: Side | undefined): Side {
+  const fixed: Side | null = event === 'pay-in' ? 'receiver' : event === 'pay-out' ? 'sender' : null;
+  if (fixed) {
+    if (to !== undefined && to !== fixed) {
+      throw badRequest(
+        `to: a ${event} notification always goes to the ${fixed === 'receiver' ? 'receiving' : 'sending'} bank (spec 6); leave "to" out or set it to "${fixed}"`,
+        'to',
+      );
+    }
+    return fixed;
+  }
+  if (to === undefined) {
+    throw badRequest('to is required for a transfer notification: "sender" or "receiver" (spec 6: either bank)', 'to');
+  }
+  return to;
+}
+
+/**
+ * Sends one notification and records how it went. A missing URL for that side is BAD_ARGUMENT
+ * naming the field; a bank that cannot be reached is a result with `status: null` and `error`.
+ */
+export async function runNotify(deps: NotifyDeps, counterparty: Counterparty, input: NotifyInput): Promise<NotifyResult> {
+  const side = sideFor(input.event, input.to);
+  const field = FIELD[side];
+  const base = counterparty[field];
+  if (!base) {
+    throw badRequest(
+      `the counterparty has no ${field}, where ${input.event} notifications go; set it with PATCH /sandbox/v1/counterparties/${counterparty.counterparty_guid}`,
+      field,
+    );
+  }
+  const transactionId = input.transaction_id ?? randomUUID();
+  const url = joinUrl(base, `${deps.settings().notify_path_prefix}/${input.event}`);
+  const body = JSON.stringify({ transaction_id: transactionId });
+  const headers = { 'Content-Type': 'application/json', 'User-Agent': userAgent() };
+
+  const trace = new TraceBuilder('notify', counterparty.counterparty_guid, deps.now);
+  const answer = await exchange({ method: 'POST', url, headers, body, giveUpMs: GIVE_UP_MS });
+  const request = { method: 'POST', url, headers, body };
+  if (!answer.ok) {
+    const error = answer.connected ? `the bank did not answer: ${answer.message}` : `could not reach the bank: ${answer.message}`;
+    trace.step('delivered', `POST ${input.event} to the ${side} bank`, 'failed', error, {
+      duration_ms: answer.durationMs,
+      request,
+    });
+    trace.step('status', 'HTTP status 200', 'skipped', 'not judged: there is no answer');
+    return { transaction_id: transactionId, url, status: null, duration_ms: answer.durationMs, error, trace: trace.finish() };
+  }
+  trace.step(
+    'delivered',
+    `POST ${input.event} to the ${side} bank`,
+    'passed',
+    `transaction_id ${transactionId} delivered; the bank answered ${answer.status} in ${Math.round(answer.durationMs)} ms`,
+    {
+      duration_ms: answer.durationMs,
+      request,
+      response: {
+        status: answer.status,
+        headers: traceHeaders(answer.headers),
+        body: traceBody(answer.body.length > 0 ? answer.body : null, answer.truncated),
+      },
+    },
+  );
+  trace.step(
+    'status',
+    'HTTP status 200',
+    answer.status === 200 ? 'passed' : 'failed',
+    answer.status === 200
+      ? 'the bank answered 200'
+      : `the bank answered ${answer.status}; spec 4.3 expects 200 OK once it has taken the notification`,
+  );
+  return {
+    transaction_id: transactionId,
+    url,
+    status: answer.status,
+    duration_ms: answer.durationMs,
+    error: null,
+    trace: trace.finish(),
+  };
+}

@@ -1,0 +1,34 @@
+/** The sandbox's settings: defaults, and validated partial updates. */
+import { SandboxSettings } from '../../contract/schemas/sandbox';
+import { badRequest } from './errors';
+import { describeZodError } from './validation';
+
+export const DEFAULT_SETTINGS: SandboxSettings = {
+  // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.
+  max_lifetime_seconds: 3600,
+  key_grace_seconds: 600,
+  token_ttl_seconds: 300,
+  // Spec 4.3; the public guide uses /api/dcm/notify.
+  notify_path_prefix: '/api/svc/notify',
+};
+
+/**
+ * `current` with `partial` applied, validated as a whole; BAD_ARGUMENT naming the field
+ * otherwise. Unknown fields are refused, so a typo is not silently ignored.
+ */
+export function applySettings(current: SandboxSettings, partial: unknown): SandboxSettings {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw badRequest('settings must be a JSON object, e.g. {"token_ttl_seconds": 300}');
+  }
+  const unknown = Object.keys(partial).filter((k) => !(k in DEFAULT_SETTINGS));
+  if (unknown.length > 0) {
+    throw badRequest(
+      `unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the settings are ${Object.keys(DEFAULT_SETTINGS).join(', ')}`,
+      unknown[0],
+    );
+  }
+  const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
+  const parsed = SandboxSettings.safeParse({ ...current, ...defined });
+  if (!parsed.success) throw describeZodError(parsed.error, 'settings');
+  return parsed.data;
+}

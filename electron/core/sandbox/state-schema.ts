@@ -1,0 +1,48 @@
+/**
+ * The shape of `<dataDir>/sandbox/state.json`: what survives a restart. Checked in full on
+ * load; a file that does not match is reported as damaged and left alone (state-store.ts).
+ *
+ * Private keys appear only sealed by the vault (`sealed_private_key`, opaque); without a vault
+ * the field is null and the private key never leaves memory (DESIGN.md "Secrets").
+ */
+import { z } from 'zod';
+import { Counterparty, PublicJwk, SandboxSettings, Trace } from '../../contract/schemas/sandbox';
+import { privateMembers } from '../jwt';
+
+/** The file's format marker and version, checked on load. */
+export const STATE_FORMAT = 'dets-console.sandbox';
+export const STATE_VERSION = 1;
+
+/** Traces kept, newest last in the file. */
+export const MAX_TRACES = 500;
+
+const PublicOnly = PublicJwk.refine((jwk) => privateMembers(jwk) === null, {
+  message: 'a stored JWK has private members',
+});
+
+export const StoredSandboxKey = z.object({
+  kid: z.string().min(1),
+  created_at: z.string(),
+  status: z.enum(['active', 'grace']),
+  retires_at: z.string().nullable(),
+  jwk: PublicOnly,
+  /** The PKCS#8 private key sealed with the vault (aad `sandbox-key:<kid>`), or null (memory only). */
+  sealed_private_key: z.string().nullable(),
+});
+export type StoredSandboxKey = z.infer<typeof StoredSandboxKey>;
+
+export const StoredCounterparty = Counterparty.extend({
+  jwks: z.array(
+    Counterparty.shape.jwks.element.extend({ jwk: PublicOnly }),
+  ),
+});
+
+export const StateFile = z.object({
+  format: z.literal(STATE_FORMAT),
+  version: z.literal(STATE_VERSION),
+  settings: SandboxSettings,
+  keys: z.array(StoredSandboxKey),
+  counterparties: z.array(StoredCounterparty),
+  traces: z.array(Trace).max(MAX_TRACES),
+});
+export type StateFile = z.infer<typeof StateFile>;
