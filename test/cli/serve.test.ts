@@ -8,6 +8,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseServeFlags } from '../../electron/cli/commands/serve';
+import type { CliIo } from '../../electron/cli/io';
 import { TRANSPORT } from '../../electron/contract';
 import { openEventStream, request, slowPost } from '../headless/http-client';
 
@@ -99,13 +101,14 @@ const portOf = (url: unknown) => Number(new URL(String(url)).port);
 
 describe('dets-console serve --json', () => {
   it('prints exactly one ready line, serves the page at its URL, and exits 0 on SIGTERM', async () => {
-    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('sigterm')]);
+    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sigterm')]);
     const ready = await s.ready;
-    expect(Object.keys(ready)).toEqual(['ready', 'ui']);
+    // DESIGN.md's key order: ready, ui, bank, sandbox (no bank listener yet).
+    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'sandbox']);
     expect(ready.ready).toBe(true);
     expect(ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(ready.sandbox).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready).not.toHaveProperty('bank');
-    expect(ready).not.toHaveProperty('sandbox');
 
     const page = await fetch(String(ready.ui));
     expect(page.status).toBe(200);
@@ -118,7 +121,7 @@ describe('dets-console serve --json', () => {
   });
 
   it('exits 0 on SIGINT', async () => {
-    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('sigint')]);
+    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sigint')]);
     await s.ready;
     s.child.kill('SIGINT');
     expect(await s.exit).toEqual({ code: 0, signal: null });
@@ -127,7 +130,7 @@ describe('dets-console serve --json', () => {
 
   it('creates the data directory with mode 0700 and serves that profile', async () => {
     const dir = dataDir('mode');
-    const s = serve(['--ui-port', '0', '--json', '--data-dir', dir]);
+    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dir]);
     const ready = await s.ready;
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const token = new URL(String(ready.ui)).searchParams.get('token')!;
@@ -152,7 +155,7 @@ describe('dets-console serve --json', () => {
         process.platform === 'linux' ? path.join(xdg, 'DETS Console') : undefined,
       ],
     ] as const) {
-      const s = serve(['--ui-port', '0', '--json'], env);
+      const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json'], env);
       const ready = await s.ready;
       const token = new URL(String(ready.ui)).searchParams.get('token')!;
       const info = await request({
@@ -169,7 +172,7 @@ describe('dets-console serve --json', () => {
   });
 
   it('finishes a request in flight and ends the open event stream when stopped', async () => {
-    const s = serve(['--ui-port', '0', '--json', '--data-dir', dataDir('in-flight')]);
+    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('in-flight')]);
     const ready = await s.ready;
     const port = portOf(ready.ui);
     const token = new URL(String(ready.ui)).searchParams.get('token')!;
@@ -197,6 +200,77 @@ describe('dets-console serve --json', () => {
   });
 });
 
+describe('dets-console serve: the sandbox listener', () => {
+  it('is on by default, on --sandbox-port 7302, and off with --no-sandbox', async () => {
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: {},
+      waitForStop: () => new Promise(() => undefined),
+    };
+    const dir = ['--data-dir', dataDir('flags')];
+    expect((await parseServeFlags(dir, io)).sandboxPort).toBe(7302);
+    expect((await parseServeFlags([...dir, '--sandbox-port', '0'], io)).sandboxPort).toBe(0);
+    expect((await parseServeFlags([...dir, '--no-sandbox'], io)).sandboxPort).toBeNull();
+  });
+
+  it('serves the service endpoints at the URL in the ready line, with the profile in app.info', async () => {
+    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sandbox')]);
+    const ready = await s.ready;
+    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'sandbox']);
+    const sandbox = String(ready.sandbox);
+
+    const jwks = await fetch(`${sandbox}/api/v1/.well-known/jwks.json`);
+    expect(jwks.status).toBe(200);
+    expect(jwks.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await jwks.json()) as { keys: Array<{ kid?: unknown; kty?: unknown; d?: unknown }> };
+    expect(body.keys.length).toBeGreaterThan(0);
+    for (const key of body.keys) {
+      expect(key).toMatchObject({ kty: 'RSA', kid: expect.any(String) });
+      expect(key).not.toHaveProperty('d');
+    }
+
+    // The console's own API knows where its sandbox is.
+    const token = new URL(String(ready.ui)).searchParams.get('token')!;
+    const info = await request({
+      port: portOf(ready.ui),
+      path: `${TRANSPORT.callPathPrefix}app.info`,
+      method: 'POST',
+      headers: { [TRANSPORT.tokenHeader]: token },
+    });
+    expect(info.json()).toMatchObject({ ok: true, value: { listeners: { sandbox } } });
+
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(s.stdout).toBe(`${JSON.stringify(ready)}\n`);
+    await expect(fetch(`${sandbox}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
+  });
+
+  it('names --sandbox-port and the port when it is in use', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const s = serve([
+        '--json',
+        '--ui-port',
+        '0',
+        '--sandbox-port',
+        String(port),
+        '--data-dir',
+        dataDir('sandbox-in-use'),
+      ]);
+      expect((await s.exit).code).toBe(2);
+      expect(s.stdout).toBe('');
+      expect(s.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`--sandbox-port: port ${port} .*in use`)),
+      ]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});
+
 describe('dets-console serve: bad usage exits 2 with a one-line reason naming the flag', () => {
   it.each([
     [['--ui-port', 'abc'], '--ui-port'],
@@ -221,12 +295,21 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
   it('refuses a --users file that is not a JSON array', async () => {
     const file = path.join(tmp, 'users.json');
     await writeFile(file, '{"obj":"x"}');
-    const s = serve(['--json', '--ui-port', '0', '--data-dir', dataDir('users'), '--users', file]);
+    const s = serve([
+      '--json',
+      '--ui-port',
+      '0',
+      '--no-sandbox',
+      '--data-dir',
+      dataDir('users'),
+      '--users',
+      file,
+    ]);
     expect((await s.exit).code).toBe(2);
     expect(s.stderr).toMatch(/^dets-console serve: --users: .*JSON array/);
   });
 
-  it('accepts the flags of listeners still to come, and --no-sandbox', async () => {
+  it('accepts the flags of listeners still to come; --no-sandbox leaves the sandbox out', async () => {
     const file = path.join(tmp, 'users-ok.json');
     await writeFile(file, '[]');
     const s = serve([
@@ -245,7 +328,9 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
       '--data-dir',
       dataDir('future'),
     ]);
-    expect(Object.keys(await s.ready)).toEqual(['ready', 'ui']);
+    const ready = await s.ready;
+    expect(Object.keys(ready)).toEqual(['ready', 'ui']);
+    expect(ready).not.toHaveProperty('sandbox');
     s.child.kill('SIGTERM');
     expect((await s.exit).code).toBe(0);
   });
@@ -255,7 +340,15 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const s = serve(['--json', '--ui-port', String(port), '--data-dir', dataDir('in-use')]);
+      const s = serve([
+        '--json',
+        '--ui-port',
+        String(port),
+        '--sandbox-port',
+        '0',
+        '--data-dir',
+        dataDir('in-use'),
+      ]);
       expect((await s.exit).code).toBe(2);
       expect(s.stdout).toBe('');
       expect(s.stderr.trimEnd().split('\n')).toEqual([

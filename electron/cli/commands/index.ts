@@ -1,5 +1,6 @@
 import type { CliIo } from '../io';
 import { jwtCommand } from './jwt';
+import { sandboxCommand } from './sandbox';
 import { serveCommand } from './serve';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -7,6 +8,7 @@ export type Command = (argv: string[], io: CliIo) => Promise<number>;
 /** Every command, by name. Each lives in its own file in this folder. */
 export const commands: Record<string, Command> = {
   serve: serveCommand,
+  sandbox: sandboxCommand,
   jwt: jwtCommand,
 };
 
@@ -17,6 +19,7 @@ Usage:
   dets-console serve      [--data-dir DIR] [--host 127.0.0.1] [--ui-port 7300] [--bank-port 7301]
                           [--sandbox-port 7302] [--no-sandbox] [--service-jwks-url URL]
                           [--users FILE] [--open] [--json]
+  dets-console sandbox    [--data-dir DIR] [--host 127.0.0.1] [--port 7302] [--json]
   dets-console jwt        inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json]
 
 Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,

@@ -1,7 +1,8 @@
 /**
  * `dets-console serve`: the console in browser mode. One core for the profile, and its
- * listeners: the UI (the renderer and ConsoleApi over loopback HTTP, see electron/headless)
- * today; the embedded bank endpoints and the sandbox join the LISTENERS list as they land.
+ * listeners: the UI (the renderer and ConsoleApi over loopback HTTP, see electron/headless) and
+ * the sandbox service (--sandbox-port, unless --no-sandbox); the embedded bank endpoints join the
+ * list when they land.
  *
  * DESIGN.md "Command line" fixes the interface: the flags, port 0 = any free port, with --json
  * exactly one ready line on stdout once every listener is up (keys absent for listeners not
@@ -61,13 +62,15 @@ interface StartedListener {
   close(): Promise<void>;
 }
 
+const READY_KEYS: readonly ListenerKey[] = ['ui', 'bank', 'sandbox'];
+
 /**
- * The listeners this invocation starts. The bank endpoints (--bank-port) and the sandbox
- * (--sandbox-port, unless --no-sandbox) are added here when they land; their flags are already
- * parsed and validated, and each contributes its own ready-line key.
+ * The listeners this invocation starts, each contributing its own ready-line key. The bank
+ * endpoints (--bank-port) are added here when they land; their flag is already parsed and
+ * validated.
  */
 function listenersFor(options: ServeOptions): Listener[] {
-  return [
+  const list: Listener[] = [
     {
       key: 'ui',
       flag: '--ui-port',
@@ -78,16 +81,31 @@ function listenersFor(options: ServeOptions): Listener[] {
       },
     },
   ];
+  if (options.sandboxPort !== null) {
+    const port = options.sandboxPort;
+    list.push({
+      key: 'sandbox',
+      flag: '--sandbox-port',
+      port,
+      async start(core, opts) {
+        const listener = await core.listenSandbox({ host: opts.host, port });
+        return { key: 'sandbox', url: baseUrl(listener.url), close: () => listener.close() };
+      },
+    });
+  }
+  return list;
+}
+
+/** A listener's base URL as the ready line prints it: no trailing slash. */
+export function baseUrl(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 /** Parses and checks every flag without side effects (no folder created, nothing bound). */
 export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeOptions> {
   const { values } = parseFlags(argv, FLAGS);
 
-  const host = values.host ?? '127.0.0.1';
-  if (host !== 'localhost' && net.isIP(host) === 0) {
-    throw new UsageError(`--host: "${host}" is not an IP address or localhost`);
-  }
+  const host = hostFlag(values.host);
   const uiPort = portFlag('ui-port', values['ui-port'], 7300);
   const bankPort = portFlag('bank-port', values['bank-port'], 7301);
   const noSandbox = values['no-sandbox'] === true;
@@ -109,6 +127,15 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
     options.serviceJwksUrl = httpUrlFlag('service-jwks-url', values['service-jwks-url']);
   if (values.users !== undefined) options.users = await usersFlag(values.users);
   return options;
+}
+
+/** --host: an IP address or localhost; 127.0.0.1 by default. */
+export function hostFlag(value: string | undefined): string {
+  const host = value ?? '127.0.0.1';
+  if (host !== 'localhost' && net.isIP(host) === 0) {
+    throw new UsageError(`--host: "${host}" is not an IP address or localhost`);
+  }
+  return host;
 }
 
 function httpUrlFlag(name: string, value: string): string {
@@ -147,7 +174,11 @@ async function usersFlag(file: string): Promise<{ file: string; customers: unkno
 }
 
 /** A listen error as a one-line usage error naming the flag, or undefined if it is not one. */
-function listenError(err: unknown, listener: Listener, host: string): UsageError | undefined {
+export function listenError(
+  err: unknown,
+  listener: { flag: string; port: number },
+  host: string,
+): UsageError | undefined {
   const code = err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
   if (code === 'EADDRINUSE') {
     return new UsageError(
@@ -161,7 +192,8 @@ function listenError(err: unknown, listener: Listener, host: string): UsageError
   return undefined;
 }
 
-async function createDataDir(dir: string): Promise<void> {
+/** Creates the profile folder (0700), or fails as a usage error naming --data-dir. */
+export async function createDataDir(dir: string): Promise<void> {
   try {
     // 0700: the profile holds the encrypted vault and every recorded request.
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -208,7 +240,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     throw err;
   }
 
-  const urls = Object.fromEntries(started.map((l) => [l.key, l.url])) as Partial<Record<ListenerKey, string>>;
+  // Ready-line keys in DESIGN.md's order (ready, ui, bank, sandbox), whatever the start order.
+  const urls: Partial<Record<ListenerKey, string>> = {};
+  for (const key of READY_KEYS) {
+    const l = started.find((s) => s.key === key);
+    if (l) urls[key] = l.url;
+  }
   const coreListeners: ListenerUrls = {};
   if (urls.bank) coreListeners.bank = urls.bank;
   if (urls.sandbox) coreListeners.sandbox = urls.sandbox;

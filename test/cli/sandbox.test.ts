@@ -1,0 +1,299 @@
+/**
+ * `dets-console sandbox` as a bank's CI would drive it (DESIGN.md "Command line" and "Sandbox
+ * service"): the built CLI in its own process, the --json ready line, the spec's endpoints with
+ * real jose keys and tokens, exit codes, a damaged state file left alone, and a clean stop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { slowPost } from '../headless/http-client';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const cli = path.join(root, 'dist/cli/dets-console.js');
+let tmp: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-sandbox-cli-'));
+});
+afterEach(() => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+});
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+interface Run {
+  child: ChildProcess;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The first stdout line, once complete. */
+  firstLine: Promise<string>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitForStderr(text: string): Promise<void>;
+}
+
+function sandbox(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const baseEnv = { ...process.env };
+  delete baseEnv.DETS_DATA_DIR;
+  const child = spawn(process.execPath, [cli, 'sandbox', ...args], {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  const stderrWaiters: Array<() => void> = [];
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      stdout += chunk;
+      const nl = stdout.indexOf('\n');
+      if (nl >= 0) resolve(stdout.slice(0, nl));
+    });
+    child.on('exit', () => reject(new Error(`exited before a stdout line; stderr: ${stderr}`)));
+  });
+  firstLine.catch(() => undefined);
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    stderrWaiters.splice(0).forEach((w) => w());
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    firstLine,
+    exit,
+    waitForStderr: (text) =>
+      new Promise<void>((resolve) => {
+        const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
+        check();
+      }),
+  };
+}
+
+const dataDir = (name: string) => path.join(tmp, name, 'profile');
+
+/** A bank's RS256 key: the public JWK with exactly the spec's fields (2.1), and a signer. */
+async function bankKey(kid: string) {
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const { n, e, kty } = await exportJWK(publicKey);
+  return {
+    kid,
+    jwk: { alg: 'RS256', e, kid, kty, n, use: 'sig' },
+    sign: (claims: Record<string, unknown>, key: CryptoKey = privateKey) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(key),
+  };
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('dets-console sandbox --json', () => {
+  it('prints one ready line and serves the spec: JWKS, onboarding, authenticate; SIGTERM exits 0', async () => {
+    const dir = dataDir('flow');
+    const s = sandbox(['--port', '0', '--json', '--data-dir', dir]);
+    const line = await s.firstLine;
+    const ready = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(ready)).toEqual(['ready', 'sandbox']);
+    expect(ready.ready).toBe(true);
+    expect(ready.sandbox).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const base = String(ready.sandbox);
+
+    // Spec 4.1 #3: the service's public keys, each with a kid.
+    const jwksRes = await fetch(`${base}/api/v1/.well-known/jwks.json`);
+    expect(jwksRes.status).toBe(200);
+    const jwks = (await jwksRes.json()) as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) {
+      expect(key).toMatchObject({ kty: 'RSA', kid: expect.any(String), n: expect.any(String) });
+      expect(key).not.toHaveProperty('d');
+    }
+
+    // Onboarding with a jose-made public JWK.
+    const bank = await bankKey('bank-key-2025-01');
+    const onboarded = await postJson(`${base}/sandbox/v1/counterparties`, { jwk: bank.jwk });
+    expect(onboarded.status).toBe(201);
+    expect(onboarded.body).toEqual({ counterparty_guid: expect.any(String), jwk_guid: expect.any(String) });
+    const guid = String(onboarded.body.counterparty_guid);
+
+    // Spec 4.1 #2: a bank JWT signed by that key gets a session_token signed by the sandbox.
+    const iat = now();
+    const claims = {
+      flow: 'sign-in',
+      obj: 'DE89370400440532013000',
+      sub: 'ops@bank.example',
+      iat,
+      exp: iat + 300,
+    };
+    const authUrl = `${base}/api/v1/counterparty/${guid}/jwk/authenticate`;
+    const authRes = await fetch(authUrl, {
+      method: 'POST',
+      headers: { 'CX-Authorization': await bank.sign(claims) },
+    });
+    expect(authRes.status).toBe(200);
+    const { session_token } = (await authRes.json()) as { session_token: string };
+    const verified = await jwtVerify(
+      session_token,
+      createRemoteJWKSet(new URL(`${base}/api/v1/.well-known/jwks.json`)),
+    );
+    expect(verified.protectedHeader.alg).toBe('RS256');
+    expect(jwks.keys.map((k) => k.kid)).toContain(verified.protectedHeader.kid);
+
+    // A token from a key that was never registered is refused with the documented body.
+    const stranger = await bankKey('bank-key-2025-01');
+    const refused = await fetch(authUrl, {
+      method: 'POST',
+      headers: { 'CX-Authorization': await stranger.sign(claims) },
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
+
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(s.stdout).toBe(`${line}\n`);
+    await expect(fetch(`${base}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
+  });
+
+  it('keeps its counterparties across a restart on the same data directory', async () => {
+    const dir = dataDir('restart');
+    const first = sandbox(['--port', '0', '--json', '--data-dir', dir]);
+    const base1 = String((JSON.parse(await first.firstLine) as { sandbox: string }).sandbox);
+    const bank = await bankKey('bank-key-restart');
+    const { body } = await postJson(`${base1}/sandbox/v1/counterparties`, { jwk: bank.jwk });
+    first.child.kill('SIGINT');
+    expect((await first.exit).code).toBe(0);
+
+    const second = sandbox(['--port', '0', '--json', '--data-dir', dir]);
+    const base2 = String((JSON.parse(await second.firstLine) as { sandbox: string }).sandbox);
+    const res = await fetch(`${base2}/sandbox/v1/counterparties/${String(body.counterparty_guid)}`);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain('bank-key-restart');
+    second.child.kill('SIGTERM');
+    expect((await second.exit).code).toBe(0);
+  });
+
+  it('finishes a request in flight when stopped', async () => {
+    const s = sandbox(['--port', '0', '--json', '--data-dir', dataDir('in-flight')]);
+    const base = new URL(String((JSON.parse(await s.firstLine) as { sandbox: string }).sandbox));
+    const bank = await bankKey('bank-key-in-flight');
+    const slow = slowPost(
+      Number(base.port),
+      '/sandbox/v1/counterparties',
+      {},
+      JSON.stringify({ jwk: bank.jwk }),
+    );
+    await slow.started;
+
+    s.child.kill('SIGTERM');
+    await s.waitForStderr('stopping');
+    expect(s.child.exitCode).toBeNull();
+    slow.finish();
+    const res = await slow.response;
+    expect(res.status).toBe(201);
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('dets-console sandbox without --json', () => {
+  it('tells a person where it is, what it serves, how to onboard, and how to stop', async () => {
+    const s = sandbox(['--port', '0', '--data-dir', dataDir('human')]);
+    await s.firstLine;
+    await new Promise<void>((resolve) => {
+      const check = () => (s.stdout.includes('Ctrl-C') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    const base = /Base URL: (http:\/\/127\.0\.0\.1:\d+)/.exec(s.stdout)?.[1];
+    expect(base).toBeDefined();
+    expect(s.stdout).toContain(`GET  ${base}/api/v1/.well-known/jwks.json`);
+    expect(s.stdout).toContain('/api/v1/counterparty/{counterparty_guid}/jwk/authenticate');
+    expect(s.stdout).toContain(`curl -sS -X POST ${base}/sandbox/v1/counterparties`);
+    expect(s.stdout).toContain('Press Ctrl-C to stop.');
+    s.child.kill('SIGINT');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('dets-console sandbox: failures', () => {
+  it.each([
+    [['--port', 'abc'], '--port'],
+    [['--port'], '--port'],
+    [['--port', '65536'], '--port'],
+    [['--nope'], '--nope'],
+    [['--sandbox-port', '0'], '--sandbox-port'],
+    [['--host', 'example.com'], '--host'],
+    [['--data-dir', ''], '--data-dir'],
+    [['extra'], 'extra'],
+  ])('bad usage %j exits 2 with one line naming it', async (args, flag) => {
+    const s = sandbox([
+      '--json',
+      ...args,
+      ...(args.includes('--data-dir') ? [] : ['--data-dir', dataDir('bad')]),
+    ]);
+    expect((await s.exit).code).toBe(2);
+    expect(s.stdout).toBe('');
+    const lines = s.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^dets-console sandbox: /);
+    expect(lines[0]).toContain(flag);
+  });
+
+  it('names --port and the port when it is in use (exit 2)', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const s = sandbox(['--json', '--port', String(port), '--data-dir', dataDir('in-use')]);
+      expect((await s.exit).code).toBe(2);
+      expect(s.stdout).toBe('');
+      expect(s.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^dets-console sandbox: --port: port ${port} .*in use`)),
+      ]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('refuses a damaged state file with one clear line (exit 1) and leaves the file as it was', async () => {
+    const dir = dataDir('damaged');
+    const file = path.join(dir, 'sandbox', 'state.json');
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const damaged = '{"version": 1, "counterparties": [ {"counterparty_guid": ';
+    await writeFile(file, damaged, { mode: 0o600 });
+    const before = await stat(file);
+
+    const s = sandbox(['--json', '--port', '0', '--data-dir', dir]);
+    expect((await s.exit).code).toBe(1);
+    expect(s.stdout).toBe('');
+    const lines = s.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^dets-console sandbox: STATE_DAMAGED: /);
+    expect(lines[0]).toContain(file);
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+  });
+});
