@@ -9,12 +9,15 @@
 import { app, dialog, ipcMain, Menu, protocol, shell, type BrowserWindow } from 'electron';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EventPayload } from '../contract';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
+import type { SandboxListener } from '../core/sandbox';
 import { createOriginPolicy } from './app-origin';
 import { openExternalUrl } from './external';
 import { forwardEvents, registerIpcHandlers } from './ipc';
 import { menuTemplate } from './menu';
 import { registerAppScheme, serveRenderer } from './protocol';
+import { startSandboxListener } from './sandbox-listener';
 import { createMainWindow, guardAllWebContents } from './window';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,7 +40,18 @@ const policy = createOriginPolicy(app.isPackaged ? undefined : process.env.VITE_
 const openExternal = (url: string) => openExternalUrl(shell, url);
 
 let core: ConsoleCore | undefined;
+let sandboxListener: SandboxListener | null = null;
 let mainWindow: BrowserWindow | null = null;
+
+/**
+ * Notices raised while starting (the sandbox's port was taken…) come before any page listens for
+ * events. They are held until the page's first ConsoleApi call: the app shell subscribes to
+ * app.noticed in the same effect pass that makes that call, so the page is listening by then.
+ */
+const heldNotices: Array<EventPayload<'app.noticed'>> = [];
+function deliverHeldNotices(): void {
+  for (const notice of heldNotices.splice(0)) core?.events.emit('app.noticed', notice);
+}
 
 function showMainWindow(): void {
   if (mainWindow && !mainWindow.isDestroyed()) {
@@ -61,10 +75,28 @@ function showMainWindow(): void {
 }
 
 async function start(): Promise<void> {
-  core = await createConsoleCore({ dataDir: app.getPath('userData'), host: 'desktop' });
+  const started = await createConsoleCore({ dataDir: app.getPath('userData'), host: 'desktop' });
+  core = started;
+  const sandbox = await startSandboxListener(started);
+  sandboxListener = sandbox.listener;
+  if (sandbox.notice) {
+    (sandbox.notice.level === 'error' ? console.error : console.warn)(
+      `dets-console: ${sandbox.notice.message}`,
+    );
+    heldNotices.push(sandbox.notice);
+  }
   serveRenderer(protocol, RENDERER_DIR);
   guardAllWebContents(app, openExternal);
-  registerIpcHandlers(ipcMain, core, policy);
+  registerIpcHandlers(
+    ipcMain,
+    {
+      dispatch: (method, input) => {
+        deliverHeldNotices();
+        return started.dispatch(method, input);
+      },
+    },
+    policy,
+  );
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform)));
   showMainWindow();
 }
@@ -86,14 +118,22 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  // Close the core (listeners, event store) before the process ends, once.
+  // Close the sandbox listener (finishing requests in flight), then the core (event store), once,
+  // before the process ends.
   let closing = false;
   app.on('will-quit', (event) => {
     if (!core || closing) return;
     closing = true;
     event.preventDefault();
     const done = () => app.quit();
-    core.close().then(done, (err: unknown) => {
+    const closeAll = async () => {
+      try {
+        await sandboxListener?.close();
+      } finally {
+        await core?.close();
+      }
+    };
+    closeAll().then(done, (err: unknown) => {
       console.error(`dets-console: error while closing: ${err instanceof Error ? err.message : String(err)}`);
       done();
     });

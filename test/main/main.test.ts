@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { METHOD_NAMES, methodChannel } from '../../electron/contract';
+import { METHOD_NAMES, eventChannel, methodChannel } from '../../electron/contract';
 import { fakeEvent } from './fake-electron';
 import type * as FakeElectron from './fake-electron';
 
@@ -11,15 +12,54 @@ vi.mock('electron', () => import('./fake-electron'));
 type Fake = typeof FakeElectron;
 
 let dataDir: string;
+let launched: Fake | undefined;
 
 /** Loads main.ts afresh, as a new process would, against a fresh fake Electron. */
 async function launch(setup?: (electron: Fake) => void): Promise<Fake> {
+  await quit();
   vi.resetModules();
   const electron = (await import('electron')) as unknown as Fake;
   electron.resetFakeElectron();
   setup?.(electron);
   await import('../../electron/main/main');
+  launched = electron;
   return electron;
+}
+
+/** Quits the launched app, as the OS would: its sandbox listener and core close. */
+async function quit(): Promise<void> {
+  const electron = launched;
+  launched = undefined;
+  if (!electron?.app.ready || electron.app.hasLock === false) return;
+  const event = fakeEvent();
+  electron.app.emit('will-quit', event);
+  if (event.defaultPrevented) await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+}
+
+const APP_PAGE = 'app://console/index.html';
+
+async function appInfo(electron: Fake) {
+  const answer = (await electron.ipcMain.invokeFrom(APP_PAGE, methodChannel('app.info'))) as {
+    ok: true;
+    value: { listeners: { sandbox?: string } };
+  };
+  return answer.value;
+}
+
+/** Holds 127.0.0.1:7302 (or finds it already held by someone else) while `fn` runs. */
+async function with7302Taken(fn: () => Promise<void>): Promise<void> {
+  const blocker = net.createServer();
+  const held = await new Promise<boolean>((resolve, reject) => {
+    blocker.once('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EADDRINUSE' ? resolve(false) : reject(err),
+    );
+    blocker.listen(7302, '127.0.0.1', () => resolve(true));
+  });
+  try {
+    await fn();
+  } finally {
+    if (held) await new Promise((resolve) => blocker.close(resolve));
+  }
 }
 
 async function ready(electron: Fake) {
@@ -34,6 +74,7 @@ beforeEach(async () => {
   vi.stubEnv('VITE_DEV_SERVER_URL', '');
 });
 afterEach(async () => {
+  await quit();
   vi.unstubAllEnvs();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -58,7 +99,50 @@ describe('the desktop lifecycle', () => {
     expect([...electron.ipcMain.handlers.keys()].sort()).toEqual(METHOD_NAMES.map(methodChannel).sort());
     expect(electron.Menu.setApplicationMenu).toHaveBeenCalled();
     const info = await electron.ipcMain.invokeFrom('app://console/index.html', methodChannel('app.info'));
-    expect(info).toMatchObject({ ok: true, value: { host: 'desktop', dataDir } });
+    expect(info).toMatchObject({
+      ok: true,
+      value: {
+        host: 'desktop',
+        dataDir,
+        listeners: { sandbox: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+      },
+    });
+  });
+
+  it('starts the sandbox listener after the core: its JWKS answers at the URL app.info reports', async () => {
+    const electron = await launch();
+    await ready(electron);
+    const { listeners } = await appInfo(electron);
+    const res = await fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+  });
+
+  it('falls back to a free port when 7302 is busy, and tells the page the URL on its first call', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await with7302Taken(async () => {
+      const electron = await launch();
+      const win = await ready(electron);
+      const noticed = () =>
+        win.webContents.sent.filter(([channel]) => channel === eventChannel('app.noticed'));
+      // Nobody listened before the page's first call: the notice was held, not lost.
+      expect(noticed()).toEqual([]);
+      const { listeners } = await appInfo(electron);
+      expect(listeners.sandbox).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(new URL(listeners.sandbox!).port).not.toBe('7302');
+      expect(noticed()).toEqual([
+        [
+          eventChannel('app.noticed'),
+          expect.objectContaining({ level: 'warning', message: expect.stringContaining(listeners.sandbox!) }),
+        ],
+      ]);
+      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('port 7302 is in use'));
+      // Delivered once, not on every call.
+      await appInfo(electron);
+      expect(noticed()).toHaveLength(1);
+      const res = await fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`);
+      expect(res.status).toBe(200);
+    });
   });
 
   it('focuses the existing window when a second instance starts', async () => {
@@ -81,13 +165,15 @@ describe('the desktop lifecycle', () => {
     expect(electron.BrowserWindow.instances).toHaveLength(0);
   });
 
-  it('closes the core before quitting', async () => {
+  it('closes the sandbox listener and the core before quitting', async () => {
     const electron = await launch();
     await ready(electron);
+    const { listeners } = await appInfo(electron);
     const willQuit = fakeEvent();
     electron.app.emit('will-quit', willQuit);
     expect(willQuit.defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+    await expect(fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
     const again = fakeEvent();
     electron.app.emit('will-quit', again);
     expect(again.defaultPrevented).toBe(false);
