@@ -20,6 +20,10 @@ const InspectorPage = lazy(() =>
   import('../features/inspector/inspector-page').then((m) => ({ default: m.InspectorPage })),
 );
 
+const SandboxPage = lazy(() =>
+  import('../features/sandbox/sandbox-page').then((m) => ({ default: m.SandboxPage })),
+);
+
 export const PAGES: readonly PageDef[] = [
   {
     id: 'inspector',
@@ -27,6 +31,14 @@ export const PAGES: readonly PageDef[] = [
     summary: 'Decode any token (CX-Authorization, X-Session-ID, session_token) and run every check on it.',
     glyph: '{}',
     Page: InspectorPage,
+  },
+  {
+    id: 'sandbox',
+    label: 'Sandbox',
+    summary:
+      'The service, simulated: onboard your bank, run the registration flow against its callbacks, send notifications.',
+    glyph: 'SB',
+    Page: SandboxPage,
   },
 ];
 

@@ -9,14 +9,23 @@ export const STATUS_MARKS: Record<Status, { icon: string; word: string }> = {
 };
 
 /** A status as an icon and a word, in its colour: readable without colour and by screen readers. */
-export function StatusMark({ status, className = '' }: { status: Status; className?: string }) {
+export function StatusMark({
+  status,
+  word,
+  className = '',
+}: {
+  status: Status;
+  /** Another word for the status where it reads better ("ok" for a whole trace). */
+  word?: string;
+  className?: string;
+}) {
   const mark = STATUS_MARKS[status];
   return (
     <span className={`status-mark status-${status} ${className}`.trimEnd()}>
       <span className="status-mark-icon" aria-hidden="true">
         {mark.icon}
       </span>
-      {mark.word}
+      {word ?? mark.word}
     </span>
   );
 }

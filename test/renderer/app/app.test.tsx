@@ -83,6 +83,10 @@ describe('App shell', () => {
     const nav = screen.getByRole('navigation', { name: 'Pages' });
     const link = screen.getByTestId('nav-inspector');
     expect(nav.contains(link)).toBe(true);
+    const sandbox = screen.getByTestId('nav-sandbox');
+    expect(nav.contains(sandbox)).toBe(true);
+    expect(sandbox.getAttribute('href')).toBe('#/sandbox');
+    expect(sandbox.getAttribute('aria-current')).toBeNull();
     expect(link.getAttribute('aria-current')).toBe('page');
     const input = await screen.findByTestId('token-input');
     expect(document.activeElement).not.toBe(input);

@@ -1,0 +1,146 @@
+import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
+import { CopyButton } from '../../shared/copy-button';
+import { formatLocal } from '../../shared/format';
+import { BankUrlsForm } from './bank-urls-form';
+import { shortGuid } from './format';
+import { NotifyForm } from './notify-form';
+import { OnboardForm } from './onboard-form';
+import { useSandboxStore } from './sandbox-store';
+import { SignInForm } from './sign-in-form';
+
+const VIA: Record<Counterparty['jwks'][number]['via'], string> = {
+  onboarding: 'onboarding',
+  post: 'POST …/jwk',
+  put: 'PUT …/jwk/{guid}',
+};
+
+/** The banks onboarded into the sandbox: keys, URLs, and what to run against each. */
+export function CounterpartiesPanel({ counterparties }: { counterparties: Counterparty[] }) {
+  const onboardOpen = useSandboxStore((s) => s.onboardOpen);
+  const setOnboardOpen = useSandboxStore((s) => s.setOnboardOpen);
+  return (
+    <section className="panel" aria-labelledby="counterparties-title" data-testid="counterparties">
+      <h2 id="counterparties-title" className="panel-title">
+        Counterparties <span className="panel-note">{counterparties.length}</span>
+        <span className="panel-spacer" />
+        {!onboardOpen ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => setOnboardOpen(true)}
+            data-testid="onboard-open"
+          >
+            Onboard counterparty…
+          </button>
+        ) : null}
+      </h2>
+      {onboardOpen ? (
+        <div className="panel-body">
+          <OnboardForm />
+        </div>
+      ) : null}
+      {counterparties.length === 0 && !onboardOpen ? (
+        <div className="panel-body">
+          <div className="empty" data-testid="counterparties-empty">
+            <h2>No counterparty yet</h2>
+            <p>
+              Onboard your bank with the public JWK it signs with, and the URLs of its callbacks{' '}
+              <span className="nowrap">
+                (<code>/user_auth</code>,
+              </span>{' '}
+              <code>/key</code>, <code>/external_id</code>) and notification endpoints. Then run a sign-in and
+              send notifications to it.
+            </p>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => setOnboardOpen(true)}
+              data-testid="onboard-open-empty"
+            >
+              Onboard counterparty
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <ul className="counterparty-list">
+        {counterparties.map((c) => (
+          <CounterpartyItem key={c.counterparty_guid} counterparty={c} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function CounterpartyItem({ counterparty: c }: { counterparty: Counterparty }) {
+  const open = useSandboxStore((s) => s.openCounterparty === c.counterparty_guid);
+  const toggle = useSandboxStore((s) => s.toggleCounterparty);
+  const bodyId = `counterparty-body-${c.counterparty_guid}`;
+  const urlsSet = [c.bank_auth_url, c.bank_sender_url, c.bank_receiver_url].filter(Boolean).length;
+  return (
+    <li
+      className={`counterparty ${open ? 'is-open' : ''}`}
+      data-testid={`counterparty-${c.counterparty_guid}`}
+      data-guid={c.counterparty_guid}
+    >
+      <div className="counterparty-head">
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => toggle(c.counterparty_guid)}
+          data-testid="counterparty-toggle"
+        >
+          <span className="disclosure-caret" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          <code title={c.counterparty_guid}>
+            {open ? c.counterparty_guid : shortGuid(c.counterparty_guid)}
+          </code>
+          <span className="muted">
+            {c.jwks.length} JWK{c.jwks.length === 1 ? '' : 's'} · {urlsSet} of 3 URLs
+          </span>
+        </button>
+        <CopyButton text={() => c.counterparty_guid} label="Copy GUID" testId="copy-counterparty-guid" />
+      </div>
+      {open ? (
+        <div className="counterparty-body" id={bodyId}>
+          <table className="sandbox-table" data-testid="counterparty-jwks">
+            <caption className="sr-only">JWKs registered for this counterparty</caption>
+            <thead>
+              <tr>
+                <th scope="col">jwk_guid</th>
+                <th scope="col">kid</th>
+                <th scope="col">via</th>
+                <th scope="col">registered</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.jwks.map((j) => (
+                <tr key={j.jwk_guid} data-testid={`jwk-${j.jwk_guid}`}>
+                  <td>
+                    <code title={j.jwk_guid}>{shortGuid(j.jwk_guid)}</code>
+                  </td>
+                  <td>
+                    {typeof j.jwk.kid === 'string' ? (
+                      <code>{j.jwk.kid}</code>
+                    ) : (
+                      <span className="muted">none</span>
+                    )}
+                  </td>
+                  <td>{VIA[j.via]}</td>
+                  <td title={j.registered_at}>{formatLocal(j.registered_at) ?? j.registered_at}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <BankUrlsForm counterparty={c} />
+          <div className="counterparty-actions">
+            <SignInForm counterparty={c} />
+            <NotifyForm counterparty={c} />
+          </div>
+        </div>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { ConsoleError } from '../../../electron/contract';
+
+/**
+ * Where a refused call's error belongs in a form. BAD_ARGUMENT messages name the field
+ * ("sandbox.onboard: bank_auth_url: must be an http(s) URL", "jwk: the JWK is a private key…");
+ * the contract's validation also lists the issue paths in `details.issues`, the sandbox core
+ * the field in `details.field`.
+ */
+export function fieldOfError<F extends string>(
+  err: unknown,
+  fields: readonly F[],
+): { field: F | null; message: string } {
+  const raw = err instanceof Error ? err.message : String(err);
+  const message = raw.replace(/^sandbox\.[A-Za-z]+:\s*/, '');
+  if (!(err instanceof ConsoleError) || err.code !== 'BAD_ARGUMENT') return { field: null, message: raw };
+  // The contract's validation lists issue paths; the core names the field it refused.
+  const details = err.details as { issues?: Array<{ path?: unknown[] }>; field?: unknown } | undefined;
+  const named = typeof details?.field === 'string' ? details.field.split('.')[0] : undefined;
+  const first = details?.issues?.[0]?.path?.[0] ?? named;
+  if (typeof first === 'string' && (fields as readonly string[]).includes(first)) {
+    return { field: first as F, message: stripField(message, first) };
+  }
+  // Longest names first, whole words only, so `jwk_guid` is never taken for `jwk`.
+  const names = [...fields].sort((a, b) => b.length - a.length);
+  let found: { field: F; at: number } | null = null;
+  for (const name of names) {
+    const m = new RegExp(`(^|[^A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).exec(message);
+    if (m && (found === null || m.index < found.at)) found = { field: name, at: m.index };
+  }
+  return found ? { field: found.field, message: stripField(message, found.field) } : { field: null, message };
+}
+
+function stripField(message: string, field: string): string {
+  const prefix = new RegExp(`^${field}(\\.[\\w.]+)?:\\s*`);
+  const m = prefix.exec(message);
+  return m ? `${m[1] ? `${m[1].slice(1)}: ` : ''}${message.slice(m[0].length)}` : message;
+}
+
+/** The first problem of `value` under a contract schema, or null; empty means "not given". */
+export function problemOf(schema: z.ZodType, value: string): string | null {
+  if (value.trim() === '') return null;
+  const r = schema.safeParse(value.trim());
+  return r.success ? null : (r.error.issues[0]?.message ?? 'invalid');
+}

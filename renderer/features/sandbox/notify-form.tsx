@@ -1,0 +1,147 @@
+import { type FormEvent } from 'react';
+import { schemas } from '../../../electron/contract';
+import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
+import { ErrorPanel } from '../../shared/error-panel';
+import { problemOf } from './field-errors';
+import { formatMs } from './format';
+import { DEFAULT_NOTIFY, useSandboxStore, type NotifyDraft } from './sandbox-store';
+import { useNotify } from './use-sandbox';
+
+const EVENTS: Array<{ value: NotifyDraft['event']; label: string }> = [
+  { value: 'pay-in', label: 'pay-in → receiver URL' },
+  { value: 'pay-out', label: 'pay-out → sender URL' },
+  { value: 'transfer', label: 'transfer → sender or receiver' },
+];
+
+/** Which URL a notification goes to (spec 4.3), for the hint under the form. */
+function targetOf(c: Counterparty, d: NotifyDraft): { field: string; url: string | null } {
+  const toReceiver = d.event === 'pay-in' || (d.event === 'transfer' && d.to === 'receiver');
+  return toReceiver
+    ? { field: 'receiver URL', url: c.bank_receiver_url }
+    : { field: 'sender URL', url: c.bank_sender_url };
+}
+
+/** A balance-change notification (spec 6) sent to the bank now. */
+export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
+  const guid = counterparty.counterparty_guid;
+  const draft = useSandboxStore((s) => s.notifyDrafts[guid]) ?? DEFAULT_NOTIFY;
+  const setDraft = useSandboxStore((s) => s.setNotifyDraft);
+  const notify = useNotify();
+  const idProblem = problemOf(schemas.NotifyInput.shape.transaction_id.unwrap(), draft.transaction_id);
+  const target = targetOf(counterparty, draft);
+  const base = `notify-${guid}`;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (idProblem) return;
+    const input: Parameters<typeof notify.mutate>[0] = { counterparty_guid: guid, event: draft.event };
+    if (draft.event === 'transfer') input.to = draft.to;
+    if (draft.transaction_id.trim() !== '') input.transaction_id = draft.transaction_id.trim();
+    notify.mutate(input);
+  };
+
+  const result = notify.data;
+  const delivered = result && result.status !== null && result.status >= 200 && result.status < 300;
+  return (
+    <form className="action-form" onSubmit={submit} noValidate aria-labelledby={`${base}-title`}>
+      <h4 id={`${base}-title`} className="subhead">
+        Send notification
+      </h4>
+      <div className="notify-grid">
+        <div className="field">
+          <label htmlFor={`${base}-event`} className="field-label">
+            Event
+          </label>
+          <select
+            id={`${base}-event`}
+            className="input"
+            value={draft.event}
+            onChange={(e) => setDraft(guid, { event: e.target.value as NotifyDraft['event'] })}
+            data-testid="notify-event"
+          >
+            {EVENTS.map((ev) => (
+              <option key={ev.value} value={ev.value}>
+                {ev.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {draft.event === 'transfer' ? (
+          <fieldset className="field">
+            <legend className="field-label">To</legend>
+            <div className="segmented" role="radiogroup" aria-label="Send the transfer to">
+              {(['sender', 'receiver'] as const).map((to) => (
+                <label key={to} className="segmented-option">
+                  <input
+                    type="radio"
+                    name={`${base}-to`}
+                    value={to}
+                    checked={draft.to === to}
+                    onChange={() => setDraft(guid, { to })}
+                    data-testid={`notify-to-${to}`}
+                  />
+                  <span>{to}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        <div className="field">
+          <label htmlFor={`${base}-txid`} className="field-label">
+            transaction_id <span className="field-hint">optional · a new UUID when empty</span>
+          </label>
+          <input
+            id={`${base}-txid`}
+            className="input mono"
+            value={draft.transaction_id}
+            onChange={(e) => setDraft(guid, { transaction_id: e.target.value })}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="a new UUID"
+            aria-invalid={idProblem ? true : undefined}
+            aria-describedby={`${base}-txid-note`}
+            data-testid="notify-transaction-id"
+          />
+          <p className="field-note" id={`${base}-txid-note`}>
+            {idProblem ? <span className="field-error">transaction_id {idProblem}</span> : null}
+          </p>
+        </div>
+      </div>
+      <p className="field-note muted">
+        POST to the {target.field}
+        {target.url ? (
+          <>
+            {' '}
+            <code>{target.url}</code>
+          </>
+        ) : (
+          <span className="text-warn"> (not set yet)</span>
+        )}{' '}
+        with body <code>{'{"transaction_id": "<uuid>"}'}</code>.
+      </p>
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="btn btn-small btn-primary"
+          disabled={notify.isPending || idProblem !== null}
+          data-testid="send-notification"
+        >
+          {notify.isPending ? 'Sending…' : 'Send notification'}
+        </button>
+        {result ? (
+          <span
+            className={`result-line ${delivered ? 'text-pass' : 'text-fail'}`}
+            role="status"
+            data-testid="notify-result"
+            data-status={result.status ?? 'unreachable'}
+          >
+            {delivered ? '✓' : '✗'} {result.status ?? 'no answer'} in {formatMs(result.duration_ms)} ·{' '}
+            <code data-testid="notify-result-transaction-id">{result.transaction_id}</code>
+            {result.error ? ` · ${result.error}` : null}
+          </span>
+        ) : null}
+      </div>
+      {notify.error ? <ErrorPanel title="Not sent" error={notify.error} testId="notify-error" /> : null}
+    </form>
+  );
+}

@@ -1,0 +1,277 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { schemas, type MethodInput } from '../../../electron/contract';
+import { fieldOfError, problemOf } from './field-errors';
+import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
+import { useOnboard } from './use-sandbox';
+
+const FIELDS: readonly OnboardField[] = [
+  'jwk',
+  'counterparty_guid',
+  'jwk_guid',
+  'bank_auth_url',
+  'bank_sender_url',
+  'bank_receiver_url',
+];
+
+export const URL_LABELS = {
+  bank_auth_url: {
+    label: 'Bank auth URL',
+    hint: 'the sandbox calls GET /user_auth, /key, /external_id here',
+  },
+  bank_sender_url: { label: 'Bank sender URL', hint: 'pay-out and transfer (to sender) notifications' },
+  bank_receiver_url: { label: 'Bank receiver URL', hint: 'pay-in and transfer (to receiver) notifications' },
+} as const;
+
+/** The pasted JWK: a JSON object, public members only; null with the reason otherwise. */
+export function parseJwk(text: string): { jwk: Record<string, unknown> | null; problem: string | null } {
+  if (text.trim() === '') return { jwk: null, problem: 'Paste the public JWK your bank signs with.' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { jwk: null, problem: `Not JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { jwk: null, problem: 'A JWK is a JSON object, e.g. {"kty":"RSA","n":"…","e":"AQAB","kid":"…"}.' };
+  const jwk = value as Record<string, unknown>;
+  if (Array.isArray(jwk.keys))
+    return { jwk: null, problem: 'This is a JWKS: paste one key from its "keys" array.' };
+  const secret = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'].filter((m) => m in jwk);
+  if (secret.length > 0)
+    return {
+      jwk: null,
+      problem: `This is a private key (it has ${secret.join(', ')}): paste the public JWK only, never the private one.`,
+    };
+  return { jwk, problem: null };
+}
+
+/** Problems found while typing, by field (only fields with text are judged, except the JWK). */
+function liveProblems(draft: Record<OnboardField, string>): Partial<Record<OnboardField, string>> {
+  const shape = schemas.OnboardInput.shape;
+  const out: Partial<Record<OnboardField, string>> = {};
+  if (draft.jwk.trim() !== '') {
+    const { problem } = parseJwk(draft.jwk);
+    if (problem) out.jwk = problem;
+  }
+  for (const f of ['counterparty_guid', 'jwk_guid'] as const) {
+    const p = problemOf(shape[f].unwrap(), draft[f]);
+    if (p) out[f] = p;
+  }
+  for (const f of URL_FIELDS) {
+    const p = problemOf(shape[f].unwrap(), draft[f]);
+    if (p) out[f] = p;
+  }
+  return out;
+}
+
+/**
+ * Onboarding (the service's procedure is not specified, spec 5 #2; the sandbox's stand-in):
+ * the bank's initial public JWK, optional fixed GUIDs, and the bank's URLs.
+ */
+export function OnboardForm() {
+  const draft = useSandboxStore((s) => s.onboard);
+  const setDraft = useSandboxStore((s) => s.setOnboard);
+  const resetDraft = useSandboxStore((s) => s.resetOnboard);
+  const setOpen = useSandboxStore((s) => s.setOnboardOpen);
+  const onboard = useOnboard();
+  // Set by the first submit: from then on a missing JWK is an error, not just an empty field.
+  const [attempted, setAttempted] = useState(false);
+  const problems = liveProblems(draft);
+  const jwkCheck = parseJwk(draft.jwk);
+  if (attempted && jwkCheck.problem) problems.jwk = jwkCheck.problem;
+  // A refusal names the field; it stays until that field is edited or the form is sent again.
+  const refused = onboard.error ? fieldOfError(onboard.error, FIELDS) : null;
+  const errorFor = (f: OnboardField): string | undefined =>
+    problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const edit = (patch: Partial<Record<OnboardField, string>>) => {
+    if (refused && refused.field !== null && refused.field in patch) onboard.reset();
+    setDraft(patch);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setAttempted(true);
+    const jwk = jwkCheck.jwk;
+    const invalid = FIELDS.find((f) => problems[f] !== undefined || (f === 'jwk' && jwk === null));
+    if (invalid || !jwk) {
+      document.getElementById(`onboard-${(invalid ?? 'jwk').replaceAll('_', '-')}`)?.focus();
+      return;
+    }
+    const input: MethodInput<'sandbox.onboard'> = { jwk: jwk as MethodInput<'sandbox.onboard'>['jwk'] };
+    for (const f of ['counterparty_guid', 'jwk_guid', ...URL_FIELDS] as const) {
+      const v = draft[f].trim();
+      if (v !== '') input[f] = v;
+    }
+    onboard.mutate(input, {
+      onSuccess: () => {
+        setAttempted(false);
+        resetDraft();
+        setOpen(false);
+      },
+      // Keyboard users land on the field the refusal names.
+      onError: (err) => {
+        const { field } = fieldOfError(err, FIELDS);
+        if (field) document.getElementById(`onboard-${field.replaceAll('_', '-')}`)?.focus();
+      },
+    });
+  };
+
+  return (
+    <form
+      className="onboard-form"
+      onSubmit={submit}
+      noValidate
+      data-testid="onboard-form"
+      aria-labelledby="onboard-title"
+    >
+      <h3 id="onboard-title" className="subhead">
+        Onboard a counterparty
+      </h3>
+      <Field
+        id="onboard-jwk"
+        label="Public JWK"
+        hint="required · JSON, as the spec lists it: alg, e, kid, kty, n, use"
+        error={errorFor('jwk')}
+      >
+        <textarea
+          id="onboard-jwk"
+          className="input mono onboard-jwk"
+          rows={6}
+          value={draft.jwk}
+          onChange={(e) => edit({ jwk: e.target.value })}
+          spellCheck={false}
+          placeholder={'{"kty":"RSA","alg":"RS256","use":"sig","kid":"bank-key-1","n":"…","e":"AQAB"}'}
+          aria-invalid={errorFor('jwk') ? true : undefined}
+          aria-describedby="onboard-jwk-note"
+          data-testid="onboard-jwk"
+        />
+      </Field>
+      <div className="form-grid">
+        <TextField
+          field="counterparty_guid"
+          label="Counterparty GUID"
+          hint="optional · generated when empty"
+          value={draft.counterparty_guid}
+          onChange={(v) => edit({ counterparty_guid: v })}
+          error={errorFor('counterparty_guid')}
+        />
+        <TextField
+          field="jwk_guid"
+          label="JWK GUID"
+          hint="optional · generated when empty"
+          value={draft.jwk_guid}
+          onChange={(v) => edit({ jwk_guid: v })}
+          error={errorFor('jwk_guid')}
+        />
+        {URL_FIELDS.map((f) => (
+          <TextField
+            key={f}
+            field={f}
+            type="url"
+            label={URL_LABELS[f].label}
+            hint={`optional · ${URL_LABELS[f].hint}`}
+            placeholder="http://127.0.0.1:7301"
+            value={draft[f]}
+            onChange={(v) => edit({ [f]: v })}
+            error={errorFor(f)}
+          />
+        ))}
+      </div>
+      {refused && refused.field === null ? (
+        <p className="field-error" role="alert" data-testid="onboard-error">
+          {refused.message}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          disabled={onboard.isPending}
+          data-testid="onboard-submit"
+        >
+          {onboard.isPending ? 'Onboarding…' : 'Onboard'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => setOpen(false)}
+          data-testid="onboard-cancel"
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <div className="field-head">
+        <label htmlFor={id} className="field-label">
+          {label}
+        </label>
+        {hint ? <span className="field-hint">{hint}</span> : null}
+      </div>
+      {children}
+      <p className="field-note" id={`${id}-note`} aria-live="polite">
+        {error ? (
+          <span className="field-error" data-testid={`${id}-error`}>
+            {error}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+function TextField({
+  field,
+  label,
+  hint,
+  value,
+  onChange,
+  error,
+  type = 'text',
+  placeholder,
+}: {
+  field: OnboardField;
+  label: string;
+  hint: string;
+  value: string;
+  onChange(v: string): void;
+  error: string | undefined;
+  type?: 'text' | 'url';
+  placeholder?: string;
+}) {
+  const id = `onboard-${field.replaceAll('_', '-')}`;
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <input
+        id={id}
+        type={type}
+        className="input mono"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        autoComplete="off"
+        placeholder={placeholder ?? '00000000-0000-0000-0000-000000000000'}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-note`}
+        data-testid={id}
+      />
+    </Field>
+  );
+}

@@ -1,0 +1,84 @@
+import { useEventStreamState } from '../../api/client-context';
+import { ErrorPanel } from '../../shared/error-panel';
+import { CounterpartiesPanel } from './counterparties-panel';
+import { MemoryKeyBanner, ServicePanel } from './service-panel';
+import { TracesTimeline } from './traces-timeline';
+import { useSandboxLiveUpdates, useSandboxStatus, useSandboxTraces } from './use-sandbox';
+import './sandbox.css';
+
+export function SandboxPage() {
+  useSandboxLiveUpdates();
+  const status = useSandboxStatus();
+  const traces = useSandboxTraces();
+  const live = useEventStreamState().status === 'connected';
+  // For tests (wait for "ready" instead of sleeping) and for the dimmed loading state.
+  const state = status.error ? 'error' : status.data ? 'ready' : 'loading';
+
+  return (
+    <div className="sandbox" data-testid="sandbox-page" data-state={state}>
+      <header className="page-head">
+        <h1>Sandbox</h1>
+        <p className="page-summary">
+          The service, simulated: onboard your bank, run the registration flow against its callbacks, send it
+          notifications, and see every step.
+        </p>
+        <div className="page-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              void status.refetch();
+              void traces.refetch();
+            }}
+            data-testid="sandbox-refresh"
+          >
+            Refresh
+          </button>
+        </div>
+      </header>
+
+      {status.error ? (
+        <ErrorPanel title="The sandbox is not available" error={status.error} testId="sandbox-error">
+          <p className="muted">Press Refresh once it is fixed: nothing else on this page needs a restart.</p>
+        </ErrorPanel>
+      ) : null}
+      {status.data?.key_persistence === 'memory' ? <MemoryKeyBanner /> : null}
+
+      <div className="sandbox-grid" aria-busy={state === 'loading'}>
+        <div className="sandbox-column">
+          {status.data ? (
+            <>
+              <ServicePanel status={status.data} />
+              <CounterpartiesPanel counterparties={status.data.counterparties} />
+            </>
+          ) : state === 'loading' ? (
+            <p className="muted">Loading the sandbox…</p>
+          ) : null}
+        </div>
+
+        <section className="panel sandbox-traces" aria-labelledby="traces-title">
+          <h2 id="traces-title" className="panel-title">
+            Traces <span className="panel-note">newest first</span>
+            <span className="panel-spacer" />
+            <span
+              className={`live-dot ${live ? 'is-live' : ''}`}
+              title={live ? 'New traces appear as they happen' : 'Live events are not flowing: press Refresh'}
+              data-testid="traces-live"
+            >
+              {live ? 'live' : 'not live'}
+            </span>
+          </h2>
+          <div className="panel-body">
+            {traces.error ? (
+              <ErrorPanel title="Traces unavailable" error={traces.error} testId="traces-error" />
+            ) : traces.data ? (
+              <TracesTimeline traces={traces.data} />
+            ) : (
+              <p className="muted">Loading traces…</p>
+            )}
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

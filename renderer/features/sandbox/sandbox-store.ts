@@ -1,0 +1,101 @@
+import { create } from 'zustand';
+import type { NotifyInput } from '../../../electron/contract/schemas/sandbox';
+
+/**
+ * The Sandbox page's UI state: drafts the engineer typed (kept when switching pages), which
+ * counterparty and which traces are open, a pending confirmation. Server data (status, traces,
+ * call results) lives in react-query, never here.
+ */
+export const URL_FIELDS = ['bank_auth_url', 'bank_sender_url', 'bank_receiver_url'] as const;
+export type UrlField = (typeof URL_FIELDS)[number];
+export type UrlDraft = Record<UrlField, string>;
+
+export interface OnboardDraft extends UrlDraft {
+  jwk: string;
+  counterparty_guid: string;
+  jwk_guid: string;
+}
+export type OnboardField = keyof OnboardDraft;
+
+export interface NotifyDraft {
+  event: NotifyInput['event'];
+  to: 'sender' | 'receiver';
+  transaction_id: string;
+}
+
+export const EMPTY_ONBOARD: OnboardDraft = {
+  jwk: '',
+  counterparty_guid: '',
+  jwk_guid: '',
+  bank_auth_url: '',
+  bank_sender_url: '',
+  bank_receiver_url: '',
+};
+
+export const DEFAULT_NOTIFY: NotifyDraft = { event: 'pay-in', to: 'receiver', transaction_id: '' };
+
+interface SandboxUiState {
+  onboardOpen: boolean;
+  onboard: OnboardDraft;
+  /** The counterparty whose details are shown; null: none open. */
+  openCounterparty: string | null;
+  /** Bank URL edits not saved yet, by counterparty; absent: showing the saved values. */
+  urlDrafts: Record<string, UrlDraft>;
+  /** The bank JWT to sign in with, by counterparty. */
+  signInTokens: Record<string, string>;
+  notifyDrafts: Record<string, NotifyDraft>;
+  /** Traces shown with their steps. */
+  expandedTraces: Record<string, boolean>;
+  confirmingRotate: boolean;
+
+  setOnboardOpen(open: boolean): void;
+  setOnboard(patch: Partial<OnboardDraft>): void;
+  resetOnboard(): void;
+  toggleCounterparty(guid: string): void;
+  openCounterpartyOnly(guid: string): void;
+  setUrlDraft(guid: string, draft: UrlDraft | null): void;
+  setSignInToken(guid: string, token: string): void;
+  setNotifyDraft(guid: string, patch: Partial<NotifyDraft>): void;
+  toggleTrace(id: string): void;
+  expandTrace(id: string): void;
+  setConfirmingRotate(on: boolean): void;
+}
+
+const INITIAL = {
+  onboardOpen: false,
+  onboard: EMPTY_ONBOARD,
+  openCounterparty: null,
+  urlDrafts: {},
+  signInTokens: {},
+  notifyDrafts: {},
+  expandedTraces: {},
+  confirmingRotate: false,
+};
+
+export const useSandboxStore = create<SandboxUiState>()((set) => ({
+  ...INITIAL,
+  setOnboardOpen: (open) => set({ onboardOpen: open }),
+  setOnboard: (patch) => set((s) => ({ onboard: { ...s.onboard, ...patch } })),
+  resetOnboard: () => set({ onboard: EMPTY_ONBOARD }),
+  toggleCounterparty: (guid) => set((s) => ({ openCounterparty: s.openCounterparty === guid ? null : guid })),
+  openCounterpartyOnly: (guid) => set({ openCounterparty: guid }),
+  setUrlDraft: (guid, draft) =>
+    set((s) => {
+      const urlDrafts = { ...s.urlDrafts };
+      if (draft) urlDrafts[guid] = draft;
+      else delete urlDrafts[guid];
+      return { urlDrafts };
+    }),
+  setSignInToken: (guid, token) => set((s) => ({ signInTokens: { ...s.signInTokens, [guid]: token } })),
+  setNotifyDraft: (guid, patch) =>
+    set((s) => ({
+      notifyDrafts: { ...s.notifyDrafts, [guid]: { ...(s.notifyDrafts[guid] ?? DEFAULT_NOTIFY), ...patch } },
+    })),
+  toggleTrace: (id) => set((s) => ({ expandedTraces: { ...s.expandedTraces, [id]: !s.expandedTraces[id] } })),
+  expandTrace: (id) => set((s) => ({ expandedTraces: { ...s.expandedTraces, [id]: true } })),
+  setConfirmingRotate: (on) => set({ confirmingRotate: on }),
+}));
+
+export function resetSandboxStore(): void {
+  useSandboxStore.setState(INITIAL);
+}

@@ -1,0 +1,191 @@
+import { vi } from 'vitest';
+import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../../electron/contract';
+import type {
+  Counterparty,
+  NotifyResult,
+  SandboxStatus,
+  SignInResult,
+  Trace,
+  TraceStep,
+} from '../../../../electron/contract/schemas/sandbox';
+
+export const SANDBOX_URL = 'http://127.0.0.1:7302';
+export const GUID = '3f2c7a10-5b1e-4c3a-9a55-0d6e2f1b7c44';
+export const JWK_GUID = '8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+export const PUBLIC_JWK = { kty: 'RSA', alg: 'RS256', use: 'sig', kid: 'bank-key-1', n: 'sXch', e: 'AQAB' };
+
+export function counterparty(extra: Partial<Counterparty> = {}): Counterparty {
+  return {
+    counterparty_guid: GUID,
+    created_at: '2025-01-01T12:00:00.000Z',
+    bank_auth_url: null,
+    bank_sender_url: null,
+    bank_receiver_url: null,
+    jwks: [
+      { jwk_guid: JWK_GUID, jwk: PUBLIC_JWK, registered_at: '2025-01-01T12:00:00.000Z', via: 'onboarding' },
+    ],
+    ...extra,
+  };
+}
+
+export function status(extra: Partial<SandboxStatus> = {}): SandboxStatus {
+  return {
+    url: SANDBOX_URL,
+    key_persistence: 'vault',
+    keys: [
+      {
+        kid: 'sandbox-key-1',
+        created_at: '2025-01-01T11:00:00.000Z',
+        status: 'active',
+        retires_at: null,
+        jwk: { kty: 'RSA', kid: 'sandbox-key-1', n: 'x', e: 'AQAB', alg: 'RS256', use: 'sig' },
+      },
+    ],
+    counterparties: [],
+    settings: {
+      max_lifetime_seconds: 3600,
+      key_grace_seconds: 86_400,
+      token_ttl_seconds: 300,
+      notify_path_prefix: '/api/svc/notify',
+    },
+    ...extra,
+  };
+}
+
+export function step(id: string, stepStatus: TraceStep['status'], extra: Partial<TraceStep> = {}): TraceStep {
+  return {
+    id,
+    title: `${id} title`,
+    status: stepStatus,
+    detail: `${id} detail`,
+    at: '2025-01-01T12:00:01.000Z',
+    duration_ms: null,
+    request: null,
+    response: null,
+    ...extra,
+  };
+}
+
+let traceCount = 0;
+export function trace(extra: Partial<Trace> = {}): Trace {
+  traceCount += 1;
+  const steps = extra.steps ?? [step('bank_jwt', 'passed'), step('status', 'passed')];
+  const failed = steps.find((s) => s.status === 'failed')?.id ?? null;
+  return {
+    id: `trace-${traceCount}`,
+    at: new Date(Date.UTC(2025, 0, 1, 12, 0, traceCount)).toISOString(),
+    kind: 'sign-in',
+    counterparty_guid: GUID,
+    ok: failed === null,
+    failed,
+    duration_ms: 120,
+    steps,
+    ...extra,
+  };
+}
+
+type Listener = (payload: unknown) => void;
+
+/**
+ * A ConsoleApi double with an in-memory sandbox: calls are spies, state answers `status`, and
+ * `emit` plays the core's live events.
+ */
+export function fakeSandboxApi(initial: SandboxStatus = status()) {
+  let state = structuredClone(initial);
+  let traces: Trace[] = [];
+  const listeners = new Map<string, Set<Listener>>();
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    for (const l of listeners.get(event) ?? []) l(payload);
+  };
+
+  const sandbox = {
+    status: vi.fn(async () => structuredClone(state)),
+    traces: vi.fn(async (_input?: MethodInput<'sandbox.traces'>) => structuredClone(traces)),
+    onboard: vi.fn(async (input: MethodInput<'sandbox.onboard'>) => {
+      const created = counterparty({
+        counterparty_guid: input.counterparty_guid ?? GUID,
+        bank_auth_url: input.bank_auth_url ?? null,
+        bank_sender_url: input.bank_sender_url ?? null,
+        bank_receiver_url: input.bank_receiver_url ?? null,
+      });
+      state = { ...state, counterparties: [...state.counterparties, created] };
+      return { counterparty_guid: created.counterparty_guid, jwk_guid: JWK_GUID };
+    }),
+    updateCounterparty: vi.fn(async (input: MethodInput<'sandbox.updateCounterparty'>) => {
+      const current = state.counterparties.find((c) => c.counterparty_guid === input.counterparty_guid)!;
+      const updated = { ...current };
+      for (const f of ['bank_auth_url', 'bank_sender_url', 'bank_receiver_url'] as const)
+        if (input[f] !== undefined) updated[f] = input[f];
+      state = {
+        ...state,
+        counterparties: state.counterparties.map((c) => (c === current ? updated : c)),
+      };
+      return updated;
+    }),
+    signIn: vi.fn(async (input: MethodInput<'sandbox.signIn'>): Promise<SignInResult> => ({
+      ok: true,
+      user: { external_id: 'ext-1', phone: '+49', key: 'secret' },
+      failed: null,
+      trace: trace({ counterparty_guid: input.counterparty_guid }),
+    })),
+    notify: vi.fn(async (input: MethodInput<'sandbox.notify'>): Promise<NotifyResult> => {
+      const t = trace({ kind: 'notify', steps: [step('delivered', 'passed', { duration_ms: 12 })] });
+      return {
+        transaction_id: input.transaction_id ?? '6c1b1d5e-7f0a-4b8e-9d3c-2a1f0e9b8c7d',
+        url: 'http://127.0.0.1:9/api/svc/notify/pay-in',
+        status: 200,
+        duration_ms: 12,
+        error: null,
+        trace: t,
+      };
+    }),
+    rotateKey: vi.fn(async () => {
+      state = {
+        ...state,
+        keys: [
+          { ...state.keys[0]!, kid: 'sandbox-key-2', created_at: '2025-01-02T00:00:00.000Z' },
+          ...state.keys.map((k) => ({
+            ...k,
+            status: 'grace' as const,
+            retires_at: '2025-01-03T00:00:00.000Z',
+          })),
+        ],
+      };
+      return structuredClone(state);
+    }),
+    updateSettings: vi.fn(async () => state.settings),
+  };
+
+  const api = {
+    app: {
+      info: vi.fn(async () => ({
+        name: 'DETS Console',
+        version: '0.0.0-test',
+        host: 'desktop' as const,
+        dataDir: '/tmp/x',
+        listeners: { sandbox: SANDBOX_URL },
+      })),
+    },
+    inspector: { inspect: vi.fn() },
+    sandbox,
+    on: vi.fn((event: string, listener: Listener) => {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      return () => set.delete(listener);
+    }),
+  } as unknown as ConsoleApi;
+
+  return {
+    api,
+    sandbox,
+    emit,
+    setState(next: SandboxStatus) {
+      state = structuredClone(next);
+    },
+    setTraces(next: Trace[]) {
+      traces = structuredClone(next);
+    },
+  };
+}
