@@ -3,7 +3,7 @@
  * renderer in headless Chromium at the URL serve printed, real tokens signed with jose, the real
  * inspector core behind the real wire protocol. Screenshots land in test-results/e2e/.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ let signer: TestSigner;
 const pageProblems: string[] = [];
 
 beforeAll(async () => {
-  await rm(SHOTS, { recursive: true, force: true });
+  // Not emptied first: other e2e files write their screenshots here at the same time.
   await mkdir(SHOTS, { recursive: true });
   signer = await createSigner('bank-key-2025-01');
   serve = await startServe();
