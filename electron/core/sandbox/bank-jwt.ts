@@ -88,13 +88,20 @@ export class BankJwtVerifier {
 
     const kid = header.kid;
     if (kid === undefined) {
-      return fail('kid', "the JWT header has no kid: the service chooses the counterparty's registered key by kid");
+      return fail(
+        'kid',
+        "the JWT header has no kid: the service chooses the counterparty's registered key by kid",
+      );
     }
-    if (typeof kid !== 'string') return fail('kid', `the JWT header's kid is ${describeType(kid)}, not a string`);
+    if (typeof kid !== 'string')
+      return fail('kid', `the JWT header's kid is ${describeType(kid)}, not a string`);
     const registered = counterparty.jwks.find((r) => r.jwk.kid === kid);
     if (!registered) {
       const kids = counterparty.jwks.map((r) => quote(String(r.jwk.kid))).join(', ');
-      return fail('kid', `kid ${quote(kid)} is not registered for this counterparty (registered kids: ${kids || 'none'})`);
+      return fail(
+        'kid',
+        `kid ${quote(kid)} is not registered for this counterparty (registered kids: ${kids || 'none'})`,
+      );
     }
     const label = `the key registered as kid ${quote(kid)} (jwk_guid ${registered.jwk_guid})`;
     if (registered.jwk.alg !== undefined && registered.jwk.alg !== alg.alg) {
@@ -104,11 +111,17 @@ export class BankJwtVerifier {
     try {
       key = await this.keyFor(registered, alg.alg);
     } catch (err) {
-      return fail('signature', `${label} could not be imported for ${alg.alg}: ${err instanceof Error ? err.message : String(err)}`);
+      return fail(
+        'signature',
+        `${label} could not be imported for ${alg.alg}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const signature = await verifySignature(token.trim(), key, alg.alg, label);
     if (!signature.ok) {
-      return fail('signature', signature.code === 'SIGNATURE_INVALID' ? `the signature ${signature.message}` : signature.message);
+      return fail(
+        'signature',
+        signature.code === 'SIGNATURE_INVALID' ? `the signature ${signature.message}` : signature.message,
+      );
     }
 
     const nowSeconds = nowMs / 1000;
@@ -121,7 +134,9 @@ export class BankJwtVerifier {
     ];
     for (const check of checks) {
       if (check.status === 'failed') {
-        const detail = check.detail.startsWith(`${check.id} `) ? check.detail : `${check.id}: ${check.detail}`;
+        const detail = check.detail.startsWith(`${check.id} `)
+          ? check.detail
+          : `${check.id}: ${check.detail}`;
         return fail(check.id as BankJwtRule, detail);
       }
     }

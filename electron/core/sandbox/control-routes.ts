@@ -44,7 +44,10 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       body: 'json',
       run: async ({ params, body }) => {
         const guid = parseGuid('counterparty_guid', params.counterparty_guid);
-        return { status: 200, body: await engine.updateCounterparty({ ...objectBody(body), counterparty_guid: guid }) };
+        return {
+          status: 200,
+          body: await engine.updateCounterparty({ ...objectBody(body), counterparty_guid: guid }),
+        };
       },
     },
     {
@@ -56,7 +59,8 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
         const result = await engine.signIn(params.counterparty_guid, cxAuthorization(req));
         if (result.ok) return { status: 200, body: result };
         if (result.failed === 'bank_jwt') {
-          const detail = result.trace.steps.find((s) => s.id === 'bank_jwt')?.detail ?? 'the bank JWT was refused';
+          const detail =
+            result.trace.steps.find((s) => s.id === 'bank_jwt')?.detail ?? 'the bank JWT was refused';
           return { status: 401, body: { error: 'unauthorized', detail, ...result } };
         }
         return { status: 502, body: result };
@@ -112,7 +116,10 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
         }
         return {
           status: 200,
-          body: engine.traces({ ...(guid === null ? {} : { counterparty_guid: guid }), ...(limit === undefined ? {} : { limit }) }),
+          body: engine.traces({
+            ...(guid === null ? {} : { counterparty_guid: guid }),
+            ...(limit === undefined ? {} : { limit }),
+          }),
         };
       },
     },

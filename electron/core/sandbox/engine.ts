@@ -121,7 +121,10 @@ export class SandboxEngine {
   }
 
   traces(query: { counterparty_guid?: string; limit?: number } = {}): Trace[] {
-    const guid = query.counterparty_guid === undefined ? undefined : parseGuid('counterparty_guid', query.counterparty_guid);
+    const guid =
+      query.counterparty_guid === undefined
+        ? undefined
+        : parseGuid('counterparty_guid', query.counterparty_guid);
     const limit = query.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) {
       throw badRequest('limit must be a whole number from 1 to 1000', 'limit');
@@ -136,7 +139,10 @@ export class SandboxEngine {
    * by the sandbox (claims flow, obj, sub from the bank's JWT, iat, exp = iat + token TTL).
    * The hot path: reads only.
    */
-  async authenticate(counterpartyGuid: string, token: string | undefined): Promise<{ session_token: string }> {
+  async authenticate(
+    counterpartyGuid: string,
+    token: string | undefined,
+  ): Promise<{ session_token: string }> {
     const cp = this.registry.require(parseGuid('counterparty_guid', counterpartyGuid));
     const verdict = await this.verifier.verify(cp, token, this.now(), this.settings.max_lifetime_seconds);
     if (!verdict.ok) throw unauthorized(verdict.detail);
@@ -145,7 +151,10 @@ export class SandboxEngine {
   }
 
   /** GET /api/v1/counterparty/{guid}/jwk (the public guide): the registered keys. */
-  async listJwks(counterpartyGuid: string, token: string | undefined): Promise<Array<{ guid: string; data: object }>> {
+  async listJwks(
+    counterpartyGuid: string,
+    token: string | undefined,
+  ): Promise<Array<{ guid: string; data: object }>> {
     const cp = this.registry.require(parseGuid('counterparty_guid', counterpartyGuid));
     await this.requireBankJwt(cp, token);
     return cp.jwks.map((r) => ({ guid: r.jwk_guid, data: clone(r.jwk) }));
@@ -286,7 +295,10 @@ export class SandboxEngine {
     try {
       await this.store.save();
     } catch (err) {
-      this.notice('error', `a sandbox trace could not be stored: ${err instanceof Error ? err.message : String(err)}`);
+      this.notice(
+        'error',
+        `a sandbox trace could not be stored: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     this.events.emit('sandbox.traced', trace);
   }

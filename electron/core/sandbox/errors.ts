@@ -40,7 +40,8 @@ export function toWireError(err: unknown): WireError {
   }
   if (err instanceof ConsoleError) {
     const mapped = BY_CODE[err.code];
-    if (mapped) return { status: mapped.status, body: { error: mapped.error, detail: err.message }, headers: {} };
+    if (mapped)
+      return { status: mapped.status, body: { error: mapped.error, detail: err.message }, headers: {} };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, body: { error: 'internal', detail: `the sandbox failed: ${message}` }, headers: {} };

@@ -46,15 +46,22 @@ export async function checkRegistrableJwk(value: unknown, where: string): Promis
     );
   }
   if (jwk.kty !== 'RSA') {
-    fail(`kty is ${jwk.kty === undefined ? 'missing' : JSON.stringify(jwk.kty)}; the service takes RSA keys (kty "RSA")`);
+    fail(
+      `kty is ${jwk.kty === undefined ? 'missing' : JSON.stringify(jwk.kty)}; the service takes RSA keys (kty "RSA")`,
+    );
   }
   for (const member of ['n', 'e'] as const) {
     const v = jwk[member];
-    if (typeof v !== 'string' || v === '') fail(`${member} is ${v === undefined ? 'missing' : 'not a non-empty string'}; an RSA public JWK has n and e (base64url)`);
-    if (!B64URL.test(v as string)) fail(`${member} is not base64url (no padding, '-' and '_' instead of '+' and '/')`);
+    if (typeof v !== 'string' || v === '')
+      fail(
+        `${member} is ${v === undefined ? 'missing' : 'not a non-empty string'}; an RSA public JWK has n and e (base64url)`,
+      );
+    if (!B64URL.test(v as string))
+      fail(`${member} is not base64url (no padding, '-' and '_' instead of '+' and '/')`);
   }
   if (jwk.kid === undefined) fail('kid is missing; the service chooses the key to verify a JWT by its kid');
-  if (typeof jwk.kid !== 'string' || jwk.kid.trim() === '') fail(`kid must be a non-empty string, not ${describeType(jwk.kid)}`);
+  if (typeof jwk.kid !== 'string' || jwk.kid.trim() === '')
+    fail(`kid must be a non-empty string, not ${describeType(jwk.kid)}`);
   if (jwk.use !== undefined && jwk.use !== 'sig') {
     fail(`use is ${JSON.stringify(jwk.use)}; a signing key has use "sig" (or none)`);
   }

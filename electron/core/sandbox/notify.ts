@@ -5,7 +5,12 @@
  * the setting `notify_path_prefix` (spec: /api/svc/notify; the public guide: /api/dcm/notify).
  */
 import { randomUUID } from 'node:crypto';
-import type { Counterparty, NotifyInput, NotifyResult, SandboxSettings } from '../../contract/schemas/sandbox';
+import type {
+  Counterparty,
+  NotifyInput,
+  NotifyResult,
+  SandboxSettings,
+} from '../../contract/schemas/sandbox';
 import { exchange } from '../http/exchange';
 import { badRequest } from './errors';
 import { GIVE_UP_MS, joinUrl } from './sign-in-flow';
@@ -36,7 +41,10 @@ export function sideFor(event: NotifyInput['event'], to: Side | undefined): Side
     return fixed;
   }
   if (to === undefined) {
-    throw badRequest('to is required for a transfer notification: "sender" or "receiver" (spec 6: either bank)', 'to');
+    throw badRequest(
+      'to is required for a transfer notification: "sender" or "receiver" (spec 6: either bank)',
+      'to',
+    );
   }
   return to;
 }
@@ -45,7 +53,11 @@ export function sideFor(event: NotifyInput['event'], to: Side | undefined): Side
  * Sends one notification and records how it went. A missing URL for that side is BAD_ARGUMENT
  * naming the field; a bank that cannot be reached is a result with `status: null` and `error`.
  */
-export async function runNotify(deps: NotifyDeps, counterparty: Counterparty, input: NotifyInput): Promise<NotifyResult> {
+export async function runNotify(
+  deps: NotifyDeps,
+  counterparty: Counterparty,
+  input: NotifyInput,
+): Promise<NotifyResult> {
   const side = sideFor(input.event, input.to);
   const field = FIELD[side];
   const base = counterparty[field];
@@ -64,13 +76,22 @@ export async function runNotify(deps: NotifyDeps, counterparty: Counterparty, in
   const answer = await exchange({ method: 'POST', url, headers, body, giveUpMs: GIVE_UP_MS });
   const request = { method: 'POST', url, headers, body };
   if (!answer.ok) {
-    const error = answer.connected ? `the bank did not answer: ${answer.message}` : `could not reach the bank: ${answer.message}`;
+    const error = answer.connected
+      ? `the bank did not answer: ${answer.message}`
+      : `could not reach the bank: ${answer.message}`;
     trace.step('delivered', `POST ${input.event} to the ${side} bank`, 'failed', error, {
       duration_ms: answer.durationMs,
       request,
     });
     trace.step('status', 'HTTP status 200', 'skipped', 'not judged: there is no answer');
-    return { transaction_id: transactionId, url, status: null, duration_ms: answer.durationMs, error, trace: trace.finish() };
+    return {
+      transaction_id: transactionId,
+      url,
+      status: null,
+      duration_ms: answer.durationMs,
+      error,
+      trace: trace.finish(),
+    };
   }
   trace.step(
     'delivered',

@@ -53,7 +53,13 @@ export class Registry {
    * idempotent), else adds one. CONFLICT when another registration of this counterparty has
    * the same kid (keys are chosen by kid, so kids are unique per counterparty).
    */
-  register(cp: Counterparty, jwkGuid: string, jwk: PublicJwk, via: RegisteredJwk['via'], nowMs: number): RegisteredJwk {
+  register(
+    cp: Counterparty,
+    jwkGuid: string,
+    jwk: PublicJwk,
+    via: RegisteredJwk['via'],
+    nowMs: number,
+  ): RegisteredJwk {
     const kid = String(jwk.kid);
     const clash = cp.jwks.find((r) => r.jwk.kid === kid && r.jwk_guid !== jwkGuid);
     if (clash) {
@@ -73,7 +79,8 @@ export class Registry {
       registered_at: new Date(nowMs).toISOString(),
       via,
     };
-    cp.jwks = existing < 0 ? [...cp.jwks, registration] : cp.jwks.map((r, i) => (i === existing ? registration : r));
+    cp.jwks =
+      existing < 0 ? [...cp.jwks, registration] : cp.jwks.map((r, i) => (i === existing ? registration : r));
     return registration;
   }
 

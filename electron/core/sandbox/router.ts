@@ -78,9 +78,14 @@ export class Router {
     if (!route) {
       discardBody(req);
       const allow = [...new Set(found.candidates.map((c) => c.route.method))].join(', ');
-      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${clip(pathname)}; allowed: ${allow}`, {
-        Allow: allow,
-      });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${method} is not allowed on ${clip(pathname)}; allowed: ${allow}`,
+        {
+          Allow: allow,
+        },
+      );
     }
     const params = extractParams(route.segments, found.parts);
     let body: unknown;

@@ -23,7 +23,8 @@ export interface RunningServer {
 
 function clientErrorBody(code: string | undefined): { status: number; text: string } {
   const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const error = status === 431 ? 'request_header_fields_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
+  const error =
+    status === 431 ? 'request_header_fields_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
   const detail =
     status === 431
       ? 'the request headers are too large'

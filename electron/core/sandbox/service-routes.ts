@@ -44,9 +44,14 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
       path: '/api/v1/counterparty/:counterparty_guid/jwk',
       body: 'json',
       run: async ({ req, params, body }) => {
-        const { jwk_guid } = await engine.registerJwk(params.counterparty_guid ?? '', cxAuthorization(req), body, {
-          via: 'post',
-        });
+        const { jwk_guid } = await engine.registerJwk(
+          params.counterparty_guid ?? '',
+          cxAuthorization(req),
+          body,
+          {
+            via: 'post',
+          },
+        );
         return { status: 200, body: { guid: jwk_guid } };
       },
     },

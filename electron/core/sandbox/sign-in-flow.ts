@@ -107,7 +107,11 @@ export async function runSignIn(
 
   // Spec 4.4 step 7: the service's JWT carries the bank's obj and sub back to it.
   const sessionToken = await deps.signServiceToken({ obj, sub });
-  const requestHeaders = { 'X-Session-ID': sessionToken, Accept: 'application/json', 'User-Agent': userAgent() };
+  const requestHeaders = {
+    'X-Session-ID': sessionToken,
+    Accept: 'application/json',
+    'User-Agent': userAgent(),
+  };
   const answer = await exchange({ method: 'GET', url, headers: requestHeaders, giveUpMs: GIVE_UP_MS });
   const request = { method: 'GET', url, headers: requestHeaders, body: null };
   judgeExchange(answer, request, step, skipRest);
@@ -137,7 +141,9 @@ export async function runSignIn(
     'json',
     'passed',
     `a JSON object with ${Object.keys(user).length} member(s)` +
-      (type && !/^application\/json/i.test(type) ? ` (note: Content-Type is ${JSON.stringify(type)}, not application/json)` : ''),
+      (type && !/^application\/json/i.test(type)
+        ? ` (note: Content-Type is ${JSON.stringify(type)}, not application/json)`
+        : ''),
   );
 
   judgeRequiredString(user, 'external_id', step, (v) => `external_id is ${JSON.stringify(clip(v))}`);
@@ -183,7 +189,12 @@ function clip(value: string): string {
   return value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }
 
-type StepFn = (id: StepId, status: 'passed' | 'failed' | 'skipped' | 'info', detail: string, extra?: object) => void;
+type StepFn = (
+  id: StepId,
+  status: 'passed' | 'failed' | 'skipped' | 'info',
+  detail: string,
+  extra?: object,
+) => void;
 
 /** Spec 2.5: external_id, key and phone are required strings. */
 function judgeRequiredString(
@@ -226,7 +237,10 @@ function judgeExchange(
       skipRest('the bank could not be reached');
       return;
     }
-    step('reachable', 'passed', `connected in ${answer.connectMs} ms`, { duration_ms: answer.connectMs, request });
+    step('reachable', 'passed', `connected in ${answer.connectMs} ms`, {
+      duration_ms: answer.connectMs,
+      request,
+    });
     step(
       'deadline',
       'failed',
@@ -238,7 +252,10 @@ function judgeExchange(
     skipRest('there is no answer to judge');
     return;
   }
-  const body = traceBody(answer.body.length > 0 ? maskUserSecret(answer.body.toString('utf8')) : null, answer.truncated);
+  const body = traceBody(
+    answer.body.length > 0 ? maskUserSecret(answer.body.toString('utf8')) : null,
+    answer.truncated,
+  );
   step('reachable', 'passed', `connected in ${answer.connectMs ?? '?'} ms; answered ${answer.status}`, {
     duration_ms: answer.durationMs,
     request,

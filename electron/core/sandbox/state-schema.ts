@@ -32,9 +32,7 @@ export const StoredSandboxKey = z.object({
 export type StoredSandboxKey = z.infer<typeof StoredSandboxKey>;
 
 export const StoredCounterparty = Counterparty.extend({
-  jwks: z.array(
-    Counterparty.shape.jwks.element.extend({ jwk: PublicOnly }),
-  ),
+  jwks: z.array(Counterparty.shape.jwks.element.extend({ jwk: PublicOnly })),
 });
 
 export const StateFile = z.object({

@@ -102,7 +102,10 @@ export class StateStore {
 
   private async writeNow(): Promise<void> {
     const text = `${JSON.stringify(this.snapshot(), null, 2)}\n`;
-    const temp = path.join(this.dir, `.${STATE_FILE_NAME}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const temp = path.join(
+      this.dir,
+      `.${STATE_FILE_NAME}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+    );
     let handle: fs.FileHandle | undefined;
     try {
       handle = await fs.open(temp, 'wx', 0o600);

@@ -41,14 +41,17 @@ export interface BankKey {
   alg: string;
   privateKey: CryptoKey;
   /** The public JWK with the spec's fields. */
-  jwk: JWK;
+  jwk: { alg: string; e: string; kid: string; kty: string; n: string; use: string };
   privateJwk: JWK;
 }
 
-export async function makeBankKey(kid = `bank-${randomBytes(4).toString('hex')}`, alg = 'RS256'): Promise<BankKey> {
+export async function makeBankKey(
+  kid = `bank-${randomBytes(4).toString('hex')}`,
+  alg = 'RS256',
+): Promise<BankKey> {
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   const pub = await exportJWK(publicKey);
-  const jwk = { alg, e: pub.e, kid, kty: 'RSA', n: pub.n, use: 'sig' };
+  const jwk = { alg, e: String(pub.e), kid, kty: 'RSA', n: String(pub.n), use: 'sig' };
   const privateJwk = { ...(await exportJWK(privateKey)), alg, kid, use: 'sig' };
   return { kid, alg, privateKey, jwk, privateJwk };
 }
@@ -57,7 +60,14 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export function bankClaims(over: Record<string, unknown> = {}): Record<string, unknown> {
   const now = nowSeconds();
-  return { flow: 'sign-in', obj: 'DE02120300000000202051', sub: 'ops@bank.example', iat: now - 5, exp: now + 240, ...over };
+  return {
+    flow: 'sign-in',
+    obj: 'DE02120300000000202051',
+    sub: 'ops@bank.example',
+    iat: now - 5,
+    exp: now + 240,
+    ...over,
+  };
 }
 
 /** A compact JWS signed by `key`; the header defaults to {alg, kid, typ: JWT}. */
@@ -138,7 +148,9 @@ export async function startWithCounterparty(
 ): Promise<RunningSandbox & { key: BankKey; guid: string; jwkGuid: string }> {
   const running = await startSandbox(options);
   const key = await makeBankKey();
-  const r = await call(running.url, 'POST', '/sandbox/v1/counterparties', { json: { jwk: key.jwk, ...options.urls } });
+  const r = await call(running.url, 'POST', '/sandbox/v1/counterparties', {
+    json: { jwk: key.jwk, ...options.urls },
+  });
   if (r.status !== 201) throw new Error(`onboarding failed: ${r.status} ${r.text}`);
   const body = r.json as { counterparty_guid: string; jwk_guid: string };
   return { ...running, key, guid: body.counterparty_guid, jwkGuid: body.jwk_guid };
@@ -208,7 +220,12 @@ export async function fakeBank(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const r = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       received.push(r);
       void respond(r, res);
     });

@@ -21,19 +21,30 @@ const auth = (guid: string) => `/api/v1/counterparty/${guid}/jwk/authenticate`;
 describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
   it('answers 200 with a session_token signed by the sandbox key, carrying exactly flow, obj, sub, iat, exp', async () => {
     const sb = await startWithCounterparty();
-    const token = await bankJwt(sb.key, bankClaims({ obj: 'DE89370400440532013000', sub: 'anna@bank.example' }));
+    const token = await bankJwt(
+      sb.key,
+      bankClaims({ obj: 'DE89370400440532013000', sub: 'anna@bank.example' }),
+    );
     const r = await call(sb.url, 'POST', auth(sb.guid), { token });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     const { session_token } = r.json as { session_token: string };
     expect(Object.keys(r.json as object)).toEqual(['session_token']);
 
-    const jwks = (await call(sb.url, 'GET', '/api/v1/.well-known/jwks.json')).json as { keys: Array<{ kid: string }> };
+    const jwks = (await call(sb.url, 'GET', '/api/v1/.well-known/jwks.json')).json as {
+      keys: Array<{ kid: string }>;
+    };
     const header = decodeProtectedHeader(session_token);
     expect(header).toEqual({ alg: 'RS256', kid: jwks.keys[0]?.kid, typ: 'JWT' });
-    const { payload } = await jwtVerify(session_token, createLocalJWKSet(jwks as never), { algorithms: ['RS256'] });
+    const { payload } = await jwtVerify(session_token, createLocalJWKSet(jwks as never), {
+      algorithms: ['RS256'],
+    });
     expect(Object.keys(payload).sort()).toEqual(['exp', 'flow', 'iat', 'obj', 'sub']);
-    expect(payload).toMatchObject({ flow: 'sign-in', obj: 'DE89370400440532013000', sub: 'anna@bank.example' });
+    expect(payload).toMatchObject({
+      flow: 'sign-in',
+      obj: 'DE89370400440532013000',
+      sub: 'anna@bank.example',
+    });
     expect((payload.exp as number) - (payload.iat as number)).toBe(300);
   });
 
@@ -41,9 +52,10 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
     const sb = await startWithCounterparty();
     await sb.sandbox.updateSettings({ token_ttl_seconds: 42 });
     const r = await call(sb.url, 'POST', auth(sb.guid), { token: await bankJwt(sb.key) });
-    const { payload } = await jwtVerify((r.json as { session_token: string }).session_token, createLocalJWKSet(
-      (await call(sb.url, 'GET', '/api/v1/.well-known/jwks.json')).json as never,
-    ));
+    const { payload } = await jwtVerify(
+      (r.json as { session_token: string }).session_token,
+      createLocalJWKSet((await call(sb.url, 'GET', '/api/v1/.well-known/jwks.json')).json as never),
+    );
     expect((payload.exp as number) - (payload.iat as number)).toBe(42);
   });
 
@@ -59,7 +71,9 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
     expect((await call(sb.url, 'POST', auth(sb.guid), { token: await bankJwt(ps) })).status).toBe(200);
   });
 
-  const refusals: Array<[string, (sb: Awaited<ReturnType<typeof startWithCounterparty>>) => Promise<string | undefined>, RegExp]> = [
+  const refusals: Array<
+    [string, (sb: Awaited<ReturnType<typeof startWithCounterparty>>) => Promise<string | undefined>, RegExp]
+  > = [
     ['no CX-Authorization header', async () => undefined, /no CX-Authorization header/],
     ['a Bearer prefix', async (sb) => `Bearer ${await bankJwt(sb.key)}`, /without a "Bearer " prefix/],
     ['a malformed token', async () => 'not-a-jwt', /malformed/],
@@ -88,21 +102,49 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
       },
       /alg HS256 is HMAC/,
     ],
-    ['PS256 against a key registered for RS256', async (sb) => bankJwt(await makeBankKey(sb.key.kid, 'PS256')), /the JWT says alg PS256, but the key registered as kid .* is for RS256/],
-    ['an expired token', async (sb) => bankJwt(sb.key, bankClaims({ iat: nowSeconds() - 600, exp: nowSeconds() - 120 })), /^exp: expired/],
-    ['exp within the leeway is still fine → but iat in the future is not', async (sb) =>
-      bankJwt(sb.key, bankClaims({ iat: nowSeconds() + 300, exp: nowSeconds() + 600 })), /^iat: .*in the future/],
-    ['a lifetime above 1 h', async (sb) =>
-      bankJwt(sb.key, bankClaims({ iat: nowSeconds() - 10, exp: nowSeconds() + 3600 })), /^lifetime: exp - iat is 3610 s, more than the 3600 s/],
-    ['a zero lifetime (iat = exp, as in the guide sample)', async (sb) =>
-      bankJwt(sb.key, bankClaims({ iat: nowSeconds() + 30, exp: nowSeconds() + 30 })), /^lifetime: iat equals exp/],
-    ['times in milliseconds', async (sb) =>
-      bankJwt(sb.key, bankClaims({ iat: Date.now() - 5000, exp: Date.now() + 60_000 })), /milliseconds/],
-    ['flow sign-up', async (sb) => bankJwt(sb.key, bankClaims({ flow: 'sign-up' })), /^flow "sign-up" is one of the service guide's other flows/],
+    [
+      'PS256 against a key registered for RS256',
+      async (sb) => bankJwt(await makeBankKey(sb.key.kid, 'PS256')),
+      /the JWT says alg PS256, but the key registered as kid .* is for RS256/,
+    ],
+    [
+      'an expired token',
+      async (sb) => bankJwt(sb.key, bankClaims({ iat: nowSeconds() - 600, exp: nowSeconds() - 120 })),
+      /^exp: expired/,
+    ],
+    [
+      'exp within the leeway is still fine → but iat in the future is not',
+      async (sb) => bankJwt(sb.key, bankClaims({ iat: nowSeconds() + 300, exp: nowSeconds() + 600 })),
+      /^iat: .*in the future/,
+    ],
+    [
+      'a lifetime above 1 h',
+      async (sb) => bankJwt(sb.key, bankClaims({ iat: nowSeconds() - 10, exp: nowSeconds() + 3600 })),
+      /^lifetime: exp - iat is 3610 s, more than the 3600 s/,
+    ],
+    [
+      'a zero lifetime (iat = exp, as in the guide sample)',
+      async (sb) => bankJwt(sb.key, bankClaims({ iat: nowSeconds() + 30, exp: nowSeconds() + 30 })),
+      /^lifetime: iat equals exp/,
+    ],
+    [
+      'times in milliseconds',
+      async (sb) => bankJwt(sb.key, bankClaims({ iat: Date.now() - 5000, exp: Date.now() + 60_000 })),
+      /milliseconds/,
+    ],
+    [
+      'flow sign-up',
+      async (sb) => bankJwt(sb.key, bankClaims({ flow: 'sign-up' })),
+      /^flow "sign-up" is one of the service guide's other flows/,
+    ],
     ['no flow', async (sb) => bankJwt(sb.key, bankClaims({ flow: undefined })), /^flow: no flow claim/],
     ['an empty obj', async (sb) => bankJwt(sb.key, bankClaims({ obj: '' })), /^obj is empty/],
     ['an empty sub', async (sb) => bankJwt(sb.key, bankClaims({ sub: '  ' })), /^sub is empty/],
-    ['a numeric sub', async (sb) => bankJwt(sb.key, bankClaims({ sub: 42 })), /^sub is a number, not a string/],
+    [
+      'a numeric sub',
+      async (sb) => bankJwt(sb.key, bankClaims({ sub: 42 })),
+      /^sub is a number, not a string/,
+    ],
   ];
 
   for (const [name, makeToken, detail] of refusals) {
@@ -137,10 +179,16 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
     const token = await bankJwt(sb.key);
     const unknown = await call(sb.url, 'POST', auth(crypto.randomUUID()), { token });
     expect(unknown.status).toBe(404);
-    expect(errorOf(unknown)).toMatchObject({ error: 'not_found', detail: expect.stringMatching(/is not known to the sandbox/) });
+    expect(errorOf(unknown)).toMatchObject({
+      error: 'not_found',
+      detail: expect.stringMatching(/is not known to the sandbox/),
+    });
     const bad = await call(sb.url, 'POST', auth('not-a-guid'), { token });
     expect(bad.status).toBe(400);
-    expect(errorOf(bad)).toMatchObject({ error: 'bad_request', detail: expect.stringMatching(/^counterparty_guid "not-a-guid" is not a GUID/) });
+    expect(errorOf(bad)).toMatchObject({
+      error: 'bad_request',
+      detail: expect.stringMatching(/^counterparty_guid "not-a-guid" is not a GUID/),
+    });
   });
 
   it('finds a counterparty whatever the case of its GUID', async () => {
@@ -154,7 +202,10 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
     const r = await call(sb.url, 'GET', auth(sb.guid));
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST');
-    expect(errorOf(r)).toMatchObject({ error: 'method_not_allowed', detail: expect.stringMatching(/GET is not allowed/) });
+    expect(errorOf(r)).toMatchObject({
+      error: 'method_not_allowed',
+      detail: expect.stringMatching(/GET is not allowed/),
+    });
     // "authenticate" is never read as a jwk_guid.
     const put = await call(sb.url, 'PUT', auth(sb.guid), { json: { data: sb.key.jwk } });
     expect(put.status).toBe(405);
@@ -208,9 +259,13 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
     const path = `/api/v1/counterparty/${sb.guid}/jwk/${jwkGuid}`;
     const first = await makeBankKey('k-first');
     const second = await makeBankKey('k-second');
-    expect((await call(sb.url, 'PUT', path, { token: await bankJwt(sb.key), json: { data: first.jwk } })).status).toBe(200);
+    expect(
+      (await call(sb.url, 'PUT', path, { token: await bankJwt(sb.key), json: { data: first.jwk } })).status,
+    ).toBe(200);
     expect((await call(sb.url, 'POST', auth(sb.guid), { token: await bankJwt(first) })).status).toBe(200);
-    expect((await call(sb.url, 'PUT', path, { token: await bankJwt(sb.key), json: { data: second.jwk } })).status).toBe(200);
+    expect(
+      (await call(sb.url, 'PUT', path, { token: await bankJwt(sb.key), json: { data: second.jwk } })).status,
+    ).toBe(200);
     const old = await call(sb.url, 'POST', auth(sb.guid), { token: await bankJwt(first) });
     expect(old.status).toBe(401);
     expect((await call(sb.url, 'POST', auth(sb.guid), { token: await bankJwt(second) })).status).toBe(200);
@@ -219,9 +274,14 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
   it('refuses without CX-Authorization (401) and changes nothing', async () => {
     const sb = await startWithCounterparty();
     const next = await makeBankKey();
-    const r = await call(sb.url, 'PUT', `/api/v1/counterparty/${sb.guid}/jwk/${crypto.randomUUID()}`, { json: { data: next.jwk } });
+    const r = await call(sb.url, 'PUT', `/api/v1/counterparty/${sb.guid}/jwk/${crypto.randomUUID()}`, {
+      json: { data: next.jwk },
+    });
     expect(r.status).toBe(401);
-    expect(errorOf(r)).toMatchObject({ error: 'unauthorized', detail: expect.stringMatching(/no CX-Authorization header/) });
+    expect(errorOf(r)).toMatchObject({
+      error: 'unauthorized',
+      detail: expect.stringMatching(/no CX-Authorization header/),
+    });
     expect((await sb.sandbox.status()).counterparties[0]?.jwks).toHaveLength(1);
   });
 
@@ -242,7 +302,11 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
   const badBodies: Array<[string, (jwk: Record<string, unknown>) => unknown, RegExp]> = [
     ['a bare JWK without data', (jwk) => jwk, /data is missing.*bare JWK/],
     ['an array', () => [], /must be a JSON object/],
-    ['a symmetric key', () => ({ data: { kty: 'oct', k: 'c2VjcmV0', kid: 'x' } }), /symmetric secret key \(it has the private member k\)/],
+    [
+      'a symmetric key',
+      () => ({ data: { kty: 'oct', k: 'c2VjcmV0', kid: 'x' } }),
+      /symmetric secret key \(it has the private member k\)/,
+    ],
     ['an EC key', () => ({ data: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'x' } }), /kty is "EC"/],
     ['no kid', (jwk) => ({ data: { ...jwk, kid: undefined } }), /kid is missing/],
     ['use enc', (jwk) => ({ data: { ...jwk, use: 'enc' } }), /use is "enc"/],
@@ -286,7 +350,11 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
     expect(r.status).toBe(409);
     expect(errorOf(r)).toMatchObject({
       error: 'conflict',
-      detail: expect.stringMatching(new RegExp(`kid "${sb.key.kid}" is already registered for this counterparty under jwk_guid ${sb.jwkGuid}`)),
+      detail: expect.stringMatching(
+        new RegExp(
+          `kid "${sb.key.kid}" is already registered for this counterparty under jwk_guid ${sb.jwkGuid}`,
+        ),
+      ),
     });
   });
 
@@ -299,10 +367,15 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
     });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).detail).toMatch(/^jwk_guid "nope" is not a GUID/);
-    const unknown = await call(sb.url, 'PUT', `/api/v1/counterparty/${crypto.randomUUID()}/jwk/${crypto.randomUUID()}`, {
-      token: await bankJwt(sb.key),
-      json: { data: next.jwk },
-    });
+    const unknown = await call(
+      sb.url,
+      'PUT',
+      `/api/v1/counterparty/${crypto.randomUUID()}/jwk/${crypto.randomUUID()}`,
+      {
+        token: await bankJwt(sb.key),
+        json: { data: next.jwk },
+      },
+    );
     expect(unknown.status).toBe(404);
     expect(errorOf(unknown).error).toBe('not_found');
   });
@@ -320,7 +393,9 @@ describe("the guide's POST and GET /api/v1/counterparty/{guid}/jwk", () => {
     const { guid } = r.json as { guid: string };
     expect(guid).toMatch(/^[0-9a-f-]{36}$/);
 
-    const list = await call(sb.url, 'GET', `/api/v1/counterparty/${sb.guid}/jwk`, { token: await bankJwt(next) });
+    const list = await call(sb.url, 'GET', `/api/v1/counterparty/${sb.guid}/jwk`, {
+      token: await bankJwt(next),
+    });
     expect(list.status).toBe(200);
     expect(list.json).toEqual([
       { guid: sb.jwkGuid, data: sb.key.jwk },
@@ -333,7 +408,9 @@ describe("the guide's POST and GET /api/v1/counterparty/{guid}/jwk", () => {
     const list = await call(sb.url, 'GET', `/api/v1/counterparty/${sb.guid}/jwk`);
     expect(list.status).toBe(401);
     expect(errorOf(list).error).toBe('unauthorized');
-    const post = await call(sb.url, 'POST', `/api/v1/counterparty/${sb.guid}/jwk`, { json: { data: (await makeBankKey()).jwk } });
+    const post = await call(sb.url, 'POST', `/api/v1/counterparty/${sb.guid}/jwk`, {
+      json: { data: (await makeBankKey()).jwk },
+    });
     expect(post.status).toBe(401);
   });
 
