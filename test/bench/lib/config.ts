@@ -1,0 +1,103 @@
+/**
+ * Bench settings from the environment. Defaults keep `npm run bench` well under two minutes on
+ * two cores; BENCH_SCALE stretches or shrinks every size at once (0.2 for a smoke run, 3 for a
+ * steadier one).
+ *
+ *   BENCH_SCALE           1      multiplies round length, warm-up length and token pool size
+ *   BENCH_CONNECTIONS     32     concurrent keep-alive connections per run
+ *   BENCH_ROUNDS          5      measured rounds per target (interleaved)
+ *   BENCH_ROUND_SECONDS   2.5×S  aimed length of a round (its count is calibrated from warm-up)
+ *   BENCH_WARMUP_SECONDS  1.5×S  warm-up per target
+ *   BENCH_TOKENS          2000×S distinct bank tokens in the pool
+ *   BENCH_VERIFY_EVERY    50     verify the signature of one response body in N during load
+ *   BENCH_SUITES          all    comma list of suites (sandbox)
+ *   BENCH_TARGETS         all    comma list of target ids to load (e.g. http-floor,crypto-floor)
+ *   BENCH_SANDBOX         bundle bundle: core bundled from source; cli: dist/cli/dets-console.js sandbox
+ *   BENCH_CRYPTO_FLOOR    sync   sync: crypto.verify/sign on the event loop; async: their thread-pool forms
+ *   BENCH_PROFILE         none   comma list of target ids to run under node --cpu-prof
+ *   BENCH_RESULTS         .bench/results.json
+ */
+
+export interface BenchConfig {
+  scale: number;
+  connections: number;
+  rounds: number;
+  roundSeconds: number;
+  warmupSeconds: number;
+  tokens: number;
+  verifyEvery: number;
+  /** null: every suite. */
+  suites: string[] | null;
+  /** null: every target. */
+  targets: string[] | null;
+  sandboxVia: 'bundle' | 'cli';
+  cryptoFloor: 'sync' | 'async';
+  profile: string[];
+  resultsFile: string;
+  minAmount: number;
+  maxAmount: number;
+  capFactor: number;
+}
+
+/** A setting that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function numberVar(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  integer = false,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new ConfigError(
+      `${name} must be ${integer ? 'an integer' : 'a number'} within ${min}..${max}, got "${raw}"`,
+    );
+  }
+  return v;
+}
+
+function listVar(env: NodeJS.ProcessEnv, name: string): string[] | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return null;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
+  const scale = numberVar(env, 'BENCH_SCALE', 1, 0.05, 50);
+  const via = env.BENCH_SANDBOX?.trim() || 'bundle';
+  if (via !== 'bundle' && via !== 'cli')
+    throw new ConfigError(`BENCH_SANDBOX must be "bundle" or "cli", got "${via}"`);
+  const cryptoFloor = env.BENCH_CRYPTO_FLOOR?.trim() || 'sync';
+  if (cryptoFloor !== 'sync' && cryptoFloor !== 'async') {
+    throw new ConfigError(`BENCH_CRYPTO_FLOOR must be "sync" or "async", got "${cryptoFloor}"`);
+  }
+  const connections = numberVar(env, 'BENCH_CONNECTIONS', 32, 1, 1024, true);
+  return {
+    scale,
+    connections,
+    rounds: numberVar(env, 'BENCH_ROUNDS', 5, 1, 100, true),
+    roundSeconds: numberVar(env, 'BENCH_ROUND_SECONDS', 2.5 * scale, 0.1, 600),
+    warmupSeconds: numberVar(env, 'BENCH_WARMUP_SECONDS', Math.max(0.5, 1.5 * scale), 0.1, 600),
+    tokens: numberVar(env, 'BENCH_TOKENS', Math.max(100, Math.round(2000 * scale)), 1, 1_000_000, true),
+    verifyEvery: numberVar(env, 'BENCH_VERIFY_EVERY', 50, 1, 1_000_000, true),
+    suites: listVar(env, 'BENCH_SUITES'),
+    targets: listVar(env, 'BENCH_TARGETS'),
+    sandboxVia: via,
+    cryptoFloor,
+    profile: listVar(env, 'BENCH_PROFILE') ?? [],
+    resultsFile: env.BENCH_RESULTS?.trim() || '.bench/results.json',
+    minAmount: connections * 4,
+    maxAmount: 1_000_000,
+    capFactor: 2,
+  };
+}
