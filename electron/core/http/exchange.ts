@@ -153,7 +153,9 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeResult> {
         }),
       );
       res.on('error', (err) => fail('response', `the answer broke off: ${describeError(err)}`));
-      res.on('aborted', () => fail('response', 'the answer broke off before it was complete'));
+      res.on('close', () => {
+        if (!res.complete) fail('response', 'the answer broke off before it was complete');
+      });
     });
     sent.end(request.body);
   });

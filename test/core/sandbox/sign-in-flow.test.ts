@@ -190,6 +190,19 @@ describe('POST /sandbox/v1/counterparties/{guid}/sign-in', () => {
     expect((await call(sb.url, 'GET', '/api/v1/.well-known/jwks.json')).status).toBe(200);
   });
 
+  it('fails `deadline` (reachable passed) when the bank accepts the connection but hangs up without answering', async () => {
+    const { sb } = await setup((res) => {
+      res.socket?.destroy();
+    });
+    const r = await signIn(sb, await bankJwt(sb.key));
+    expect(r.status).toBe(502);
+    expect(r.json).toMatchObject({ ok: false, failed: 'deadline' });
+    const steps = stepsOf(r.json);
+    expect(steps.reachable?.status).toBe('passed');
+    expect(steps.deadline?.detail).toMatch(/^the bank did not answer: .*socket hang up/);
+    expect(steps.status?.status).toBe('skipped');
+  });
+
   it('fails `bank_url` when the counterparty has no bank_auth_url', async () => {
     const sb = await startWithCounterparty();
     const r = await signIn(sb, await bankJwt(sb.key));
