@@ -26,7 +26,7 @@ const nodeBuiltins = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.bench/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25,7 +25,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`dets-console ${name}: ${err.message}\n`);
       return EXIT.USAGE;
     }
-    const code = err && typeof err === 'object' && 'code' in err ? `${String((err as { code: unknown }).code)}: ` : '';
+    const code =
+      err && typeof err === 'object' && 'code' in err ? `${String((err as { code: unknown }).code)}: ` : '';
     io.stderr(`dets-console ${name}: ${code}${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT.FAILED;
   }

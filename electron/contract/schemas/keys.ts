@@ -47,7 +47,10 @@ export const GenerateKeyInput = z.object({
 
 export const ImportKeyInput = z.object({
   /** A private key as PEM (PKCS#8 or PKCS#1) or as a JWK (JSON). Never stored or echoed in clear. */
-  text: z.string().min(1).max(64 * 1024),
+  text: z
+    .string()
+    .min(1)
+    .max(64 * 1024),
   kid: Kid.optional(),
   alg: SigningAlg.optional(),
   label: z.string().max(200).optional(),

@@ -90,7 +90,11 @@ export type Exchange = z.infer<typeof Exchange>;
 
 export const AuthenticateInput = z.object({
   /** A bank JWT to send as is; or compose one with `kid`/`obj`/`sub`. */
-  token: z.string().min(1).max(64 * 1024).optional(),
+  token: z
+    .string()
+    .min(1)
+    .max(64 * 1024)
+    .optional(),
   kid: Kid.optional(),
   obj: z.string().min(1).max(200).optional(),
   sub: z.string().min(1).max(200).optional(),
@@ -103,7 +107,11 @@ export const AuthenticateResult = z.object({
   session_report: InspectReport.nullable(),
 });
 
-export const JwkOperationInput = z.object({ kid: Kid, jwk_guid: Guid.optional(), signing_kid: Kid.optional() });
+export const JwkOperationInput = z.object({
+  kid: Kid,
+  jwk_guid: Guid.optional(),
+  signing_kid: Kid.optional(),
+});
 
 /** Rotation (issue 4): generate next → PUT it signed by the current key → authenticate with it → activate → retire the old. */
 export const RotationStep = z.object({
@@ -129,5 +137,8 @@ export const RotateInput = z.object({
   next_kid: Kid.optional(),
   alg: z.enum(['RS256', 'RS384', 'RS512', 'PS256']).optional(),
   bits: z.union([z.literal(2048), z.literal(3072), z.literal(4096)]).optional(),
-  expires: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
+  expires: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .optional(),
 });

@@ -9,6 +9,7 @@ import type { SandboxEngine } from './engine';
 import { parseGuid } from './guid';
 import type { Reply, Route } from './router';
 import { cxAuthorization } from './service-routes';
+import type { Trace } from '../../contract/schemas/sandbox';
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -57,13 +58,15 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       body: 'none',
       run: async ({ req, params }): Promise<Reply> => {
         const result = await engine.signIn(params.counterparty_guid, cxAuthorization(req));
-        if (result.ok) return { status: 200, body: result };
+        // DESIGN.md fixes the wire shape: `trace` is the array of steps.
+        const body = { ok: result.ok, user: result.user, failed: result.failed, ...wireTrace(result.trace) };
+        if (result.ok) return { status: 200, body };
         if (result.failed === 'bank_jwt') {
           const detail =
             result.trace.steps.find((s) => s.id === 'bank_jwt')?.detail ?? 'the bank JWT was refused';
-          return { status: 401, body: { error: 'unauthorized', detail, ...result } };
+          return { status: 401, body: { error: 'unauthorized', detail, ...body } };
         }
-        return { status: 502, body: result };
+        return { status: 502, body };
       },
     },
     {
@@ -74,7 +77,8 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       run: async ({ params, body }): Promise<Reply> => {
         const guid = parseGuid('counterparty_guid', params.counterparty_guid);
         const result = await engine.notify({ ...objectBody(body), counterparty_guid: guid });
-        if (result.status !== null) return { status: 200, body: result };
+        const { trace, ...rest } = result;
+        if (result.status !== null) return { status: 200, body: { ...rest, ...wireTrace(trace) } };
         return {
           status: 502,
           body: {
@@ -83,7 +87,7 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
             transaction_id: result.transaction_id,
             url: result.url,
             duration_ms: result.duration_ms,
-            trace: result.trace,
+            ...wireTrace(trace),
           },
         };
       },
@@ -142,4 +146,12 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       run: async () => ({ status: 200, body: { url: engine.url, ...engine.status() } }),
     },
   ];
+}
+
+/**
+ * A trace on the wire (DESIGN.md "Sandbox service": `"trace":[…]`): the steps as an array, and
+ * the trace's id and total time beside it.
+ */
+function wireTrace(trace: Trace): { trace: Trace['steps']; trace_id: string; trace_duration_ms: number } {
+  return { trace: trace.steps, trace_id: trace.id, trace_duration_ms: trace.duration_ms };
 }

@@ -1,7 +1,7 @@
 /** Notifications on demand (spec 4.3, 6): routing by event, UUID bodies, the path prefix setting. */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotifyResult } from '../../../electron/contract/schemas/sandbox';
+import { NotifyWire } from '../../../electron/core/sandbox/wire';
 import {
   call,
   cleanup,
@@ -36,12 +36,12 @@ describe('POST /sandbox/v1/counterparties/{guid}/notify', () => {
     const { sender, receiver, notify } = await setup();
     const r = await notify({ event: 'pay-in' });
     expect(r.status).toBe(200);
-    const body = NotifyResult.parse(r.json);
+    const body = NotifyWire.parse(r.json);
     expect(body.transaction_id).toMatch(UUID_V4);
     expect(body.url).toBe(`${receiver.url}/api/svc/notify/pay-in`);
     expect(body.status).toBe(200);
     expect(body.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(body.trace.ok).toBe(true);
+    expect(body.trace.every((step) => step.status === 'passed')).toBe(true);
     expect(sender.received).toHaveLength(0);
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;

@@ -2,7 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SignInResult, Trace } from '../../../electron/contract/schemas/sandbox';
+import { Trace } from '../../../electron/contract/schemas/sandbox';
+import { SignInWire } from '../../../electron/core/sandbox/wire';
 import {
   bankClaims,
   bankJwt,
@@ -41,8 +42,8 @@ const USER = {
 };
 
 function stepsOf(body: unknown): Record<string, { status: string; detail: string }> {
-  const trace = (body as { trace: Trace }).trace;
-  return Object.fromEntries(trace.steps.map((s) => [s.id, { status: s.status, detail: s.detail }]));
+  const trace = SignInWire.parse(body).trace;
+  return Object.fromEntries(trace.map((s) => [s.id, { status: s.status, detail: s.detail }]));
 }
 
 async function setup(answer: (res: ServerResponse) => void | Promise<void>) {
@@ -60,12 +61,14 @@ describe('POST /sandbox/v1/counterparties/{guid}/sign-in', () => {
     const token = await bankJwt(sb.key, bankClaims({ obj: '+49301234567', sub: 'teller@bank.example' }));
     const r = await signIn(sb, token);
     expect(r.status).toBe(200);
-    const body = SignInResult.parse(r.json);
+    // DESIGN.md: the trace is an array of steps on the wire.
+    expect(Array.isArray((r.json as { trace: unknown }).trace)).toBe(true);
+    const body = SignInWire.parse(r.json);
     expect(body.ok).toBe(true);
     expect(body.failed).toBeNull();
     expect(body.user).toEqual(USER);
-    expect(body.trace.steps.map((s) => s.id)).toEqual(STEP_IDS);
-    expect(body.trace.steps.every((s) => s.status === 'passed')).toBe(true);
+    expect(body.trace.map((s) => s.id)).toEqual(STEP_IDS);
+    expect(body.trace.every((s) => s.status === 'passed')).toBe(true);
 
     // What the bank received: GET /bank/user_auth with an X-Session-ID it can verify.
     expect(bank.received).toHaveLength(1);
@@ -85,14 +88,14 @@ describe('POST /sandbox/v1/counterparties/{guid}/sign-in', () => {
     });
 
     // The trace shows the token under test, but never the user's secret key.
-    const reachable = body.trace.steps.find((s) => s.id === 'reachable')!;
+    const reachable = body.trace.find((s) => s.id === 'reachable')!;
     expect(reachable.request?.headers['X-Session-ID']).toBe(sessionId);
     expect(reachable.response?.status).toBe(200);
     expect(reachable.response?.body).not.toContain(USER.key);
     expect(reachable.response?.body).toContain('<masked: 21 characters>');
     const stored = await sb.sandbox.traces();
     expect(JSON.stringify(stored)).not.toContain(USER.key);
-    expect(stored[0]?.id).toBe(body.trace.id);
+    expect(stored[0]?.id).toBe(body.trace_id);
     const traced = sb.emitted.filter((e) => e.event === 'sandbox.traced');
     expect(traced).toHaveLength(1);
     expect(JSON.stringify(traced)).not.toContain(USER.key);
