@@ -11,6 +11,11 @@ import type { z } from 'zod';
 import { appEvents, appMethods } from './domains/app';
 import { inspectorMethods } from './domains/inspector';
 import { sandboxEvents, sandboxMethods } from './domains/sandbox';
+import { vaultEvents, vaultMethods } from './domains/vault';
+import { keysEvents, keysMethods } from './domains/keys';
+import { jwtMethods } from './domains/jwt';
+import { envEvents, envMethods } from './domains/env';
+import { serviceEvents, serviceMethods } from './domains/service';
 import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
@@ -22,12 +27,21 @@ export const methods = {
   ...appMethods,
   ...inspectorMethods,
   ...sandboxMethods,
+  ...vaultMethods,
+  ...keysMethods,
+  ...jwtMethods,
+  ...envMethods,
+  ...serviceMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
 export const events = {
   ...appEvents,
   ...sandboxEvents,
+  ...vaultEvents,
+  ...keysEvents,
+  ...envEvents,
+  ...serviceEvents,
 } as const;
 
 export type Methods = typeof methods;

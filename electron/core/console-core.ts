@@ -9,6 +9,18 @@ import { dispatch } from './dispatch';
 import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
 import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
+import { openVault, type KeychainBackend, type Vault } from './vault';
+import { createKeyStore, type KeyStore } from './keys';
+import { createComposer } from './jwt/compose';
+import { createSignedPairs } from './jwt/signed-pairs';
+import {
+  createEnvironmentStore,
+  createServiceClient,
+  type Composer,
+  type EnvironmentStore,
+  type ServiceClient,
+  type SignedPairs,
+} from './service';
 import { APP_NAME, APP_VERSION } from './version';
 
 export interface CoreOptions {
@@ -16,6 +28,10 @@ export interface CoreOptions {
   host: HostKind;
   /** Used for every outgoing HTTP request (JWKS, service); tests and hosts may inject one. */
   fetch?: typeof fetch;
+  /** DETS_VAULT_PASSPHRASE and the like; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Stand-in keychain for tests that are not about the keychain; the real one otherwise. */
+  keychain?: KeychainBackend;
 }
 
 export interface ListenerUrls {
@@ -34,22 +50,76 @@ export interface ConsoleCore {
   sandbox(): Promise<Sandbox>;
   /** Starts the sandbox listener and records its URL. */
   listenSandbox(options: { host: string; port: number }): Promise<SandboxListener>;
+  /** Core services, built on first use (a CLI command that needs no key never touches the vault). */
+  readonly services: CoreServices;
   close(): Promise<void>;
+}
+
+export interface CoreServices {
+  vault(): Vault;
+  keys(): KeyStore;
+  environments(): EnvironmentStore;
+  pairs(): SignedPairs;
+  composer(): Composer;
+  service(): ServiceClient;
+}
+
+/** Memoizes a factory: the service is built on first use, once. */
+function lazy<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCore> {
   const events = new EventHub();
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  const { dataDir } = options;
   let listeners: ListenerUrls = {};
+
+  const vault = lazy(() =>
+    openVault({
+      dataDir,
+      env: options.env ?? process.env,
+      ...(options.keychain ? { keychain: options.keychain } : {}),
+    }),
+  );
+  const keys = lazy(() => createKeyStore({ dataDir, vault: vault(), events }));
+  const environments = lazy(() =>
+    createEnvironmentStore({ dataDir, sandboxUrl: () => listeners.sandbox ?? null }),
+  );
+  const pairs = lazy(() => createSignedPairs({ dataDir }));
+  const composer = lazy(() => createComposer({ keys: keys(), pairs: pairs(), environments: environments() }));
+  const service = lazy(() =>
+    createServiceClient({
+      dataDir,
+      events,
+      keys: keys(),
+      environments: environments(),
+      composer: composer(),
+      fetch: fetchImpl,
+    }),
+  );
+  const services: CoreServices = { vault, keys, environments, pairs, composer, service };
+
   let sandboxPromise: Promise<Sandbox> | undefined;
   const sandbox = (): Promise<Sandbox> => {
-    sandboxPromise ??= createSandbox({ dataDir: options.dataDir, events }).catch((err: unknown) => {
+    sandboxPromise ??= (async () => {
+      // The sandbox's signing key goes through the vault when one is unlocked; otherwise it
+      // lives in memory and the sandbox says so (DESIGN.md "Secrets": no plaintext fallback).
+      const sealer = await Promise.resolve()
+        .then(() => vault().sealer())
+        .catch(() => undefined);
+      return createSandbox({ dataDir, events, ...(sealer ? { sealer } : {}) });
+    })().catch((err: unknown) => {
       sandboxPromise = undefined; // a fixed state file can be retried without a restart
       throw err;
     });
     return sandboxPromise;
   };
-  const sandboxStatus = async () => ({ url: listeners.sandbox ?? null, ...(await (await sandbox()).status()) });
+  const sandboxStatus = async () => ({
+    url: listeners.sandbox ?? null,
+    ...(await (await sandbox()).status()),
+  });
 
   const handlers: Handlers = {
     'app.info': async () => ({
@@ -71,6 +141,33 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       return sandboxStatus();
     },
     'sandbox.updateSettings': async (args) => (await sandbox()).updateSettings(args),
+    'vault.status': () => vault().status(),
+    'vault.unlock': (args) => vault().unlock(args.passphrase),
+    'vault.createPassphrase': (args) => vault().createPassphraseVault(args.passphrase),
+    'keys.list': () => keys().list(),
+    'keys.generate': (args) => keys().generate(args),
+    'keys.import': (args) => keys().import(args),
+    'keys.export': (args) => keys().export(args),
+    'keys.update': (args) => keys().update(args),
+    'keys.delete': async (args) => {
+      await keys().delete(args);
+      return { deleted: args.kid };
+    },
+    'jwt.sign': (args) => composer().sign(args),
+    'env.list': () => environments().list(),
+    'env.save': (args) => environments().save(args),
+    'env.remove': async (args) => {
+      await environments().remove(args.id);
+      return environments().list();
+    },
+    'env.activate': (args) => environments().activate(args.id),
+    'service.authenticate': (args) => service().authenticate(args),
+    'service.registerJwk': (args) => service().registerJwk(args),
+    'service.updateJwk': (args) => service().updateJwk(args),
+    'service.listJwks': () => service().listJwks(),
+    'service.fetchJwks': () => service().fetchJwks(),
+    'service.exchanges': (args) => service().exchanges(args?.limit),
+    'service.rotate': (args) => service().rotate(args),
   };
 
   return {
@@ -82,6 +179,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       listeners = { ...listeners, ...urls };
     },
     sandbox,
+    services,
     async listenSandbox(opts) {
       const listener = await (await sandbox()).listen(opts);
       listeners = { ...listeners, sandbox: listener.url };

@@ -1,3 +1,5 @@
 export * from './app';
 export * from './inspector';
 export * from './sandbox';
+export * from './keys';
+export * from './service';

@@ -1,0 +1,2 @@
+export type { KeyStore, KeyStoreOptions } from './types';
+export { createKeyStore } from './key-store';
