@@ -8,11 +8,16 @@ import globals from 'globals';
  * `electron`; the core imports neither `electron` nor `react`; the contract imports nothing from
  * Node or the other layers; the renderer imports only the contract from `electron/`.
  */
-const electronModule = { name: 'electron', message: 'Only electron/main and electron/preload may import electron.' };
-const reactModules = ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'zustand'].map((name) => ({
-  name,
-  message: 'React belongs to the renderer.',
-}));
+const electronModule = {
+  name: 'electron',
+  message: 'Only electron/main and electron/preload may import electron.',
+};
+const reactModules = ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'zustand'].map(
+  (name) => ({
+    name,
+    message: 'React belongs to the renderer.',
+  }),
+);
 const otherLayers = (allowed) =>
   ['core', 'main', 'preload', 'headless', 'cli']
     .filter((l) => !allowed.includes(l))
@@ -41,7 +46,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [electronModule, ...reactModules], patterns: [...otherLayers(['core']), { regex: 'renderer', message: 'The core never imports the renderer.' }] },
+        {
+          paths: [electronModule, ...reactModules],
+          patterns: [
+            ...otherLayers(['core']),
+            { regex: '(^|/)renderer(/|$)', message: 'The core never imports the renderer.' },
+          ],
+        },
       ],
     },
   },
@@ -52,7 +63,13 @@ export default tseslint.config(
         'error',
         {
           paths: [electronModule, ...reactModules],
-          patterns: [nodeBuiltins, { regex: '^\\.\\./\\.\\.|^\\.\\./(core|main|preload|headless|cli)', message: 'The contract imports nothing outside electron/contract.' }],
+          patterns: [
+            nodeBuiltins,
+            {
+              regex: '^\\.\\./\\.\\.|^\\.\\./(core|main|preload|headless|cli)',
+              message: 'The contract imports nothing outside electron/contract.',
+            },
+          ],
         },
       ],
     },
@@ -62,7 +79,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [electronModule, ...reactModules], patterns: [...otherLayers(['core', 'headless', 'cli']), { regex: 'renderer', message: 'Hosts never import renderer code.' }] },
+        {
+          paths: [electronModule, ...reactModules],
+          patterns: [
+            ...otherLayers(['core', 'headless', 'cli']),
+            { regex: '(^|/)renderer(/|$)', message: 'Hosts never import renderer code.' },
+          ],
+        },
       ],
     },
   },
@@ -71,7 +94,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: reactModules, patterns: [...otherLayers(['core', 'main']), { regex: 'renderer', message: 'Main never imports renderer code.' }] },
+        {
+          paths: reactModules,
+          patterns: [
+            ...otherLayers(['core', 'main']),
+            { regex: '(^|/)renderer(/|$)', message: 'Main never imports renderer code.' },
+          ],
+        },
       ],
     },
   },
@@ -80,7 +109,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: reactModules, patterns: [nodeBuiltins, ...otherLayers(['preload']), { regex: 'renderer', message: 'Preload never imports renderer code.' }] },
+        {
+          paths: reactModules,
+          patterns: [
+            nodeBuiltins,
+            ...otherLayers(['preload']),
+            { regex: '(^|/)renderer(/|$)', message: 'Preload never imports renderer code.' },
+          ],
+        },
       ],
     },
   },
@@ -94,7 +130,10 @@ export default tseslint.config(
           paths: [electronModule],
           patterns: [
             nodeBuiltins,
-            { regex: '(^|/)electron/(core|main|preload|headless|cli)(/|$)', message: 'The renderer imports only electron/contract.' },
+            {
+              regex: '(^|/)electron/(core|main|preload|headless|cli)(/|$)',
+              message: 'The renderer imports only electron/contract.',
+            },
           ],
         },
       ],

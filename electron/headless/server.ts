@@ -35,7 +35,7 @@ import { TRANSPORT } from '../contract';
 import type { ConsoleCore } from '../core/console-core';
 import { allowedHosts, createToken, isSameOrigin, presentedTokens, tokenCookie, tokenMatches } from './auth';
 import { EventStream } from './event-stream';
-import { BodyTooLarge, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
+import { HttpError, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
 import { isCallPath, methodForPath } from './routes';
 import { defaultRendererDir, serveStatic } from './static-files';
 
@@ -160,7 +160,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     try {
       body = await readBody(req, MAX_BODY_BYTES);
     } catch (err) {
-      if (err instanceof BodyTooLarge) {
+      if (err instanceof HttpError && err.status === 413) {
         return sendError(res, 413, 'BAD_ARGUMENT', `${method}: ${err.message}`, { Connection: 'close' });
       }
       throw err;

@@ -46,6 +46,7 @@ export {
   type KeyResolution,
 } from './key-source';
 export { verifySignature, type SignatureVerdict } from './signature';
+export { modulusBits } from './rsa';
 export * from './checks';
 export {
   formatDuration,

@@ -11,7 +11,6 @@
  * (if any) agrees. Imports go through jose.
  */
 import {
-  base64url,
   calculateJwkThumbprint,
   exportJWK,
   importJWK,
@@ -25,6 +24,7 @@ import type { KeySource } from '../../contract/schemas/inspector';
 import { checkJwksShape, fetchJwks, type FetchJwksOptions, type JwksDocument } from './fetch-jwks';
 import { looksLikePem, readPemPublicKey, type PemPublicKey } from './pem';
 import { describeType, type AllowedAlg } from './policy';
+import { modulusBits } from './rsa';
 
 export type KeySetSource = 'jwks-url' | 'jwks' | 'jwk' | 'pem';
 
@@ -204,15 +204,6 @@ async function importEntry(entry: Entry, alg: AllowedAlg): Promise<KeyResolution
       message: `${label} is not a usable RSA public JWK: ${reason(err)}`,
     };
   }
-}
-
-/** Size of an RSA modulus given as base64url (JWK `n`), in bits. */
-function modulusBits(n: string): number {
-  const bytes = base64url.decode(n);
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  if (i === bytes.length) return 0;
-  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i] as number));
 }
 
 function reason(err: unknown): string {

@@ -4,24 +4,17 @@
  * allowed alg when given, a kid (keys are chosen by kid), at least 2048 bits, importable. Any
  * private member (d, p, q, dp, dq, qi, oth, k) is refused by name and never stored or echoed.
  */
-import { base64url, importJWK, type JWK } from 'jose';
+import { importJWK, type JWK } from 'jose';
 import type { PublicJwk } from '../../contract/schemas/sandbox';
 import { ALLOWED_ALGS, judgeAlg, privateMembers, SERVICE_ALG } from '../jwt';
 import { describeType } from '../jwt/policy';
+import { modulusBits } from '../jwt/rsa';
 import { badRequest } from './errors';
 
 /** Smallest RSA modulus accepted (what jose and the service's verifiers require). */
 export const MIN_RSA_BITS = 2048;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
-
-function modulusBits(n: string): number {
-  const bytes = base64url.decode(n);
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  if (i === bytes.length) return 0;
-  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i] as number));
-}
 
 /**
  * Checks `value` (found at `where`, e.g. "data" or "jwk") and returns it as a PublicJwk, or
