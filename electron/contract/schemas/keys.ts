@@ -1,11 +1,24 @@
 import { z } from 'zod';
-import { PublicJwk } from './sandbox';
 
 /** Signing algorithms the console generates and signs with (DESIGN.md "keys": RS256 default). */
-export const SigningAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256']);
+export const SigningAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256'], {
+  error: 'must be one of RS256, RS384, RS512, PS256',
+});
 export type SigningAlg = z.infer<typeof SigningAlg>;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+/** RSA modulus sizes the console generates. */
+export const KeyBits = z.union([z.literal(2048), z.literal(3072), z.literal(4096)], {
+  error: 'must be 2048, 3072 or 4096',
+});
+
+/** A calendar day, YYYY-MM-DD, that exists (no 2025-02-30). */
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'must be a date YYYY-MM-DD that exists');
 /** kid is free-form in the service's guide ("54321", an upper-case UUID): printable, no whitespace. */
 export const Kid = z
   .string()
@@ -13,7 +26,22 @@ export const Kid = z
   .max(200)
   .regex(/^[\x21-\x7e]+$/, 'kid must be printable ASCII without spaces');
 
-export const KeyStatus = z.enum(['active', 'next', 'retired']);
+/**
+ * active: signs by default (at most one); next: generated or imported for a rotation, not yet
+ * in use; retired: replaced, still able to sign (rotation needs the old key briefly).
+ */
+export const KeyStatus = z.enum(['active', 'next', 'retired'], { error: 'must be active, next or retired' });
+
+/** A public JWK with exactly the spec's members (2.1), in this order: alg, e, kid, kty, n, use. */
+export const SpecJwk = z.object({
+  alg: SigningAlg,
+  e: z.string(),
+  kid: z.string(),
+  kty: z.literal('RSA'),
+  n: z.string(),
+  use: z.literal('sig'),
+});
+export type SpecJwk = z.infer<typeof SpecJwk>;
 
 /** What the renderer may know of a key: never private material. */
 export const KeyInfo = z.object({
@@ -31,13 +59,13 @@ export const KeyInfo = z.object({
   /** RFC 7638 SHA-256 thumbprint of the public key, base64url. */
   fingerprint: z.string(),
   /** The public JWK with exactly the spec's fields (2.1): alg, e, kid, kty, n, use = sig. */
-  public_jwk: PublicJwk,
+  public_jwk: SpecJwk,
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
 export const GenerateKeyInput = z.object({
   alg: SigningAlg.optional(),
-  bits: z.union([z.literal(2048), z.literal(3072), z.literal(4096)]).optional(),
+  bits: KeyBits.optional(),
   kid: Kid.optional(),
   label: z.string().max(200).optional(),
   counterparty_guid: z.string().max(100).optional(),
@@ -58,9 +86,14 @@ export const ImportKeyInput = z.object({
   status: KeyStatus.optional(),
 });
 
-export const ExportKeyInput = z.object({ kid: Kid, format: z.enum(['jwk', 'jwks', 'pem']) });
+export const ExportKeyInput = z.object({
+  kid: Kid,
+  format: z.enum(['jwk', 'jwks', 'pem'], { error: 'must be jwk, jwks or pem' }),
+});
+/** The public part only: `text` is the JWK or JWKS (JSON) or SPKI PEM, with a file name to save it as. */
 export const ExportedKey = z.object({ text: z.string(), filename: z.string(), mime: z.string() });
 
+/** status 'active' makes this the active key and retires the one that was active (explicit rotation). */
 export const UpdateKeyInput = z.object({
   kid: Kid,
   label: z.string().max(200).optional(),
@@ -77,6 +110,16 @@ export const VaultStatus = z.object({
   kind: z.enum(['keychain', 'passphrase']).nullable(),
   /** What happened and what to do, e.g. "No Secret Service on the session bus: install gnome-keyring or use a passphrase vault". */
   detail: z.string(),
+  /** Why the vault is not unlocked, when a failure is the reason: the code sealer() rejects with. */
+  code: z
+    .enum([
+      'KEYCHAIN_UNAVAILABLE',
+      'VAULT_LOCKED',
+      'VAULT_PASSPHRASE_WRONG',
+      'VAULT_DAMAGED',
+      'VAULT_KEY_MISSING',
+    ])
+    .optional(),
 });
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
