@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'VAULT_LOCKED',
   'VAULT_PASSPHRASE_WRONG',
   'VAULT_DAMAGED',
+  /** A keychain vault whose key is not in this machine's keychain (deleted, another machine). */
+  'VAULT_KEY_MISSING',
   'STATE_DAMAGED',
   'SERVICE_UNREACHABLE',
   'SERVICE_REFUSED',

@@ -33,6 +33,10 @@ export interface VaultOptions {
   env: NodeJS.ProcessEnv;
   /** Defaults to the real keychain (@napi-rs/keyring, Secret Service pinned on Linux). */
   keychain?: KeychainBackend;
-  /** Keychain calls that take longer fail with KEYCHAIN_UNAVAILABLE (a wedged D-Bus can hang). */
+  /** Keychain calls that take longer fail with KEYCHAIN_UNAVAILABLE (a wedged D-Bus can hang). Default 5 s. */
   keychainTimeoutMs?: number;
+  /** Gets `vault.changed` whenever the vault's state, kind or failure changes. */
+  events?: { emit(event: 'vault.changed', payload: VaultStatus): void };
+  /** Clock for `created_at`; tests may fix it. */
+  now?: () => number;
 }

@@ -1,0 +1,224 @@
+/**
+ * The OS keychain (macOS Keychain, Windows Credential Manager, Secret Service on Linux) through
+ * @napi-rs/keyring, always off the calling thread and always with a deadline.
+ *
+ * Threat model: this module moves one secret (a profile's vault key) between the vault and the
+ * keychain. It never logs it, never puts it in an error (library messages are scrubbed of it),
+ * and hands it to the worker only through workerData (memory, never argv or env).
+ *
+ * Why a worker per call: the library's Entry constructor blocks its thread synchronously while it
+ * connects (toolchain.md section 3), and keychain calls can wait on prompts. Each call runs in a
+ * fresh worker_threads Worker; after `timeoutMs` the caller gets KEYCHAIN_UNAVAILABLE and the
+ * worker is terminated (and unref'd, so it never holds the process open by itself).
+ * A thread stuck inside native code cannot be terminated, though, and Node joins such a thread
+ * on exit; so on Linux the session bus is first probed from the event loop (dbus-probe.ts) and a
+ * silent bus fails the call before any thread enters libdbus.
+ *
+ * Why pinned: on Linux the library silently falls back to the kernel keyring (keyutils) when no
+ * Secret Service answers; keys there do not survive a reboot. The store is pinned to
+ * `secret-service`, so that case fails loudly instead (DESIGN.md "Secrets").
+ *
+ * The worker is an eval'd CommonJS string that requires the library by the absolute path
+ * resolved here, so nothing needs its own bundle entry: it works from the TypeScript sources
+ * (vitest), the esbuild bundles (npm packages stay external) and Electron.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { ConsoleError } from '../../contract/errors';
+import { probeSessionBus } from './dbus-probe';
+import type { KeychainBackend } from './types';
+
+/** The keychain service every vault key is filed under (the account is `vault-key:<profile_id>`). */
+export const KEYCHAIN_SERVICE = 'DETS Console';
+export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 5000;
+
+/** Every "no keychain" message ends with the one explicit alternative (never a silent fallback). */
+const PASSPHRASE_ADVICE = 'create a passphrase vault / set DETS_VAULT_PASSPHRASE';
+
+export interface OsKeychainOptions {
+  /** Each call (probe included) that takes longer rejects KEYCHAIN_UNAVAILABLE. Default 5 s. */
+  timeoutMs?: number;
+  /** Defaults to process.platform; chooses the store and the advice in errors. */
+  platform?: NodeJS.Platform;
+  /**
+   * Where the session bus is looked up for the probe and named in errors; defaults to
+   * process.env. The library itself always reads the real process environment.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** The module the worker requires; defaults to @napi-rs/keyring (tests pass a stand-in). */
+  modulePath?: string;
+}
+
+type Op = 'get' | 'set' | 'delete';
+
+interface WorkerRequest {
+  modulePath: string;
+  op: Op;
+  service: string;
+  account: string;
+  secret?: string;
+  linuxStore: 'secret-service' | null;
+}
+
+type WorkerAnswer = { ok: true; value: string | boolean | null } | { ok: false; message: string };
+
+/** Runs inside the worker: one keychain operation, one message back, then the worker ends. */
+const WORKER_SOURCE = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const { modulePath, op, service, account, secret, linuxStore } = workerData;
+const scrub = (text) => (secret ? String(text).split(secret).join('[secret]') : String(text));
+try {
+  const { Entry } = require(modulePath);
+  const entry = new Entry(service, account, linuxStore ? { linux: { store: linuxStore } } : undefined);
+  let value = null;
+  if (op === 'get') value = entry.getPassword();
+  else if (op === 'set') entry.setPassword(secret);
+  else value = entry.deletePassword();
+  parentPort.postMessage({ ok: true, value: value === undefined ? null : value });
+} catch (err) {
+  const message = err && typeof err === 'object' && 'message' in err ? err.message : err;
+  parentPort.postMessage({ ok: false, message: scrub(message) });
+}
+`;
+
+/**
+ * Workers that timed out and have not ended yet. While one is stuck the keychain is known not to
+ * answer, so further calls fail at once instead of stacking up more stuck threads.
+ */
+const stuckWorkers = new Set<Worker>();
+
+export function createOsKeychain(options: OsKeychainOptions = {}): KeychainBackend {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
+  const platform = options.platform ?? process.platform;
+  const env = options.env ?? process.env;
+
+  const run = async (request: Omit<WorkerRequest, 'modulePath' | 'linuxStore'>): Promise<WorkerAnswer> => {
+    const started = Date.now();
+    if (stuckWorkers.size > 0)
+      throw timedOut(platform, timeoutMs, ' An earlier keychain call is still waiting.');
+    if (platform === 'linux' && (await probeSessionBus(env, timeoutMs)) === 'silent') {
+      throw timedOut(platform, timeoutMs, ' The session bus accepted a connection and never answered.');
+    }
+    const modulePath = options.modulePath ?? resolveKeyringModule();
+    const remaining = Math.max(1, timeoutMs - (Date.now() - started));
+    return inWorker(
+      { ...request, modulePath, linuxStore: platform === 'linux' ? 'secret-service' : null },
+      remaining,
+      () => timedOut(platform, timeoutMs),
+    );
+  };
+
+  const answer = async (
+    request: Omit<WorkerRequest, 'modulePath' | 'linuxStore'>,
+  ): Promise<string | boolean | null> => {
+    const result = await run(request);
+    if (!result.ok) throw unavailable(platform, env, result.message);
+    return result.value;
+  };
+
+  return {
+    async get(service, account) {
+      const value = await answer({ op: 'get', service, account });
+      return typeof value === 'string' ? value : null;
+    },
+    async set(service, account, secret) {
+      await answer({ op: 'set', service, account, secret });
+    },
+    async delete(service, account) {
+      return (await answer({ op: 'delete', service, account })) === true;
+    },
+  };
+}
+
+function resolveKeyringModule(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+  } catch (err) {
+    throw new ConsoleError(
+      'KEYCHAIN_UNAVAILABLE',
+      `The keychain library @napi-rs/keyring is not installed (${(err as Error).message.split('\n')[0]}): reinstall DETS Console (npm install), or ${PASSPHRASE_ADVICE}.`,
+    );
+  }
+}
+
+function inWorker(
+  request: WorkerRequest,
+  timeoutMs: number,
+  onTimeout: () => ConsoleError,
+): Promise<WorkerAnswer> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: request });
+    const timer = setTimeout(() => {
+      settle(() => reject(onTimeout()));
+      stuckWorkers.add(worker);
+      worker.unref();
+      void worker.terminate().catch(() => undefined);
+    }, timeoutMs);
+    worker.once('message', (message: WorkerAnswer) => settle(() => resolve(message)));
+    worker.once('error', (err) =>
+      settle(() => resolve({ ok: false, message: `the keychain worker failed: ${err.message}` })),
+    );
+    worker.once('exit', (code) => {
+      stuckWorkers.delete(worker);
+      settle(() =>
+        resolve({ ok: false, message: `the keychain worker ended (exit ${code}) without an answer` }),
+      );
+    });
+  });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function timedOut(platform: NodeJS.Platform, timeoutMs: number, more = ''): ConsoleError {
+  const why =
+    platform === 'linux'
+      ? ' (a wedged D-Bus session?)'
+      : platform === 'darwin'
+        ? ' (a Keychain prompt waiting for an answer?)'
+        : '';
+  const fix =
+    platform === 'linux'
+      ? 'restart the desktop session or the keyring daemon (gnome-keyring, KWallet)'
+      : platform === 'darwin'
+        ? 'answer or dismiss any Keychain prompt and unlock the login keychain'
+        : 'check that Credential Manager works for this user';
+  return new ConsoleError(
+    'KEYCHAIN_UNAVAILABLE',
+    `The OS keychain did not answer within ${seconds(timeoutMs)}${why}.${more} To fix: ${fix} and try again, or ${PASSPHRASE_ADVICE}.`,
+  );
+}
+
+/** A library failure, in words that say what to do on this platform. */
+export function unavailable(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, raw: string): ConsoleError {
+  const cause = raw.trim() || 'no reason given';
+  let message: string;
+  if (platform === 'linux') {
+    const bus = env.DBUS_SESSION_BUS_ADDRESS
+      ? `DBUS_SESSION_BUS_ADDRESS=${env.DBUS_SESSION_BUS_ADDRESS}`
+      : 'DBUS_SESSION_BUS_ADDRESS is not set';
+    if (/prompt.*dismissed|dismissed/i.test(cause)) {
+      message = `The Secret Service keyring is locked and its unlock prompt was dismissed (${cause}): unlock the login keyring (Seahorse, or gnome-keyring-daemon --unlock), or ${PASSPHRASE_ADVICE}.`;
+    } else if (/no result found|does not exist at path|no such object/i.test(cause)) {
+      message = `The Secret Service on the session bus has no unlocked default keyring (${cause}): create or unlock one (Seahorse, or gnome-keyring-daemon --unlock), or ${PASSPHRASE_ADVICE}.`;
+    } else {
+      message = `No Secret Service on the session bus (${bus}): install and unlock gnome-keyring or KWallet, or ${PASSPHRASE_ADVICE}. (${cause})`;
+    }
+  } else if (platform === 'darwin') {
+    message = `The macOS Keychain refused the request (${cause}): unlock the login keychain and allow DETS Console to use it (Keychain Access), or ${PASSPHRASE_ADVICE}.`;
+  } else if (platform === 'win32') {
+    message = `Windows Credential Manager refused the request (${cause}): use a Windows account with a loaded user profile (not a service account) and check Credential Manager, or ${PASSPHRASE_ADVICE}.`;
+  } else {
+    message = `No OS keychain is supported on ${platform} (${cause}): ${PASSPHRASE_ADVICE}.`;
+  }
+  return new ConsoleError('KEYCHAIN_UNAVAILABLE', message);
+}
