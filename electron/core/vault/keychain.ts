@@ -33,7 +33,7 @@ export const KEYCHAIN_SERVICE = 'DETS Console';
 export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 5000;
 
 /** Every "no keychain" message ends with the one explicit alternative (never a silent fallback). */
-const PASSPHRASE_ADVICE = 'create a passphrase vault / set DETS_VAULT_PASSPHRASE';
+export const PASSPHRASE_ADVICE = 'create a passphrase vault / set DETS_VAULT_PASSPHRASE';
 
 export interface OsKeychainOptions {
   /** Each call (probe included) that takes longer rejects KEYCHAIN_UNAVAILABLE. Default 5 s. */

@@ -37,7 +37,12 @@ import { promisify } from 'node:util';
 import { ConsoleError, type ErrorCode } from '../../contract/errors';
 import type { VaultStatus } from '../../contract/schemas/keys';
 import { openSealed, sealBytes } from './aead';
-import { createOsKeychain, DEFAULT_KEYCHAIN_TIMEOUT_MS, KEYCHAIN_SERVICE } from './keychain';
+import {
+  createOsKeychain,
+  DEFAULT_KEYCHAIN_TIMEOUT_MS,
+  KEYCHAIN_SERVICE,
+  PASSPHRASE_ADVICE,
+} from './keychain';
 import type { SecretSealer } from './sealer';
 import type { KeychainBackend, Vault, VaultOptions } from './types';
 import {
@@ -116,7 +121,13 @@ class ProfileVault implements Vault {
         return this.failedStatus(null, err);
       }
       if (!file) {
-        if (this.envPassphrase() !== undefined) {
+        const passphrase = this.envPassphrase();
+        if (passphrase !== undefined) {
+          try {
+            checkNewPassphrase(passphrase, ENV_PASSPHRASE);
+          } catch (err) {
+            return this.publish({ state: 'unavailable', kind: null, detail: (err as Error).message });
+          }
           return this.publish({
             state: 'uninitialized',
             kind: null,
@@ -165,7 +176,7 @@ class ProfileVault implements Vault {
       } catch (err) {
         if (!file && err instanceof ConsoleError && err.code === 'KEYCHAIN_UNAVAILABLE')
           this.creationFailure = err;
-        this.failedStatus(file?.kind ?? null, err);
+        if (isStatusError(err)) this.failedStatus(file?.kind ?? null, err);
         throw err;
       }
     });
@@ -226,7 +237,20 @@ class ProfileVault implements Vault {
   /** Reads the vault key from the keychain (once per process: the caller keeps the sealer). */
   private async keychainKey(file: VaultFile): Promise<KeyObject> {
     const account = vaultKeyAccount(file.profile_id);
-    const stored = await this.keychain.get(KEYCHAIN_SERVICE, account);
+    const stored = await this.keychain.get(KEYCHAIN_SERVICE, account).catch((err: unknown) => {
+      // A passphrase vault is no way out here: this profile's keys are sealed with the key the
+      // keychain holds, so the advice is to bring the keychain back.
+      if (err instanceof ConsoleError && err.code === 'KEYCHAIN_UNAVAILABLE') {
+        throw new ConsoleError(
+          'KEYCHAIN_UNAVAILABLE',
+          err.message.replace(
+            `, or ${PASSPHRASE_ADVICE}`,
+            `. This profile's vault key is kept there (see ${this.file}), and the keys sealed with it open only with it`,
+          ),
+        );
+      }
+      throw err;
+    });
     if (stored === null) {
       throw new ConsoleError(
         'VAULT_KEY_MISSING',
@@ -359,13 +383,9 @@ class ProfileVault implements Vault {
     });
   }
 
-  /** The status a failure leaves (published), for errors a person can act on; others rethrow. */
+  /** The status a vault failure leaves (published); anything else (an I/O error) rethrows. */
   private failedStatus(kind: 'keychain' | 'passphrase' | null, err: unknown): VaultStatus {
-    if (!(err instanceof ConsoleError) || !STATUS_CODES.includes(err.code)) {
-      if (err instanceof ConsoleError)
-        return this.publish({ state: 'unavailable', kind, detail: err.message });
-      throw err;
-    }
+    if (!isStatusError(err)) throw err;
     const code = err.code as StatusCode;
     const state = code === 'VAULT_LOCKED' || code === 'VAULT_PASSPHRASE_WRONG' ? 'locked' : 'unavailable';
     return this.publish({ state, kind, detail: err.message, code });
@@ -389,6 +409,10 @@ class ProfileVault implements Vault {
 }
 
 // ------------------------------------------------------------------------------ helpers
+
+function isStatusError(err: unknown): err is ConsoleError {
+  return err instanceof ConsoleError && STATUS_CODES.includes(err.code);
+}
 
 function makeSealer(kind: 'keychain' | 'passphrase', key: KeyObject): SecretSealer {
   return {

@@ -111,6 +111,11 @@ describe('passphrase vault', () => {
       code: 'BAD_ARGUMENT',
       message: expect.stringMatching(/^DETS_VAULT_PASSPHRASE must be at least 12/),
     });
+    expect(await shortEnv.status()).toMatchObject({
+      state: 'unavailable',
+      kind: null,
+      detail: expect.stringMatching(/^DETS_VAULT_PASSPHRASE must be at least 12/),
+    });
     await expect(fs.access(vaultFilePath(dataDir))).rejects.toThrow();
 
     await vault.createPassphraseVault(PASS);

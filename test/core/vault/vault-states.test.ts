@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultStatus } from '../../../electron/contract/schemas/keys';
 import { KEYCHAIN_SERVICE, openVault, vaultFilePath, vaultKeyAccount } from '../../../electron/core/vault';
+import { unavailable } from '../../../electron/core/vault/keychain';
 import { cleanup, memoryKeychain, tempDir, unavailableError } from './helpers';
 
 afterEach(cleanup);
@@ -77,6 +78,25 @@ describe('vault states', () => {
     expect(await pv.createPassphraseVault('a long enough passphrase')).toMatchObject({
       state: 'unlocked',
       kind: 'passphrase',
+    });
+  });
+
+  it('an existing keychain vault whose keychain is gone: unavailable, with no passphrase-vault advice', async () => {
+    const dataDir = await tempDir();
+    const kc = memoryKeychain();
+    await openVault({ dataDir, env: {}, keychain: kc }).sealer();
+    kc.failWith = unavailable('linux', {}, 'Platform failure: DBus error');
+    const vault = openVault({ dataDir, env: {}, keychain: kc });
+    const err = (await vault.sealer().catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe('KEYCHAIN_UNAVAILABLE');
+    expect(err.message).toMatch(
+      /^No Secret Service on the session bus \(DBUS_SESSION_BUS_ADDRESS is not set\): install and unlock gnome-keyring or KWallet\. This profile's vault key is kept there/,
+    );
+    expect(err.message).not.toMatch(/passphrase/);
+    expect(await vault.status()).toMatchObject({
+      state: 'unavailable',
+      kind: 'keychain',
+      code: 'KEYCHAIN_UNAVAILABLE',
     });
   });
 
