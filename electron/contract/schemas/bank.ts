@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** A test customer, as the `--users` file holds them (DESIGN.md "Command line"). */
+export const Customer = z.object({
+  obj: z.string().min(1, 'obj must not be empty').max(200),
+  sub: z.string().min(1).max(200).optional(),
+  external_id: z.string().min(1, 'external_id is required'),
+  phone: z.string().min(1, 'phone is required').max(100),
+  /** The user's secret key (spec 2.5): kept in the vault when one is available, never shown in lists. */
+  key: z.string().min(1, 'key is required').max(10_000),
+  first_name: z.string().max(200).optional(),
+  last_name: z.string().max(200).optional(),
+  email: z.string().max(320).optional(),
+});
+export type Customer = z.infer<typeof Customer>;
+
+/** A customer as the renderer sees it: the secret key masked. */
+export const CustomerView = Customer.omit({ key: true }).extend({ key_hint: z.string() });
+
+export const CallbackRoute = z.enum(['user_auth', 'key', 'external_id']);
+export const NotifyRoute = z.enum(['pay-in', 'pay-out', 'transfer']);
+
+/** Deliberate misbehaviour per route, to see how a service copes with a bad bank (off by default). */
+export const Behaviour = z.object({
+  delay_ms: z.number().int().min(0).max(30_000).optional(),
+  /** Answer this status instead (and an empty or error body). */
+  status: z.number().int().min(100).max(599).optional(),
+  /** /user_auth: leave this required field out. */
+  omit_field: z.enum(['external_id', 'key', 'phone']).optional(),
+  /** /user_auth, /external_id: answer an external_id of 501 symbols. */
+  long_external_id: z.boolean().optional(),
+});
+export const Behaviours = z.record(z.string(), Behaviour);
+
+export const ForwardSettings = z.object({
+  /** The engineer's own backend; callbacks and notifications are passed on and judged. null = off. */
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2048)
+    .nullable(),
+});
+
+export const BankStatus = z.object({
+  url: z.string().nullable(),
+  notify_path_prefix: z.string(),
+  service_jwks_url: z.string().nullable(),
+  jwks: z.object({
+    kids: z.array(z.string()),
+    fetched_at: z.string().nullable(),
+    stale: z.boolean(),
+    error: z.string().nullable(),
+  }),
+  customers: z.number().int(),
+  behaviours: Behaviours,
+  forward: ForwardSettings,
+});
+export type BankStatus = z.infer<typeof BankStatus>;

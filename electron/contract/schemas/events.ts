@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { Check } from './inspector';
+
+/**
+ * The event store's records (issue 5). DESIGN.md fixes the minimum an external reader relies on
+ * (`dets-console events --json`): every event has `id`, `at` (ISO 8601) and `kind`; a
+ * notification adds `path`, `transaction_id` (when the body had one) and `outcome`; a callback
+ * adds `path`, `status` (the HTTP status answered) and `failed_check` (null when it passed).
+ */
+export const EventKind = z.enum(['notification', 'callback', 'exchange', 'trace']);
+export type EventKind = z.infer<typeof EventKind>;
+
+export const NotificationOutcome = z.enum(['accepted', 'repeat', 'rejected']);
+
+export const HttpMessage = z.object({
+  method: z.string().optional(),
+  url: z.string().optional(),
+  status: z.number().optional(),
+  headers: z.record(z.string(), z.string()),
+  /** Text as received or sent (truncated past 64 KiB, secrets masked). */
+  body: z.string().nullable(),
+});
+
+/** What every list shows, and what queries filter on. */
+export const EventSummary = z.object({
+  id: z.string(),
+  at: z.string(),
+  kind: EventKind,
+  path: z.string().nullable(),
+  method: z.string().nullable(),
+  /** HTTP status answered (callbacks, notifications) or received (exchanges). */
+  status: z.number().nullable(),
+  outcome: NotificationOutcome.nullable(),
+  transaction_id: z.string().nullable(),
+  failed_check: z.string().nullable(),
+  obj: z.string().nullable(),
+  sub: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  /** e.g. "sub not checked: no customer sub and no recently signed pair" */
+  warning: z.string().nullable(),
+  remote: z.string().nullable(),
+});
+export type EventSummary = z.infer<typeof EventSummary>;
+
+/** The whole record, for the detail panel. */
+export const EventDetail = EventSummary.extend({
+  request: HttpMessage.nullable(),
+  response: HttpMessage.nullable(),
+  /** Callbacks: the X-Session-ID checks in DESIGN.md's order, first failure decisive. */
+  checks: z.array(Check).nullable(),
+  token: z
+    .object({
+      header: z.record(z.string(), z.unknown()).nullable(),
+      payload: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable(),
+  /** The service JWKS as the check saw it: URL, kids, fetched_at, stale. */
+  jwks: z
+    .object({
+      url: z.string(),
+      kids: z.array(z.string()),
+      fetched_at: z.string().nullable(),
+      stale: z.boolean(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
+  /** Forward mode: what the engineer's backend answered and how it was judged. */
+  forward: z
+    .object({
+      url: z.string(),
+      status: z.number().nullable(),
+      duration_ms: z.number(),
+      error: z.string().nullable(),
+      verdicts: z.array(Check),
+    })
+    .nullable(),
+  /** Free-form extra data for exchange and trace events (the Exchange or Trace record). */
+  data: z.unknown().optional(),
+});
+export type EventDetail = z.infer<typeof EventDetail>;
+
+export const EventQuery = z.object({
+  kind: EventKind.optional(),
+  path: z.string().max(200).optional(),
+  outcome: NotificationOutcome.optional(),
+  /** Only failed callbacks (any check), or those that failed this check. */
+  failed: z.boolean().optional(),
+  failed_check: z.string().max(100).optional(),
+  transaction_id: z.string().max(100).optional(),
+  /** Case-insensitive substring over path, obj, sub, transaction_id, failed check and warning. */
+  text: z.string().max(200).optional(),
+  since: z.string().datetime({ offset: true }).optional(),
+  until: z.string().datetime({ offset: true }).optional(),
+  /** Page backwards from this id (exclusive); newest first. */
+  before: z.string().max(100).optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+});
+export type EventQuery = z.infer<typeof EventQuery>;
+
+export const EventPage = z.object({
+  events: z.array(EventSummary),
+  /** How many events match in all (not only this page). */
+  total: z.number().int(),
+});
