@@ -85,7 +85,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   );
   const keys = lazy(() => createKeyStore({ dataDir, vault: vault(), events }));
   const environments = lazy(() =>
-    createEnvironmentStore({ dataDir, sandboxUrl: () => listeners.sandbox ?? null }),
+    createEnvironmentStore({ dataDir, sandboxUrl: () => listeners.sandbox ?? null, events }),
   );
   const pairs = lazy(() => createSignedPairs({ dataDir }));
   const composer = lazy(() => createComposer({ keys: keys(), pairs: pairs(), environments: environments() }));

@@ -43,7 +43,9 @@ export const serviceMethods = {
   }),
   'service.rotate': method({
     summary:
-      'Rotate the signing key: generate next → PUT it → authenticate with it → activate → retire the old.',
+      'Rotate the signing key: generate next → PUT it signed by the current key → authenticate with it → ' +
+      'activate → retire the old. Stops at the first refusal with the old key still active; ' +
+      'rotate({next_kid}) resumes.',
     input: RotateInput,
     output: Rotation,
   }),

@@ -3,6 +3,15 @@ import { InspectReport } from './inspector';
 import { Kid } from './keys';
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+/**
+ * The service's {base_url}: paths are appended to it (spec 4), so it carries no query or
+ * fragment, and no user:password (it is shown in every copied curl command).
+ */
+const BaseUrl = Url.refine((value) => !/[?#]/.test(value), {
+  error: 'must not have a query (?…) or fragment (#…): paths like /api/v1/… are appended to it',
+}).refine((value) => !/^https?:\/\/[^/]*@/i.test(value), {
+  error: 'must not carry user:password@: the URL appears in history and copied curl commands',
+});
 const Guid = z
   .string()
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
@@ -26,12 +35,14 @@ export const Environment = z.object({
 export type Environment = z.infer<typeof Environment>;
 
 export const Environments = z.object({ active_id: z.string(), environments: z.array(Environment) });
+export type Environments = z.infer<typeof Environments>;
 
 export const SaveEnvironmentInput = z.object({
   /** Absent: create a real environment. The sandbox environment accepts only the per-profile fields. */
   id: z.string().optional(),
-  name: z.string().min(1).max(100).optional(),
-  base_url: Url.optional(),
+  name: z.string().trim().min(1, 'name must not be empty').max(100).optional(),
+  /** A trailing slash is dropped (`https://svc.example/` is saved as `https://svc.example`). */
+  base_url: BaseUrl.optional(),
   counterparty_guid: Guid.nullable().optional(),
   active_kid: Kid.nullable().optional(),
   default_obj: z.string().max(200).nullable().optional(),
@@ -79,12 +90,18 @@ export const Exchange = z.object({
     .object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.string() })
     .nullable(),
   duration_ms: z.number(),
+  /** 2xx (and, for authenticate, a session_token; for the JWKS, a JWK set). */
   ok: z.boolean(),
-  /** Network error text, or the service's own error text, raw. */
+  /** Network error text, or the service's own error text, raw (or, for a 2xx that is not the endpoint's answer, what is missing). */
   error: z.string().nullable(),
   /** When the cause is known, what it probably means ("401 after a rotation: kid not registered yet?"). */
   explanation: z.string().nullable(),
   curl: z.string(),
+  /** The kid whose JWT went in CX-Authorization (null when unsigned or a pasted token had none). */
+  signing_kid: z.string().nullable().optional(),
+  /** register-jwk / update-jwk: the kid of the JWK sent, and the jwk_guid (PUT's path, POST's answer). */
+  jwk_kid: z.string().nullable().optional(),
+  jwk_guid: z.string().nullable().optional(),
 });
 export type Exchange = z.infer<typeof Exchange>;
 
@@ -117,15 +134,21 @@ export const JwkOperationInput = z.object({
 export const RotationStep = z.object({
   id: z.enum(['generate', 'register', 'prove', 'activate', 'retire']),
   title: z.string(),
+  /** pending: not run (the rotation stopped earlier); skipped: not needed (e.g. the kid was registered already). */
   status: z.enum(['pending', 'passed', 'failed', 'skipped']),
   detail: z.string(),
   exchange_id: z.string().nullable(),
 });
+export type RotationStep = z.infer<typeof RotationStep>;
 export const Rotation = z.object({
   environment_id: z.string(),
   from_kid: z.string(),
   to_kid: z.string().nullable(),
-  /** done: the new key is active; failed: stopped at a step, the old key is still active. */
+  /**
+   * done: the new key is active (a failed retire step after that is reported on the step: the
+   * old key then still has to be retired by hand); failed: stopped at a step before activation,
+   * the old key is still active and the environment unchanged.
+   */
   state: z.enum(['done', 'failed']),
   steps: z.array(RotationStep),
   started_at: z.string(),

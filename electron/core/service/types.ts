@@ -55,4 +55,8 @@ export interface ServiceOptions {
   composer: Composer;
   fetch: typeof fetch;
   now?: () => number;
+  /** Give up on a request to the service after this long; default 10 s. */
+  timeoutMs?: number;
+  /** Exchanges kept in the history; default 1000 (the most recent). */
+  historyCap?: number;
 }
