@@ -5,6 +5,7 @@ import { App } from './app/app';
 import './styles/tokens.css';
 import './styles/shell.css';
 import './shared/ui.css';
+import './shared/report.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -20,6 +20,20 @@ const InspectorPage = lazy(() =>
   import('../features/inspector/inspector-page').then((m) => ({ default: m.InspectorPage })),
 );
 
+const KeysPage = lazy(() => import('../features/keys/keys-page').then((m) => ({ default: m.KeysPage })));
+
+const ComposerPage = lazy(() =>
+  import('../features/composer/composer-page').then((m) => ({ default: m.ComposerPage })),
+);
+
+const ServicePage = lazy(() =>
+  import('../features/service/service-page').then((m) => ({ default: m.ServicePage })),
+);
+
+const EnvironmentsPage = lazy(() =>
+  import('../features/environments/environments-page').then((m) => ({ default: m.EnvironmentsPage })),
+);
+
 const SandboxPage = lazy(() =>
   import('../features/sandbox/sandbox-page').then((m) => ({ default: m.SandboxPage })),
 );
@@ -31,6 +45,36 @@ export const PAGES: readonly PageDef[] = [
     summary: 'Decode any token (CX-Authorization, X-Session-ID, session_token) and run every check on it.',
     glyph: '{}',
     Page: InspectorPage,
+  },
+  {
+    id: 'keys',
+    label: 'Keys',
+    summary:
+      'Your bank’s signing keys: generate, import, export the public JWK, expiry; private parts stay in the vault.',
+    glyph: 'K',
+    Page: KeysPage,
+  },
+  {
+    id: 'composer',
+    label: 'Composer',
+    summary: 'Compose and sign a bank JWT (flow, obj, sub, iat, exp) with a vault key; copy it or send it.',
+    glyph: 'JW',
+    Page: ComposerPage,
+  },
+  {
+    id: 'service',
+    label: 'Service',
+    summary:
+      'Talk to the active environment: authenticate, the JWKS, registered JWKs, key rotation, every exchange.',
+    glyph: 'SV',
+    Page: ServicePage,
+  },
+  {
+    id: 'environments',
+    label: 'Environments',
+    summary: 'The sandbox and your real environments: base URL, counterparty GUID, active key, defaults.',
+    glyph: 'EN',
+    Page: EnvironmentsPage,
   },
   {
     id: 'sandbox',

@@ -2,8 +2,12 @@ import { Suspense, useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EventPayload } from '../../electron/contract';
 import { useApi, useLiveEvent } from '../api/client-context';
+import { EnvSwitcher } from '../features/environments/env-switcher';
+import { ExpiryPill } from '../features/keys/expiry-pill';
+import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
 import { PageErrorBoundary } from './error-boundary';
+import { useAppLiveUpdates } from './live-updates';
 import { appKeys } from './query-keys';
 import { PAGES, pageHref, useCurrentPage } from './routes';
 import { MOD_KEY_LABEL, useGlobalShortcuts } from './shortcuts';
@@ -34,6 +38,7 @@ export function Shell() {
   const notices = useNotices();
   const lastNotice = notices.at(-1);
   useGlobalShortcuts();
+  useAppLiveUpdates();
 
   useEffect(() => {
     document.title = `${page.label} · DETS Console`;
@@ -51,14 +56,8 @@ export function Shell() {
           </span>
           <span className="brand-name">Console</span>
         </div>
-        <div
-          className="env"
-          data-testid="environment"
-          title="Environments (sandbox, test, production) arrive with the Sandbox and Keys pages."
-        >
-          <span className="env-label">Environment</span>
-          <span className="env-value">none selected</span>
-        </div>
+        <EnvSwitcher />
+        <ExpiryPill />
         <div className="topbar-spacer" />
         <ConnectionStatus />
       </header>
@@ -90,6 +89,7 @@ export function Shell() {
       </nav>
 
       <main id="main" className="page" tabIndex={-1}>
+        <VaultBanner />
         <PageErrorBoundary resetKey={page.id}>
           <Suspense fallback={<p className="muted page-loading">Loading {page.label}…</p>}>
             <page.Page />

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import { ConsoleError } from '../../../electron/contract';
+import { ConsoleError, isMethodName } from '../../electron/contract';
 
 /**
  * Where a refused call's error belongs in a form. BAD_ARGUMENT messages name the field
- * ("sandbox.onboard: bank_auth_url: must be an http(s) URL", "jwk: the JWK is a private key…");
+ * ("sandbox.onboard: bank_auth_url: must be an http(s) URL", "env.save: base_url: must be an
+ * http(s) URL", "jwk: the JWK is a private key…");
  * the contract's validation also lists the issue paths in `details.issues`, the sandbox core
  * the field in `details.field`.
  */
@@ -12,7 +13,9 @@ export function fieldOfError<F extends string>(
   fields: readonly F[],
 ): { field: F | null; message: string } {
   const raw = err instanceof Error ? err.message : String(err);
-  const message = raw.replace(/^sandbox\.[A-Za-z]+:\s*/, '');
+  // "sandbox.onboard: …", "env.save: …": the method prefix says nothing the form does not know.
+  const prefix = /^([a-z]+\.[A-Za-z]+):\s*/.exec(raw);
+  const message = prefix && isMethodName(prefix[1]) ? raw.slice(prefix[0].length) : raw;
   if (!(err instanceof ConsoleError) || err.code !== 'BAD_ARGUMENT') return { field: null, message: raw };
   // The contract's validation lists issue paths; the core names the field it refused.
   const details = err.details as { issues?: Array<{ path?: unknown[] }>; field?: unknown } | undefined;
@@ -42,4 +45,19 @@ export function problemOf(schema: z.ZodType, value: string): string | null {
   if (value.trim() === '') return null;
   const r = schema.safeParse(value.trim());
   return r.success ? null : (r.error.issues[0]?.message ?? 'invalid');
+}
+
+/**
+ * Every problem of a whole candidate input under a contract schema, by top-level field (the first
+ * issue of each), for showing errors while typing.
+ */
+export function problemsOf<F extends string>(schema: z.ZodType, input: unknown): Partial<Record<F, string>> {
+  const r = schema.safeParse(input);
+  if (r.success) return {};
+  const out: Partial<Record<F, string>> = {};
+  for (const issue of r.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && !(field in out)) out[field as F] = issue.message;
+  }
+  return out;
 }

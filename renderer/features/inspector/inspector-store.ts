@@ -16,8 +16,21 @@ export interface InspectorForm {
   expectedSub: string;
 }
 
+/** A token handed over from another page (Composer, Service), with what verifies it. */
+export interface InspectorHandoff {
+  token: string;
+  /** A public JWK or JWKS (text) that verifies the signature; none: keep the current key source. */
+  keyText?: string;
+  /** A JWKS URL that verifies the signature (e.g. the service's, for a session_token). */
+  keyUrl?: string;
+  expectedObj?: string;
+  expectedSub?: string;
+}
+
 interface InspectorStore extends InspectorForm {
   set(patch: Partial<InspectorForm>): void;
+  /** Fills the form from another page: the token, its key and the claims it must carry. */
+  load(handoff: InspectorHandoff): void;
   loadSample(): void;
   clearToken(): void;
 }
@@ -34,6 +47,14 @@ export const EMPTY_FORM: InspectorForm = {
 export const useInspectorStore = create<InspectorStore>()((set) => ({
   ...EMPTY_FORM,
   set: (patch) => set(patch),
+  load: (h) =>
+    set({
+      raw: h.token,
+      ...(h.keyText !== undefined ? { keyChoice: 'text' as const, keyText: h.keyText } : {}),
+      ...(h.keyUrl !== undefined ? { keyChoice: 'jwks-url' as const, keyUrl: h.keyUrl } : {}),
+      expectedObj: h.expectedObj ?? '',
+      expectedSub: h.expectedSub ?? '',
+    }),
   // The whole demo: token, its key and its claims, so the one failure shown is the real one (exp).
   loadSample: () =>
     set({

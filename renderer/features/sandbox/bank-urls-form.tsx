@@ -3,7 +3,8 @@ import { schemas } from '../../../electron/contract';
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
 import { fieldOfError, problemOf } from './field-errors';
-import { Field, URL_LABELS } from './onboard-form';
+import { Field } from '../../shared/field';
+import { URL_LABELS } from './onboard-form';
 import { URL_FIELDS, useSandboxStore, type UrlDraft, type UrlField } from './sandbox-store';
 import { useUpdateCounterparty } from './use-sandbox';
 

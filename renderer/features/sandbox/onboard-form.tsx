@@ -1,8 +1,12 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
+import { Field } from '../../shared/field';
 import { fieldOfError, problemOf } from './field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from './use-sandbox';
+
+/** Moved to renderer/shared; kept here for the sandbox's other forms. */
+export { Field };
 
 const FIELDS: readonly OnboardField[] = [
   'jwk',
@@ -201,39 +205,6 @@ export function OnboardForm() {
         </button>
       </div>
     </form>
-  );
-}
-
-export function Field({
-  id,
-  label,
-  hint,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  error?: string | undefined;
-  children: ReactNode;
-}) {
-  return (
-    <div className="field">
-      <div className="field-head">
-        <label htmlFor={id} className="field-label">
-          {label}
-        </label>
-        {hint ? <span className="field-hint">{hint}</span> : null}
-      </div>
-      {children}
-      <p className="field-note" id={`${id}-note`} aria-live="polite">
-        {error ? (
-          <span className="field-error" data-testid={`${id}-error`}>
-            {error}
-          </span>
-        ) : null}
-      </p>
-    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Trace, TraceStep } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
+import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
 import { formatClock, formatMs, shortGuid } from './format';
 import { useSandboxStore } from './sandbox-store';
@@ -136,31 +137,6 @@ export function BudgetBar({ ms }: { ms: number | null }) {
       <span className="budget-ms">{formatMs(ms)}</span>
     </span>
   );
-}
-
-function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}\n`)
-    .join('');
-}
-
-function prettyBody(body: string | null): string {
-  if (body === null || body === '') return '';
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
-export function httpRequestText(r: NonNullable<TraceStep['request']>): string {
-  const body = prettyBody(r.body);
-  return `${r.method} ${r.url}\n${headerLines(r.headers)}${body ? `\n${body}` : ''}`;
-}
-
-export function httpResponseText(r: NonNullable<TraceStep['response']>): string {
-  const body = prettyBody(r.body);
-  return `HTTP ${r.status}\n${headerLines(r.headers)}${body ? `\n${body}` : ''}`;
 }
 
 /** A request or response as text, folded by default (the summary is a button: Enter/Space opens it). */

@@ -25,6 +25,30 @@ export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<
       })),
     },
     inspector: { inspect },
+    // The shell's header and vault banner ask for these on every page.
+    vault: {
+      status: vi.fn(async () => ({ state: 'unlocked', kind: 'keychain', detail: 'Unlocked.' })),
+    },
+    keys: { list: vi.fn(async () => []) },
+    env: {
+      list: vi.fn(async () => ({
+        active_id: 'sandbox',
+        environments: [
+          {
+            id: 'sandbox',
+            name: 'Sandbox',
+            kind: 'sandbox',
+            base_url: 'http://127.0.0.1:7302',
+            counterparty_guid: null,
+            active_kid: null,
+            default_obj: null,
+            default_sub: null,
+            service_jwks_url: null,
+            effective_jwks_url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+          },
+        ],
+      })),
+    },
     on: vi.fn(() => () => undefined),
   } as unknown as ConsoleApi;
   return { api, inspect };

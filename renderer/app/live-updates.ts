@@ -1,0 +1,30 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { Exchange } from '../../electron/contract/schemas/service';
+import { useLiveEvent } from '../api/client-context';
+import { envKeys } from '../features/environments/query-keys';
+import { keysKeys } from '../features/keys/query-keys';
+import { serviceKeys } from '../features/service/query-keys';
+import { mergeExchange } from '../features/service/exchanges';
+import { vaultKeys } from '../features/vault/query-keys';
+
+/**
+ * Live events that feed app-wide server state (the header and the vault banner read it on every
+ * page): each event carries the new state, so it replaces the cache instead of refetching.
+ */
+export function useAppLiveUpdates(): void {
+  const queryClient = useQueryClient();
+  useLiveEvent('vault.changed', (status) => {
+    queryClient.setQueryData(vaultKeys.status(), status);
+    void queryClient.invalidateQueries({ queryKey: keysKeys.list() });
+  });
+  useLiveEvent('keys.changed', (keys) => queryClient.setQueryData(keysKeys.list(), keys));
+  useLiveEvent('env.changed', (list) => queryClient.setQueryData(envKeys.list(), list));
+  useLiveEvent('service.exchanged', (exchange) =>
+    queryClient.setQueryData<Exchange[]>(serviceKeys.exchanges(), (old) => mergeExchange(old, exchange)),
+  );
+  useLiveEvent('service.rotated', (rotation) => {
+    queryClient.setQueryData(serviceKeys.rotation(), rotation);
+    void queryClient.invalidateQueries({ queryKey: keysKeys.list() });
+    void queryClient.invalidateQueries({ queryKey: envKeys.list() });
+  });
+}

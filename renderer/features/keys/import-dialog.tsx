@@ -1,0 +1,202 @@
+import { useState, type FormEvent } from 'react';
+import { schemas, type MethodInput } from '../../../electron/contract';
+import type { KeyInfo } from '../../../electron/contract/schemas/keys';
+import { ErrorPanel } from '../../shared/error-panel';
+import { Field } from '../../shared/field';
+import { fieldOfError, problemsOf } from '../../shared/field-errors';
+import { Modal } from '../../shared/modal';
+import { ALGS } from './generate-dialog';
+import { useKeysStore } from './keys-store';
+import { useImportKey } from './use-keys';
+
+const FIELDS = ['text', 'kid', 'alg', 'label', 'expires'] as const;
+type ImportField = (typeof FIELDS)[number];
+
+interface Meta {
+  kid: string;
+  alg: '' | (typeof ALGS)[number];
+  label: string;
+  expires: string;
+}
+
+const EMPTY_META: Meta = { kid: '', alg: '', label: '', expires: '' };
+
+export function importInput(text: string, m: Meta): MethodInput<'keys.import'> {
+  const input: MethodInput<'keys.import'> = { text };
+  if (m.kid.trim() !== '') input.kid = m.kid.trim();
+  if (m.alg !== '') input.alg = m.alg;
+  if (m.label.trim() !== '') input.label = m.label.trim();
+  if (m.expires !== '') input.expires = m.expires;
+  return input;
+}
+
+/**
+ * Import an existing private key (PEM PKCS#8 / PKCS#1, or a private JWK) into the vault. The
+ * pasted text lives only in this dialog's state: it is sent once and cleared as soon as the core
+ * has it, and nothing ever shows it again.
+ */
+export function ImportDialog() {
+  const close = useKeysStore((s) => s.close);
+  const setHighlight = useKeysStore((s) => s.setHighlight);
+  const importKey = useImportKey();
+  const [text, setText] = useState('');
+  const [meta, setMeta] = useState<Meta>(EMPTY_META);
+  const [imported, setImported] = useState<KeyInfo | null>(null);
+  const input = importInput(text, meta);
+  const problems = problemsOf<ImportField>(schemas.ImportKeyInput, input);
+  // An empty key text is "not yet", not an error to shout about.
+  if (text === '') delete problems.text;
+  const refused = importKey.error ? fieldOfError(importKey.error, FIELDS) : null;
+  const errorFor = (f: ImportField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const edit = (patch: Partial<Meta>) => {
+    if (importKey.error) importKey.reset();
+    setMeta((m) => ({ ...m, ...patch }));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (text.trim() === '' || Object.keys(problems).length > 0) return;
+    importKey.mutate(input, {
+      onSuccess: (key) => {
+        setText(''); // the private key leaves the page as soon as the vault holds it
+        setMeta(EMPTY_META);
+        setImported(key);
+        setHighlight(key.kid);
+      },
+    });
+  };
+
+  return (
+    <Modal title="Import a private key" onClose={close} testId="import-dialog" wide>
+      <form onSubmit={submit} noValidate className="dialog-form">
+        <div className="banner banner-warn" data-testid="import-warning">
+          <span className="banner-icon" aria-hidden="true">
+            !
+          </span>
+          <p>
+            <strong>The key goes into the vault and is never shown again</strong>: not on this page, not by
+            Export (which gives the public part only). Keep your own backup where your bank keeps keys. The
+            text you paste is sent once to this console’s core, encrypted there, and cleared from this form.
+          </p>
+        </div>
+        <Field
+          id="import-text"
+          label="Private key"
+          hint="PEM (PKCS#8 or PKCS#1) or a private JWK (JSON)"
+          error={errorFor('text')}
+        >
+          <textarea
+            id="import-text"
+            className="input mono import-text"
+            rows={8}
+            value={text}
+            onChange={(e) => {
+              if (importKey.error) importKey.reset();
+              if (imported) setImported(null);
+              setText(e.target.value);
+            }}
+            spellCheck={false}
+            autoComplete="off"
+            autoCorrect="off"
+            autoCapitalize="off"
+            placeholder={'-----BEGIN …-----\nor {"kty":"RSA","n":"…","e":"AQAB",…}'}
+            aria-invalid={errorFor('text') ? true : undefined}
+            aria-describedby="import-text-note"
+            data-testid="import-text"
+            data-autofocus
+          />
+        </Field>
+        <div className="form-grid-2">
+          <Field
+            id="import-kid"
+            label="kid"
+            hint="optional · else the JWK’s kid, else a UUID"
+            error={errorFor('kid')}
+          >
+            <input
+              id="import-kid"
+              className="input mono"
+              value={meta.kid}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => edit({ kid: e.target.value })}
+              aria-invalid={errorFor('kid') ? true : undefined}
+              aria-describedby="import-kid-note"
+              data-testid="import-kid"
+            />
+          </Field>
+          <Field
+            id="import-alg"
+            label="Algorithm"
+            hint="optional · else from the key, else RS256"
+            error={errorFor('alg')}
+          >
+            <select
+              id="import-alg"
+              className="input"
+              value={meta.alg}
+              onChange={(e) => edit({ alg: e.target.value as Meta['alg'] })}
+              data-testid="import-alg"
+            >
+              <option value="">from the key</option>
+              {ALGS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="import-label" label="Label" hint="optional" error={errorFor('label')}>
+            <input
+              id="import-label"
+              className="input"
+              value={meta.label}
+              onChange={(e) => edit({ label: e.target.value })}
+              aria-describedby="import-label-note"
+              data-testid="import-label"
+            />
+          </Field>
+          <Field
+            id="import-expires"
+            label="Expires"
+            hint="optional · last valid day"
+            error={errorFor('expires')}
+          >
+            <input
+              id="import-expires"
+              type="date"
+              className="input"
+              value={meta.expires}
+              onChange={(e) => edit({ expires: e.target.value })}
+              aria-describedby="import-expires-note"
+              data-testid="import-expires"
+            />
+          </Field>
+        </div>
+        {importKey.error && refused?.field === null ? (
+          <ErrorPanel title="Not imported" error={importKey.error} testId="import-error" />
+        ) : null}
+        {imported ? (
+          <p className="text-pass" role="status" data-testid="import-done">
+            ✓ Imported <code>{imported.kid}</code> ({imported.alg}, {imported.bits} bits), fingerprint{' '}
+            <code title={imported.fingerprint}>{imported.fingerprint.slice(0, 12)}…</code>. The form is empty
+            again: paste another key, or close.
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button type="button" className="btn btn-small" onClick={close} data-testid="import-cancel">
+            {imported ? 'Close' : 'Cancel'}
+          </button>
+          <button
+            type="submit"
+            className="btn btn-small btn-primary"
+            disabled={importKey.isPending || text.trim() === '' || Object.keys(problems).length > 0}
+            data-testid="import-submit"
+          >
+            {importKey.isPending ? 'Importing…' : 'Import into the vault'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,156 @@
+import type { KeyInfo } from '../../../electron/contract/schemas/keys';
+import { CopyButton } from '../../shared/copy-button';
+import { ErrorPanel } from '../../shared/error-panel';
+import { useActiveEnvironment } from '../environments/use-environments';
+import { DeleteDialog } from './delete-dialog';
+import { ExportDialog } from './export-dialog';
+import { GenerateDialog } from './generate-dialog';
+import { ImportDialog } from './import-dialog';
+import { KeyTable } from './key-table';
+import { useKeysStore } from './keys-store';
+import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey } from './use-keys';
+import './keys.css';
+
+export function KeysPage() {
+  const keys = useKeys();
+  const env = useActiveEnvironment();
+  const dialog = useKeysStore((s) => s.dialog);
+  const open = useKeysStore((s) => s.open);
+  const register = useRegisterWithSandbox();
+  const update = useUpdateKey();
+  const registered = register.data;
+  const canRegister = env?.kind === 'sandbox' && !env.counterparty_guid;
+  const state = keys.error ? 'error' : keys.data ? 'ready' : 'loading';
+
+  const onStatus = (key: KeyInfo, status: KeyInfo['status']) => update.mutate({ kid: key.kid, status });
+
+  return (
+    <div className="keys-page" data-testid="keys-page" data-state={state}>
+      <header className="page-head">
+        <h1>Keys</h1>
+        <p className="page-summary">
+          Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs
+          and fingerprints.
+        </p>
+        <div className="page-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => open({ kind: 'import' })}
+            data-testid="keys-import"
+          >
+            Import…
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => open({ kind: 'generate' })}
+            data-testid="keys-generate"
+          >
+            Generate key…
+          </button>
+        </div>
+      </header>
+
+      {keys.error ? (
+        <ErrorPanel title="Keys unavailable" error={keys.error} testId="keys-error">
+          <p className="muted">
+            {keys.error.message.includes('vault') || keys.error.message.includes('keychain')
+              ? 'See the vault message above.'
+              : 'The rest of the console still works.'}
+          </p>
+        </ErrorPanel>
+      ) : null}
+
+      {registered ? (
+        <div className="banner banner-pass" role="status" data-testid="register-result">
+          <span className="banner-icon" aria-hidden="true">
+            ✓
+          </span>
+          <div className="banner-body">
+            <p>
+              <strong>
+                Registered <code>{registered.kid}</code> with the sandbox.
+              </strong>{' '}
+              Counterparty GUID <code data-testid="register-guid">{registered.counterparty_guid}</code>{' '}
+              <CopyButton
+                text={() => registered.counterparty_guid}
+                label="Copy GUID"
+                testId="copy-register-guid"
+              />
+            </p>
+            <p className="muted">
+              The sandbox environment now uses this counterparty, with <code>{registered.kid}</code> as its
+              active key. Next: <a href="#/composer">compose a token</a> or{' '}
+              <a href="#/service">authenticate</a>.
+            </p>
+          </div>
+        </div>
+      ) : null}
+      {register.error ? (
+        <ErrorPanel
+          title={
+            register.error instanceof PartialRegistrationError
+              ? 'Registered, but the environment was not updated'
+              : 'Not registered'
+          }
+          error={register.error}
+          testId="register-error"
+        />
+      ) : null}
+      {update.error ? (
+        <ErrorPanel title="Status not changed" error={update.error} testId="key-update-error" />
+      ) : null}
+
+      {canRegister && keys.data && keys.data.length > 0 && !registered ? (
+        <p className="keys-hint" data-testid="register-hint">
+          The sandbox does not know your bank yet: <strong>Register with the sandbox</strong> on a key
+          onboards its public JWK as a new counterparty and makes it the sandbox environment’s key.
+        </p>
+      ) : null}
+
+      {keys.data ? (
+        keys.data.length === 0 ? (
+          <div className="empty" data-testid="keys-empty">
+            <h2>No signing key yet</h2>
+            <p>
+              Every request to the service carries a JWT signed with your bank’s private key (spec 5).
+              Generate one here (RSA, RS256, 2048 bits unless you choose otherwise) or import the one your
+              bank already uses. Then register its public JWK: with the sandbox in one click, or through your
+              real environment’s onboarding.
+            </p>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => open({ kind: 'generate' })}
+              data-testid="keys-generate-empty"
+            >
+              Generate a key
+            </button>{' '}
+            <button type="button" className="btn" onClick={() => open({ kind: 'import' })}>
+              Import a key
+            </button>
+          </div>
+        ) : (
+          <section className="panel">
+            <KeyTable
+              keys={keys.data}
+              env={env}
+              onRegister={canRegister && env ? (key) => register.mutate({ key, env }) : null}
+              registering={register.isPending ? (register.variables?.key.kid ?? null) : null}
+              onStatus={onStatus}
+              statusPending={update.isPending ? (update.variables?.kid ?? null) : null}
+            />
+          </section>
+        )
+      ) : state === 'loading' ? (
+        <p className="muted">Loading keys…</p>
+      ) : null}
+
+      {dialog?.kind === 'generate' ? <GenerateDialog /> : null}
+      {dialog?.kind === 'import' ? <ImportDialog /> : null}
+      {dialog?.kind === 'export' ? <ExportDialog kid={dialog.kid} /> : null}
+      {dialog?.kind === 'delete' ? <DeleteDialog kid={dialog.kid} /> : null}
+    </div>
+  );
+}

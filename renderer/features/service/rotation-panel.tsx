@@ -1,0 +1,254 @@
+import { type FormEvent } from 'react';
+import type { MethodInput } from '../../../electron/contract';
+import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
+import { ErrorPanel } from '../../shared/error-panel';
+import { Field } from '../../shared/field';
+import { formatLocal } from '../../shared/format';
+import { StatusMark, type Status } from '../../shared/status-mark';
+import { ALGS, BITS } from '../keys/generate-dialog';
+import { revealExchange } from './exchange-view';
+import { useServiceStore, type RotateDraft } from './service-store';
+import { useLastRotation, useRotate } from './use-service';
+
+type StepId = Rotation['steps'][number]['id'];
+
+/** The five steps, as the wizard explains them before anything runs (spec 5 #3: before a key expires). */
+export const ROTATION_STEPS: Array<{ id: StepId; title: string; what: string }> = [
+  { id: 'generate', title: 'Generate the next key', what: 'a new RSA key in the vault, with status next' },
+  {
+    id: 'register',
+    title: 'Register it with the service',
+    what: 'PUT …/jwk/{jwk_guid} with its public JWK, signed by the current key (spec 4.1 #1)',
+  },
+  {
+    id: 'prove',
+    title: 'Prove it works',
+    what: 'authenticate with a token signed by the new key: the service must accept it',
+  },
+  { id: 'activate', title: 'Activate it', what: 'the new key becomes this environment’s active key' },
+  { id: 'retire', title: 'Retire the old key', what: 'the old key stops signing (it stays in the vault)' },
+];
+
+const STEP_STATUS: Record<Rotation['steps'][number]['status'], Status> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  pending: 'info',
+};
+
+function rotateInput(d: RotateDraft, nextKid?: string | null): MethodInput<'service.rotate'> {
+  if (nextKid) return { next_kid: nextKid };
+  const input: MethodInput<'service.rotate'> = { alg: d.alg, bits: d.bits };
+  if (d.expires !== '') input.expires = d.expires;
+  return input;
+}
+
+/** Key rotation as a wizard: what will happen, run it, see each step, and recover from a refusal. */
+export function RotationPanel({ env }: { env: Environment | null }) {
+  const draft = useServiceStore((s) => s.rotate);
+  const setDraft = useServiceStore((s) => s.setRotate);
+  const rotate = useRotate();
+  const last = useLastRotation().data ?? null;
+  const ready = Boolean(env?.active_kid && env.counterparty_guid && env.base_url);
+
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    rotate.mutate(rotateInput(draft));
+  };
+
+  return (
+    <section className="panel" aria-labelledby="rotation-title" data-testid="rotation-panel">
+      <h2 id="rotation-title" className="panel-title">
+        Rotation <span className="panel-note">before the active key expires</span>
+      </h2>
+      <div className="panel-body rotation-body">
+        <ol className="rotation-plan" data-testid="rotation-plan">
+          {ROTATION_STEPS.map((s, i) => (
+            <li key={s.id}>
+              <span className="rotation-num">{i + 1}</span>
+              <span>
+                <strong>{s.title}</strong>: {s.what}.
+              </span>
+            </li>
+          ))}
+        </ol>
+        <p className="muted rotation-safety">
+          Until step 4 passes, the current key
+          {env?.active_kid ? (
+            <>
+              {' '}
+              <code>{env.active_kid}</code>
+            </>
+          ) : null}{' '}
+          stays active: a refusal at any step leaves your bank signing as before.
+        </p>
+        <form className="rotation-form" onSubmit={start} noValidate>
+          <Field id="rotate-alg" label="Algorithm">
+            <select
+              id="rotate-alg"
+              className="input"
+              value={draft.alg}
+              onChange={(e) => setDraft({ alg: e.target.value as RotateDraft['alg'] })}
+              data-testid="rotate-alg"
+            >
+              {ALGS.map((a) => (
+                <option key={a}>{a}</option>
+              ))}
+            </select>
+          </Field>
+          <Field id="rotate-bits" label="Bits">
+            <select
+              id="rotate-bits"
+              className="input"
+              value={draft.bits}
+              onChange={(e) => setDraft({ bits: Number(e.target.value) as RotateDraft['bits'] })}
+              data-testid="rotate-bits"
+            >
+              {BITS.map((b) => (
+                <option key={b}>{b}</option>
+              ))}
+            </select>
+          </Field>
+          <Field id="rotate-expires" label="New key expires" hint="optional">
+            <input
+              id="rotate-expires"
+              type="date"
+              className="input"
+              value={draft.expires}
+              onChange={(e) => setDraft({ expires: e.target.value })}
+              data-testid="rotate-expires"
+            />
+          </Field>
+          <button
+            type="submit"
+            className="btn btn-small btn-primary rotation-start"
+            disabled={rotate.isPending || !ready}
+            title={
+              ready ? undefined : 'The environment needs a base URL, a counterparty GUID and an active key'
+            }
+            data-testid="rotate-start"
+          >
+            {rotate.isPending ? 'Rotating…' : 'Rotate now'}
+          </button>
+        </form>
+        {!ready && env ? (
+          <p className="text-warn" data-testid="rotate-not-ready">
+            Rotation needs the environment’s base URL, counterparty GUID and active key.
+          </p>
+        ) : null}
+        {rotate.isPending ? (
+          <p className="muted" role="status">
+            Rotating: generating, registering and proving the new key. Each step’s request appears in the
+            history as it is sent.
+          </p>
+        ) : null}
+        {rotate.error ? (
+          <ErrorPanel title="Rotation not started" error={rotate.error} testId="rotate-error" />
+        ) : null}
+        {last ? (
+          <RotationResult
+            rotation={last}
+            retrying={rotate.isPending}
+            onRetry={(nextKid) => rotate.mutate(rotateInput(draft, nextKid))}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function RotationResult({
+  rotation: r,
+  retrying,
+  onRetry,
+}: {
+  rotation: Rotation;
+  retrying: boolean;
+  onRetry: (nextKid: string | null) => void;
+}) {
+  const failedStep = r.steps.find((s) => s.status === 'failed');
+  return (
+    <div className="rotation-result" data-testid="rotation-result" data-state={r.state}>
+      {r.state === 'done' ? (
+        <div className="banner banner-pass" role="status" data-testid="rotation-done">
+          <span className="banner-icon" aria-hidden="true">
+            ✓
+          </span>
+          <p>
+            <strong>Rotated.</strong> <code>{r.to_kid}</code> is now the active key; <code>{r.from_kid}</code>{' '}
+            is retired.
+          </p>
+        </div>
+      ) : (
+        <div className="banner banner-fail" role="alert" data-testid="rotation-failed">
+          <span className="banner-icon" aria-hidden="true">
+            ✗
+          </span>
+          <div className="banner-body">
+            <p>
+              <strong>
+                Rotation stopped{failedStep ? ` at “${failedStep.title}”` : ''}. The old key{' '}
+                <code data-testid="rotation-old-kid">{r.from_kid}</code> is still active
+              </strong>
+              : your bank keeps signing with it, nothing changed for the service’s view of your tokens.
+            </p>
+            <p className="form-actions">
+              {r.to_kid ? (
+                <button
+                  type="button"
+                  className="btn btn-small btn-primary"
+                  onClick={() => onRetry(r.to_kid)}
+                  disabled={retrying}
+                  data-testid="rotate-retry"
+                >
+                  {retrying ? 'Retrying…' : <>Retry with the same next key ({r.to_kid})</>}
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => onRetry(null)}
+                disabled={retrying}
+                data-testid="rotate-restart"
+              >
+                Start over with a new key
+              </button>
+            </p>
+          </div>
+        </div>
+      )}
+      <ol className="rotation-steps" data-testid="rotation-steps">
+        {r.steps.map((s) => (
+          <li
+            key={s.id}
+            className={`rotation-step step-${s.status}`}
+            data-testid={`rotation-step-${s.id}`}
+            data-status={s.status}
+          >
+            <StatusMark status={STEP_STATUS[s.status]} word={s.status} />
+            <span className="rotation-step-body">
+              <span className="rotation-step-title">{s.title}</span>
+              {s.detail ? <span className="rotation-step-detail">{s.detail}</span> : null}
+            </span>
+            {s.exchange_id ? (
+              <button
+                type="button"
+                className="btn-link rotation-step-link"
+                onClick={() => revealExchange(s.exchange_id!)}
+                data-testid="rotation-step-exchange"
+              >
+                exchange
+              </button>
+            ) : (
+              <span />
+            )}
+          </li>
+        ))}
+      </ol>
+      <p className="muted rotation-times">
+        {r.environment_id} · started {formatLocal(r.started_at) ?? r.started_at} · finished{' '}
+        {formatLocal(r.finished_at) ?? r.finished_at}
+      </p>
+    </div>
+  );
+}

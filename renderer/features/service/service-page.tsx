@@ -1,0 +1,75 @@
+import { useEventStreamState } from '../../api/client-context';
+import { ErrorPanel } from '../../shared/error-panel';
+import { EnvSummary } from '../environments/env-summary';
+import { useActiveEnvironment } from '../environments/use-environments';
+import { AuthenticatePanel } from './authenticate-panel';
+import { ExchangeList } from './exchange-view';
+import { JwkPanel } from './jwk-panel';
+import { RotationPanel } from './rotation-panel';
+import { useExchanges } from './use-service';
+import './service.css';
+
+export function ServicePage() {
+  const env = useActiveEnvironment();
+  const exchanges = useExchanges();
+  const live = useEventStreamState().status === 'connected';
+
+  return (
+    <div
+      className="service-page"
+      data-testid="service-page"
+      data-state={exchanges.data ? 'ready' : 'loading'}
+    >
+      <header className="page-head">
+        <h1>Service</h1>
+        <p className="page-summary">
+          The active environment’s service, from your bank’s side: authenticate, its JWKS, your registered
+          JWKs, key rotation, and every request with its answer.
+        </p>
+        <div className="page-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void exchanges.refetch()}
+            data-testid="service-refresh"
+          >
+            Refresh
+          </button>
+        </div>
+      </header>
+      <EnvSummary env={env} />
+
+      <div className="service-grid">
+        <div className="service-column">
+          <AuthenticatePanel env={env} />
+          <JwkPanel env={env} />
+          <RotationPanel env={env} />
+        </div>
+        <section className="panel service-history" aria-labelledby="history-title">
+          <h2 id="history-title" className="panel-title">
+            Exchanges <span className="panel-note">newest first</span>
+            <span className="panel-spacer" />
+            <span
+              className={`live-dot ${live ? 'is-live' : ''}`}
+              title={
+                live ? 'New exchanges appear as they happen' : 'Live events are not flowing: press Refresh'
+              }
+              data-testid="exchanges-live"
+            >
+              {live ? 'live' : 'not live'}
+            </span>
+          </h2>
+          <div className="panel-body">
+            {exchanges.error ? (
+              <ErrorPanel title="History unavailable" error={exchanges.error} testId="exchanges-error" />
+            ) : exchanges.data ? (
+              <ExchangeList exchanges={exchanges.data} />
+            ) : (
+              <p className="muted">Loading the history…</p>
+            )}
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MethodInput } from '../../../electron/contract';
+import type { Exchange, Rotation } from '../../../electron/contract/schemas/service';
+import { useApi } from '../../api/client-context';
+import { envKeys } from '../environments/query-keys';
+import { keysKeys } from '../keys/query-keys';
+import { EXCHANGE_LIMIT, mergeExchange } from './exchanges';
+import { serviceKeys } from './query-keys';
+
+export function useExchanges() {
+  const api = useApi();
+  return useQuery({
+    queryKey: serviceKeys.exchanges(),
+    queryFn: () => api.service.exchanges({ limit: EXCHANGE_LIMIT }),
+  });
+}
+
+/** A call's exchange goes into the history at once, live events or not. */
+function useAddExchange() {
+  const queryClient = useQueryClient();
+  return (exchange: Exchange) =>
+    queryClient.setQueryData<Exchange[]>(serviceKeys.exchanges(), (old) => mergeExchange(old, exchange));
+}
+
+export function useAuthenticate() {
+  const api = useApi();
+  const add = useAddExchange();
+  return useMutation({
+    mutationFn: (input: MethodInput<'service.authenticate'>) => api.service.authenticate(input),
+    onSuccess: (result) => add(result.exchange),
+  });
+}
+
+export type JwkOperation =
+  | { op: 'register'; input: MethodInput<'service.registerJwk'> }
+  | { op: 'update'; input: MethodInput<'service.updateJwk'> }
+  | { op: 'list' }
+  | { op: 'fetch' };
+
+export function useJwkOperation() {
+  const api = useApi();
+  const add = useAddExchange();
+  return useMutation({
+    mutationFn: (o: JwkOperation): Promise<Exchange> => {
+      switch (o.op) {
+        case 'register':
+          return api.service.registerJwk(o.input);
+        case 'update':
+          return api.service.updateJwk(o.input);
+        case 'list':
+          return api.service.listJwks();
+        case 'fetch':
+          return api.service.fetchJwks();
+      }
+    },
+    onSuccess: add,
+  });
+}
+
+/** The last rotation seen on this page (there is no method to read it back: it comes from a call or an event). */
+export function useLastRotation() {
+  return useQuery<Rotation | null>({
+    queryKey: serviceKeys.rotation(),
+    queryFn: () => null,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}
+
+export function useRotate() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInput<'service.rotate'>) => api.service.rotate(input),
+    onSuccess: (rotation) => {
+      queryClient.setQueryData(serviceKeys.rotation(), rotation);
+      void queryClient.invalidateQueries({ queryKey: serviceKeys.exchanges() });
+      void queryClient.invalidateQueries({ queryKey: keysKeys.list() });
+      return queryClient.invalidateQueries({ queryKey: envKeys.list() });
+    },
+  });
+}
