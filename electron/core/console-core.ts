@@ -79,6 +79,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const vault = lazy(() =>
     openVault({
       dataDir,
+      events,
       env: options.env ?? process.env,
       ...(options.keychain ? { keychain: options.keychain } : {}),
     }),
