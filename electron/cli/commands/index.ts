@@ -1,5 +1,6 @@
 import type { CliIo } from '../io';
 import { jwtCommand } from './jwt';
+import { keysCommand } from './keys';
 import { sandboxCommand } from './sandbox';
 import { serveCommand } from './serve';
 
@@ -9,6 +10,7 @@ export type Command = (argv: string[], io: CliIo) => Promise<number>;
 export const commands: Record<string, Command> = {
   serve: serveCommand,
   sandbox: sandboxCommand,
+  keys: keysCommand,
   jwt: jwtCommand,
 };
 
@@ -20,6 +22,13 @@ Usage:
                           [--sandbox-port 7302] [--no-sandbox] [--service-jwks-url URL]
                           [--users FILE] [--open] [--json]
   dets-console sandbox    [--data-dir DIR] [--host 127.0.0.1] [--port 7302] [--json]
+  dets-console keys       generate [--alg RS256] [--bits 2048] [--kid KID] [--label TEXT]
+                                   [--expires YYYY-MM-DD] [--json]
+  dets-console keys       list [--json]
+  dets-console keys       export KID [--format jwk|jwks|pem]
+  dets-console keys       import FILE [--kid KID]
+  dets-console keys       delete KID --yes
+  dets-console jwt        sign --kid KID --obj OBJ --sub SUB [--ttl SECONDS]
   dets-console jwt        inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json]
 
 Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,

@@ -1,0 +1,203 @@
+/**
+ * `dets-console jwt sign` through runCli with a captured CliIo, and the built CLI
+ * (dist/cli/dets-console.js, built once per run by test/support/global-setup.ts) spawned as a
+ * script would: generate, sign, export, and verify the token with jose against the exported
+ * JWK alone. The vault is the real one (npm test runs inside scripts/with-keyring.sh).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../electron/cli/io';
+import { runCli } from '../../electron/cli/run';
+import { createSignedPairs } from '../../electron/core/jwt/signed-pairs';
+import {
+  createOsKeychain,
+  KEYCHAIN_SERVICE,
+  vaultFilePath,
+  vaultKeyAccount,
+} from '../../electron/core/vault';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/cli/dets-console.js');
+const IBAN = 'DE89370400440532013000';
+const dirs: string[] = [];
+
+function newDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dets-cli-jwt-sign-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  const keychain = createOsKeychain();
+  for (const dir of dirs) {
+    try {
+      const vault = JSON.parse(readFileSync(vaultFilePath(dir), 'utf8')) as {
+        kind: string;
+        profile_id: string;
+      };
+      if (vault.kind === 'keychain')
+        await keychain.delete(KEYCHAIN_SERVICE, vaultKeyAccount(vault.profile_id));
+    } catch {
+      // no vault in this folder
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(argv: string[], dataDir: string): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { DETS_DATA_DIR: dataDir },
+    waitForStop: () => new Promise(() => {}),
+    stdinIsTTY: false,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** Runs the built CLI as a separate process, as scripts and CI do. */
+function spawnCli(argv: string[], dataDir: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...argv, '--data-dir', dataDir],
+      { cwd: root, env: { ...process.env, DETS_DATA_DIR: '', NO_COLOR: '1' }, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function verifyWithExport(run: (argv: string[]) => Promise<Run>, kid: string, token: string) {
+  const exported = await run(['keys', 'export', kid, '--format', 'jwk']);
+  expect(exported.code).toBe(0);
+  const jwk = JSON.parse(exported.stdout) as { alg: string };
+  return jwtVerify(token, await importJWK(jwk, jwk.alg));
+}
+
+describe('dets-console jwt sign', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = newDir();
+    expect((await cli(['keys', 'generate', '--kid', 'bank-1'], dataDir)).code).toBe(0);
+  });
+
+  it('prints the compact token alone on stdout; it verifies against `keys export --format jwk`', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const r = await cli(
+      ['jwt', 'sign', '--kid', 'bank-1', '--obj', IBAN, '--sub', 'ops@bank.example'],
+      dataDir,
+    );
+    const after = Math.floor(Date.now() / 1000);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    const token = r.stdout.trim();
+    const { payload, protectedHeader } = await verifyWithExport((a) => cli(a, dataDir), 'bank-1', token);
+    expect(protectedHeader).toEqual({ alg: 'RS256', kid: 'bank-1', typ: 'JWT' });
+    expect(Object.keys(payload)).toEqual(['flow', 'obj', 'sub', 'iat', 'exp']);
+    expect(payload).toMatchObject({ flow: 'sign-in', obj: IBAN, sub: 'ops@bank.example' });
+    expect(payload.iat).toBeGreaterThanOrEqual(before);
+    expect(payload.iat).toBeLessThanOrEqual(after);
+    expect(payload.exp).toBe((payload.iat as number) + 300);
+  });
+
+  it('takes --ttl, and remembers the obj/sub pair for the bank endpoints', async () => {
+    const r = await cli(
+      ['jwt', 'sign', '--kid', 'bank-1', '--obj', '+4915112345678', '--sub', 'teller-7', '--ttl', '60'],
+      dataDir,
+    );
+    expect(r.code).toBe(0);
+    const claims = decodeJwt(r.stdout.trim());
+    expect((claims.exp as number) - (claims.iat as number)).toBe(60);
+    expect(await createSignedPairs({ dataDir }).subsFor('+4915112345678')).toEqual(['teller-7']);
+  });
+
+  it('puts hints on stderr and still signs: a failing IBAN checksum, a lifetime over an hour', async () => {
+    const r = await cli(
+      ['jwt', 'sign', '--kid', 'bank-1', '--obj', 'DE89370400440532013001', '--sub', 's', '--ttl', '7200'],
+      dataDir,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    const warnings = r.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^warning: obj looks like an IBAN but its checksum fails/);
+    expect(warnings[1]).toMatch(
+      /^warning: the lifetime is 7200 s: the sandbox refuses tokens living over 1 hour/,
+    );
+  });
+
+  it('refuses bad usage with exit 2 and one line naming the flag', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--obj', IBAN, '--sub', 's'], /^dets-console jwt: --kid: required/],
+      [['--kid', 'bank-1', '--sub', 's'], /^dets-console jwt: --obj: required/],
+      [['--kid', 'bank-1', '--obj', IBAN], /^dets-console jwt: --sub: required/],
+      [['--kid', 'bank-1', '--obj', '', '--sub', 's'], /--obj: obj must not be empty$/],
+      [['--kid', 'bank-1', '--obj', IBAN, '--sub', ''], /--sub: sub must not be empty$/],
+      [
+        ['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '5m'],
+        /--ttl: "5m" is not a whole number of seconds$/,
+      ],
+      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '0'], /--ttl: must be 1 to 86400 seconds/],
+      [['--kid', 'nope', '--obj', IBAN, '--sub', 's'], /--kid: no signing key with kid "nope"/],
+      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--iat', '1'], /--iat: unknown option$/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(['jwt', 'sign', ...argv], dataDir);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim(), argv.join(' ')).toMatch(message);
+    }
+  });
+});
+
+describe('the built CLI (dist/cli/dets-console.js)', () => {
+  it('generate --json, jwt sign, keys export: the token verifies against the exported JWK', async () => {
+    const dataDir = newDir();
+    const run = (argv: string[]) => spawnCli(argv, dataDir);
+    const generated = await run(['keys', 'generate', '--alg', 'RS384', '--json']);
+    expect(generated.stderr).toBe('');
+    expect(generated.code).toBe(0);
+    const { kid, alg, jwk } = JSON.parse(generated.stdout) as { kid: string; alg: string; jwk: object };
+    expect(alg).toBe('RS384');
+
+    const signed = await run(['jwt', 'sign', '--kid', kid, '--obj', IBAN, '--sub', 'ci@bank.example']);
+    expect(signed.stderr).toBe('');
+    expect(signed.code).toBe(0);
+    expect(signed.stdout.split('\n')).toEqual([expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), '']);
+    const token = signed.stdout.trim();
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS384', kid, typ: 'JWT' });
+    const { payload } = await verifyWithExport(run, kid, token);
+    expect(payload).toMatchObject({ flow: 'sign-in', obj: IBAN, sub: 'ci@bank.example' });
+
+    const list = await run(['keys', 'list', '--json']);
+    expect(JSON.parse(list.stdout)).toEqual([{ kid, alg: 'RS384', status: 'active', expires: null }]);
+    const exported = JSON.parse((await run(['keys', 'export', kid])).stdout) as object;
+    expect(exported).toEqual(jwk);
+  });
+
+  it('exits 2 naming --yes when delete lacks it', async () => {
+    const dataDir = newDir();
+    const r = await spawnCli(['keys', 'delete', 'whatever'], dataDir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes: required/);
+  });
+});
