@@ -16,6 +16,8 @@ import { keysEvents, keysMethods } from './domains/keys';
 import { jwtMethods } from './domains/jwt';
 import { envEvents, envMethods } from './domains/env';
 import { serviceEvents, serviceMethods } from './domains/service';
+import { eventsEvents, eventsMethods } from './domains/events';
+import { bankEvents, bankMethods } from './domains/bank';
 import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
@@ -32,6 +34,8 @@ export const methods = {
   ...jwtMethods,
   ...envMethods,
   ...serviceMethods,
+  ...eventsMethods,
+  ...bankMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
@@ -42,6 +46,8 @@ export const events = {
   ...keysEvents,
   ...envEvents,
   ...serviceEvents,
+  ...eventsEvents,
+  ...bankEvents,
 } as const;
 
 export type Methods = typeof methods;

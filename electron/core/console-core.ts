@@ -10,6 +10,9 @@ import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
 import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
 import { openVault, type KeychainBackend, type Vault } from './vault';
+import { exportEvents, openEventStore, type EventStore } from './store';
+import { parseJsonText } from './json-text';
+import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { createKeyStore, type KeyStore } from './keys';
 import { createComposer } from './jwt/compose';
 import { createSignedPairs } from './jwt/signed-pairs';
@@ -32,6 +35,8 @@ export interface CoreOptions {
   env?: NodeJS.ProcessEnv;
   /** Stand-in keychain for tests that are not about the keychain; the real one otherwise. */
   keychain?: KeychainBackend;
+  /** --service-jwks-url: where the bank endpoints fetch the service's keys (else the active environment's). */
+  serviceJwksUrl?: string;
 }
 
 export interface ListenerUrls {
@@ -52,6 +57,12 @@ export interface ConsoleCore {
   listenSandbox(options: { host: string; port: number }): Promise<SandboxListener>;
   /** Core services, built on first use (a CLI command that needs no key never touches the vault). */
   readonly services: CoreServices;
+  /** The event store, opened on first use. */
+  store(): Promise<EventStore>;
+  /** The bank endpoints, built on first use. */
+  bank(): Promise<BankEndpoints>;
+  /** Starts the bank endpoints listener and records its URL. */
+  listenBank(options: { host: string; port: number }): Promise<BankListener>;
   close(): Promise<void>;
 }
 
@@ -101,6 +112,75 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     }),
   );
   const services: CoreServices = { vault, keys, environments, pairs, composer, service };
+
+  /** A promise-returning factory built once; a failure is not cached, so it can be retried. */
+  const lazyAsync = <T>(
+    make: () => Promise<T>,
+  ): (() => Promise<T>) & { started(): Promise<T> | undefined } => {
+    let made: Promise<T> | undefined;
+    const get = () =>
+      (made ??= make().catch((err: unknown) => {
+        made = undefined;
+        throw err;
+      }));
+    return Object.assign(get, { started: () => made });
+  };
+  const store = lazyAsync(() => openEventStore({ dataDir, events }));
+  const sandboxJwksUrl = () =>
+    listeners.sandbox ? `${listeners.sandbox}/api/v1/.well-known/jwks.json` : null;
+  const bank = lazyAsync(async () =>
+    createBankEndpoints({
+      dataDir,
+      events,
+      store: await store(),
+      pairs: pairs(),
+      serviceJwksUrl: async () =>
+        options.serviceJwksUrl ??
+        (await environments()
+          .get()
+          .then((env) => env.effective_jwks_url)
+          .catch(() => null)) ??
+        sandboxJwksUrl(),
+      vault: vault(),
+      signServiceToken: async (claims) => (await sandbox()).signServiceToken(claims),
+      fetch: fetchImpl,
+    }),
+  );
+  // Service exchanges and sandbox traces become events too (issue 5: every exchange, every trace).
+  const record = (
+    kind: 'exchange' | 'trace',
+    summary: { at: string; ok: boolean },
+    data: unknown,
+    path: string | null,
+  ) =>
+    void store()
+      .then((s) =>
+        s.append({
+          at: summary.at,
+          kind,
+          path,
+          method: null,
+          status: null,
+          outcome: null,
+          transaction_id: null,
+          failed_check: null,
+          obj: null,
+          sub: null,
+          duration_ms: null,
+          warning: null,
+          remote: null,
+          request: null,
+          response: null,
+          checks: null,
+          token: null,
+          jwks: null,
+          forward: null,
+          data,
+        }),
+      )
+      .catch(() => undefined);
+  events.on('service.exchanged', (x) => record('exchange', x, x, x.request.url));
+  events.on('sandbox.traced', (t) => record('trace', t, t, t.kind));
 
   let sandboxPromise: Promise<Sandbox> | undefined;
   const sandbox = (): Promise<Sandbox> => {
@@ -169,6 +249,27 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'service.fetchJwks': () => service().fetchJwks(),
     'service.exchanges': (args) => service().exchanges(args?.limit),
     'service.rotate': (args) => service().rotate(args),
+    'events.query': async (args) => (await store()).query(args ?? {}),
+    'events.get': async (args) => (await store()).get(args.id),
+    'events.export': async (args) => exportEvents(await store(), args.format, args.query ?? {}),
+    'bank.status': async () => ({ url: listeners.bank ?? null, ...(await (await bank()).status()) }),
+    'bank.customers': async () => (await bank()).customers(),
+    'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),
+    'bank.removeCustomer': async (args) => {
+      await (await bank()).removeCustomer(args.obj);
+      return { removed: args.obj };
+    },
+    'bank.importCustomers': async (args) => ({
+      imported: await (await bank()).importCustomers(parseJsonText(args.text, 'text')),
+    }),
+    'bank.exportCustomers': async () => ({
+      text: `${JSON.stringify(await (await bank()).exportCustomers(), null, 2)}\n`,
+      filename: 'dets-console-users.json',
+    }),
+    'bank.setBehaviours': async (args) => (await bank()).setBehaviours(args),
+    'bank.setForward': async (args) => (await bank()).setForward(args),
+    'bank.recheck': async (args) => (await bank()).recheck(args.id),
+    'bank.replay': async (args) => (await bank()).replay(args.id),
   };
 
   return {
@@ -181,13 +282,23 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     },
     sandbox,
     services,
+    store,
+    bank,
+    async listenBank(opts) {
+      const listener = await (await bank()).listen(opts);
+      listeners = { ...listeners, bank: listener.url };
+      return listener;
+    },
     async listenSandbox(opts) {
       const listener = await (await sandbox()).listen(opts);
       listeners = { ...listeners, sandbox: listener.url };
       return listener;
     },
     async close() {
+      // Bank first (stop accepting, finish in-flight), then flush and close the store.
+      await (await bank.started()?.catch(() => undefined))?.close();
       if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
+      await (await store.started()?.catch(() => undefined))?.close();
     },
   };
 }

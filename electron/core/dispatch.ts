@@ -13,7 +13,11 @@ import {
  * the contract, its argument must pass the method's schema, and whatever happens comes back as
  * an envelope. IPC handlers and headless routes are thin wrappers around this.
  */
-export async function dispatch(handlers: Handlers, method: unknown, input: unknown): Promise<Envelope<unknown>> {
+export async function dispatch(
+  handlers: Handlers,
+  method: unknown,
+  input: unknown,
+): Promise<Envelope<unknown>> {
   try {
     if (!isMethodName(method)) throw new ConsoleError('UNKNOWN_METHOD', `unknown method "${String(method)}"`);
     const args = parseArgs(method, input);

@@ -3,3 +3,5 @@ export * from './inspector';
 export * from './sandbox';
 export * from './keys';
 export * from './service';
+export * from './events';
+export * from './bank';

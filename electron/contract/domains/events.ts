@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { EventDetail, EventPage, EventQuery, EventSummary } from '../schemas/events';
+import { method } from './method';
+
+/** `events.*` methods: the event store (issue 5). */
+export const eventsMethods = {
+  'events.query': method({
+    summary:
+      'Stored events, newest first, filtered by kind, route, outcome, failed check, transaction_id, text, time.',
+    input: EventQuery.optional(),
+    output: EventPage,
+  }),
+  'events.get': method({
+    summary: 'One stored event in full: request, response, checks, token, JWKS state, forward verdicts.',
+    input: z.object({ id: z.string().min(1).max(100) }),
+    output: EventDetail,
+  }),
+  'events.export': method({
+    summary: 'Matching events as JSON Lines or CSV text, for a file the user saves.',
+    input: z.object({ format: z.enum(['json', 'csv']), query: EventQuery.optional() }),
+    output: z.object({ text: z.string(), filename: z.string(), mime: z.string(), count: z.number().int() }),
+  }),
+} as const;
+
+/** `events.*` events. */
+export const eventsEvents = {
+  /** A new event was stored. */
+  'events.appended': EventSummary,
+} as const;

@@ -1,0 +1,2 @@
+export type { BankEndpoints, BankListener, BankOptions } from './types';
+export { createBankEndpoints } from './bank';

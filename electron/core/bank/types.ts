@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import type {
+  BankStatus,
+  Behaviours,
+  Customer,
+  CustomerView,
+  ForwardSettings,
+} from '../../contract/schemas/bank';
+import type { EventDetail } from '../../contract/schemas/events';
+import type { EventHub } from '../event-hub';
+import type { SignedPairs } from '../service/types';
+import type { EventStore } from '../store';
+import type { Vault } from '../vault';
+
+export interface BankListener {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The bank's side (issue 5, DESIGN.md "Bank endpoints"): GET /user_auth, /key, /external_id
+ * verifying X-Session-ID in DESIGN.md's order against the service JWKS, and POST
+ * {prefix}/pay-in|pay-out|transfer storing each notification durably before its 200.
+ */
+export interface BankEndpoints {
+  status(): Promise<Omit<BankStatus, 'url'>>;
+  customers(): Promise<Array<z.output<typeof CustomerView>>>;
+  saveCustomer(customer: Customer): Promise<z.output<typeof CustomerView>>;
+  removeCustomer(obj: string): Promise<void>;
+  /** Replaces the directory with a `--users` file's content (validated whole first). */
+  importCustomers(customers: unknown): Promise<number>;
+  /** The directory in the `--users` format, secret keys included (for a file the user saves). */
+  exportCustomers(): Promise<Customer[]>;
+  setBehaviours(behaviours: z.output<typeof Behaviours>): Promise<z.output<typeof Behaviours>>;
+  setForward(forward: z.output<typeof ForwardSettings>): Promise<z.output<typeof ForwardSettings>>;
+  /** Runs a stored callback's checks again with the current JWKS. */
+  recheck(eventId: string): Promise<EventDetail>;
+  /** Replays a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox. */
+  replay(eventId: string): Promise<EventDetail>;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  listen(options: { host: string; port: number }): Promise<BankListener>;
+  close(): Promise<void>;
+}
+
+export interface BankOptions {
+  dataDir: string;
+  events: EventHub;
+  store: EventStore;
+  pairs: SignedPairs;
+  /** Where the service's keys are fetched: --service-jwks-url, else the active environment's, else the sandbox's. */
+  serviceJwksUrl: () => Promise<string | null>;
+  /** For customers' secret keys when a vault is unlocked. */
+  vault?: Pick<Vault, 'sealer'>;
+  /** Signs a fresh X-Session-ID for replays (the sandbox's key). */
+  signServiceToken?: (claims: { obj: string; sub: string }) => Promise<string>;
+  fetch: typeof fetch;
+  now?: () => number;
+}

@@ -1,0 +1,3 @@
+export type { EventStore, EventStoreOptions, NewEvent } from './types';
+export { openEventStore } from './event-store';
+export { exportEvents } from './export';
