@@ -1,19 +1,32 @@
 import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
-import { ConsoleError } from '../../electron/contract';
+import { ConsoleError, type ErrorCode } from '../../electron/contract';
+import { vaultKeys } from '../features/vault/query-keys';
 import { useSessionStore } from './session-store';
+
+/** Answers that mean the vault changed state (a keychain gone, a passphrase needed). */
+const VAULT_CODES: readonly ErrorCode[] = [
+  'KEYCHAIN_UNAVAILABLE',
+  'VAULT_LOCKED',
+  'VAULT_PASSPHRASE_WRONG',
+  'VAULT_DAMAGED',
+  'VAULT_KEY_MISSING',
+];
 
 /**
  * One QueryClient per page. A ConsoleError is a definite answer from the core (bad input, a
  * refused token…): retrying it only delays the message, so only transport hiccups are retried.
  * An UNAUTHORIZED answer anywhere means the access token is gone or stale (the host restarted):
- * the whole app switches to the "open the URL printed by serve" page.
+ * the whole app switches to the "open the URL printed by serve" page. A vault error from any
+ * call (generating a key where no keychain answers…) refreshes the vault status, so the
+ * app-wide vault banner says what to do at once.
  */
 export function createQueryClient(): QueryClient {
   const onError = (err: unknown) => {
-    if (err instanceof ConsoleError && err.code === 'UNAUTHORIZED')
-      useSessionStore.getState().rejectAccess(err.message);
+    if (!(err instanceof ConsoleError)) return;
+    if (err.code === 'UNAUTHORIZED') useSessionStore.getState().rejectAccess(err.message);
+    if (VAULT_CODES.includes(err.code)) void client.invalidateQueries({ queryKey: vaultKeys.status() });
   };
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
@@ -24,4 +37,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }

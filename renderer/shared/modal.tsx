@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 const FOCUSABLE =
@@ -35,33 +35,38 @@ export function Modal({
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const root = box.current;
-    const first =
-      root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>(FOCUSABLE);
+    const focusables = () => [...(root?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+    const first = root?.querySelector<HTMLElement>('[data-autofocus]') ?? focusables()[0];
     (first ?? root)?.focus();
+    // On the document, not the dialog: focus can fall to <body> (a button that becomes disabled
+    // while its call runs), and Escape and Tab must still work then.
+    const onKey = (e: KeyboardEvent) => {
+      if (!root) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        close.current();
+        return;
+      }
+      if (e.key !== 'Tab') return;
+      const items = focusables();
+      if (items.length === 0) return;
+      const head = items[0]!;
+      const tail = items.at(-1)!;
+      const inside = root.contains(document.activeElement);
+      if (!inside || (e.shiftKey && document.activeElement === head)) {
+        e.preventDefault();
+        (e.shiftKey ? tail : head).focus();
+      } else if (!e.shiftKey && document.activeElement === tail) {
+        e.preventDefault();
+        head.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
     return () => {
+      document.removeEventListener('keydown', onKey);
       if (before && document.contains(before)) before.focus();
     };
   }, []);
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close.current();
-      return;
-    }
-    if (e.key !== 'Tab' || !box.current) return;
-    const items = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items.at(-1)!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
 
   return createPortal(
     <div
@@ -78,7 +83,6 @@ export function Modal({
         aria-labelledby={titleId}
         tabIndex={-1}
         data-testid={testId}
-        onKeyDown={onKeyDown}
       >
         <header className="modal-head">
           <h2 id={titleId} className="modal-title">

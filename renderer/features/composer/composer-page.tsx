@@ -301,6 +301,10 @@ export function ComposerPage() {
                   ))}
                 </ul>
               ) : null}
+              <div className="decoded-grid composer-decoded">
+                <DecodedPart title="Header" kind="header" value={signed.header} />
+                <DecodedPart title="Claims" kind="payload" value={signed.payload} />
+              </div>
               {send.error ? (
                 <ErrorPanel title="Not sent" error={send.error} testId="composer-send-error" />
               ) : null}
@@ -311,10 +315,6 @@ export function ComposerPage() {
                   jwksUrl={env?.effective_jwks_url ?? null}
                 />
               ) : null}
-              <div className="decoded-grid composer-decoded">
-                <DecodedPart title="Header" kind="header" value={signed.header} />
-                <DecodedPart title="Claims" kind="payload" value={signed.payload} />
-              </div>
             </>
           ) : (
             <div className="empty" data-testid="composer-empty">

@@ -114,16 +114,34 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
                       {level === 'soon' || level === 'expired' ? '! ' : ''}
                       {expiryWords(k.expires_in_days)}
                     </span>
+                    {(level === 'soon' || level === 'expired') && k.status === 'active' ? (
+                      <>
+                        {' '}
+                        <a
+                          href="#/service"
+                          className="key-rotate-link"
+                          title="Service page → Rotation: generate the next key, register it, prove it, switch"
+                          data-testid="key-rotate-link"
+                        >
+                          rotate
+                        </a>
+                      </>
+                    ) : null}
                   </>
                 ) : (
                   <span className="muted">no expiry</span>
                 )}
               </td>
-              <td className="key-fingerprint">
-                <code title={`SHA-256 thumbprint (RFC 7638): ${k.fingerprint}`} data-testid="key-fingerprint">
-                  {k.fingerprint.slice(0, 10)}…
-                </code>
-                <CopyButton text={() => k.fingerprint} label="Copy" testId="copy-fingerprint" />
+              <td>
+                <span className="key-fingerprint">
+                  <code
+                    title={`SHA-256 thumbprint (RFC 7638): ${k.fingerprint}`}
+                    data-testid="key-fingerprint"
+                  >
+                    {k.fingerprint.slice(0, 10)}…
+                  </code>
+                  <CopyButton text={() => k.fingerprint} label="Copy" testId="copy-fingerprint" />
+                </span>
               </td>
               <td>
                 <div className="row-actions">

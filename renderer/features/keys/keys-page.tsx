@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -12,6 +13,8 @@ import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey
 import './keys.css';
 
 export function KeysPage() {
+  // The "just created" highlight is for this visit only.
+  useEffect(() => () => useKeysStore.getState().setHighlight(null), []);
   const keys = useKeys();
   const env = useActiveEnvironment();
   const dialog = useKeysStore((s) => s.dialog);

@@ -14,14 +14,21 @@ export const OPERATION_LABELS: Record<Exchange['operation'], string> = {
   'fetch-jwks': 'fetch JWKS',
 };
 
-/** The path of a URL (the base URL is the environment's and is the same on every line). */
+const GUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * The path of a URL, GUIDs shortened, for one line of the history (the base URL is the
+ * environment's and the same on every line; the full URL is in the tooltip and the request).
+ */
 export function pathOf(url: string): string {
+  let path: string;
   try {
     const u = new URL(url);
-    return u.pathname + u.search;
+    path = u.pathname + u.search;
   } catch {
-    return url;
+    path = url;
   }
+  return path.replace(GUID_IN_PATH, (g) => `${g.slice(0, 8)}…`);
 }
 
 /** "200", "401", or "no answer" when the request never got one. */

@@ -3,11 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ConsoleError } from '../../../../electron/contract';
 import { useAppLiveUpdates } from '../../../../renderer/app/live-updates';
+import { KeysPage } from '../../../../renderer/features/keys/keys-page';
+import { resetKeysStore } from '../../../../renderer/features/keys/keys-store';
 import { VaultBanner } from '../../../../renderer/features/vault/vault-banner';
 import { renderWithClient } from '../../support/render';
 import { fakeConsole } from '../../support/fake-console';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  resetKeysStore();
+});
 
 function LiveUpdates() {
   useAppLiveUpdates();
@@ -76,6 +81,30 @@ describe('VaultBanner', () => {
     );
     await waitFor(() => expect(screen.queryByTestId('vault-banner')).toBeNull());
     expect(screen.getByTestId('page')).toBeTruthy();
+  });
+
+  it('appears as soon as a call fails for want of a keychain (the status is asked again)', async () => {
+    const fake = fakeConsole({ vault: { state: 'uninitialized', kind: null, detail: 'No vault yet.' } });
+    renderWithClient(
+      <>
+        <VaultBanner />
+        <KeysPage />
+      </>,
+      fake.api,
+    );
+    await screen.findByTestId('keys-empty');
+    expect(screen.queryByTestId('vault-banner')).toBeNull();
+    fake.keys.generate.mockRejectedValueOnce(new ConsoleError('KEYCHAIN_UNAVAILABLE', NO_KEYCHAIN.detail));
+    fake.setVault(NO_KEYCHAIN);
+    fireEvent.click(screen.getByTestId('keys-generate-empty'));
+    fireEvent.click(screen.getByTestId('generate-submit'));
+    expect((await screen.findByTestId('generate-error')).getAttribute('data-code')).toBe(
+      'KEYCHAIN_UNAVAILABLE',
+    );
+    expect((await screen.findByTestId('vault-banner')).getAttribute('data-state')).toBe('unavailable');
+    // Escape closes the dialog even though focus fell to the page while the call ran.
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('generate-dialog')).toBeNull();
   });
 
   it('does not offer a passphrase vault over an existing keychain vault', async () => {
