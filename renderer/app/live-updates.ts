@@ -17,7 +17,11 @@ export function useAppLiveUpdates(): void {
     queryClient.setQueryData(vaultKeys.status(), status);
     void queryClient.invalidateQueries({ queryKey: keysKeys.list() });
   });
-  useLiveEvent('keys.changed', (keys) => queryClient.setQueryData(keysKeys.list(), keys));
+  useLiveEvent('keys.changed', (keys) => {
+    queryClient.setQueryData(keysKeys.list(), keys);
+    // A kid can come back with another key (deleted, then imported again): exports follow.
+    void queryClient.invalidateQueries({ queryKey: keysKeys.exports() });
+  });
   useLiveEvent('env.changed', (list) => queryClient.setQueryData(envKeys.list(), list));
   useLiveEvent('service.exchanged', (exchange) =>
     queryClient.setQueryData<Exchange[]>(serviceKeys.exchanges(), (old) => mergeExchange(old, exchange)),

@@ -148,6 +148,25 @@ describe('Keys, Composer and Service in browser mode', () => {
     await service.screenshot(join(SHOTS, 'service.png'));
   });
 
+  it('rotates the key through the wizard: the next key is registered, proven and active, the old one retired', async () => {
+    const { state, steps } = await service.rotate();
+    expect(steps).toEqual({
+      generate: 'passed',
+      register: 'passed',
+      prove: 'passed',
+      activate: 'passed',
+      retire: 'passed',
+    });
+    expect(state).toBe('done');
+    await keys.open();
+    expect(await keys.row(KID).getAttribute('data-status')).toBe('retired');
+    const active = page.locator('[data-testid="key-table"] tbody tr[data-status="active"]');
+    expect(await active.count()).toBe(1);
+    // The new key is the environment's now, and it has no expiry: the header pill is gone.
+    expect(await keys.byTestId('key-in-env', active).count()).toBe(1);
+    await keys.expiryPill.waitFor({ state: 'detached' });
+  });
+
   it('never lets private key material reach the page: not in the DOM, not in any API answer', async () => {
     const html = await page.evaluate(() => document.documentElement.outerHTML);
     for (const pattern of PRIVATE) expect(html).not.toMatch(pattern);

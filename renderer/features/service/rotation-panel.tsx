@@ -168,7 +168,12 @@ function RotationResult({
 }) {
   const failedStep = r.steps.find((s) => s.status === 'failed');
   return (
-    <div className="rotation-result" data-testid="rotation-result" data-state={r.state}>
+    <div
+      className="rotation-result"
+      data-testid="rotation-result"
+      data-state={r.state}
+      data-started={r.started_at}
+    >
       {r.state === 'done' ? (
         <div className="banner banner-pass" role="status" data-testid="rotation-done">
           <span className="banner-icon" aria-hidden="true">

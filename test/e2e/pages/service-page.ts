@@ -60,4 +60,27 @@ export class ServicePageModel extends ConsolePageModel {
       response: (await this.byTestId('exchange-response', item).textContent()) ?? '',
     };
   }
+
+  /** Runs the rotation wizard; resolves to its outcome and each step's status. */
+  async rotate(): Promise<{ state: string | null; steps: Record<string, string | null> }> {
+    const shown = this.byTestId('rotation-result');
+    const before = (await shown.count()) > 0 ? await shown.getAttribute('data-started') : null;
+    await this.byTestId('rotate-start').click();
+    await this.page.waitForFunction((prev) => {
+      const r = document.querySelector('[data-testid="rotation-result"]');
+      return r !== null && r.getAttribute('data-started') !== prev;
+    }, before);
+    const result = this.byTestId('rotation-result');
+    const steps = await result
+      .locator('[data-testid^="rotation-step-"][data-status]')
+      .evaluateAll((rows) =>
+        Object.fromEntries(
+          rows.map((r) => [
+            r.getAttribute('data-testid')!.slice('rotation-step-'.length),
+            r.getAttribute('data-status'),
+          ]),
+        ),
+      );
+    return { state: await result.getAttribute('data-state'), steps };
+  }
 }
