@@ -131,6 +131,12 @@ describe('Keys, Composer and Service in browser mode', () => {
     expect(checks).toMatchObject({ signature: 'passed', obj: 'passed', sub: 'passed' });
   });
 
+  it('opens the token in the Inspector, verified with the key it was signed with', async () => {
+    const inspected = await composer.openInInspector();
+    expect(inspected.token).toBe(token);
+    expect(inspected.verdict).toBe('passed');
+  });
+
   it("authenticates against the sandbox from the Service page: HTTP 200, and the session_token's checks pass", async () => {
     await service.open();
     const result = await service.authenticate({ obj: OBJ, sub: SUB });

@@ -86,7 +86,11 @@ export function ComposerPage() {
           <div className="panel-body composer-fields">
             {keys.data && keys.data.length === 0 ? (
               <p className="text-warn" data-testid="composer-no-keys">
-                No signing key yet: <a href="#/keys">generate one on the Keys page</a>.
+                No signing key yet:{' '}
+                <a href="#/keys" data-testid="composer-go-keys">
+                  generate one on the Keys page
+                </a>
+                .
               </p>
             ) : null}
             {keys.error ? (

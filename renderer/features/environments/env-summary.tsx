@@ -31,7 +31,7 @@ export function EnvSummary({ env }: { env: Environment | null }) {
         <span className="muted">key</span>{' '}
         {env.active_kid ? <code>{env.active_kid}</code> : <span className="text-warn">none</span>}
       </span>
-      <a href="#/environments" className="env-summary-edit">
+      <a href="#/environments" className="env-summary-edit" data-testid="env-summary-edit">
         Edit
       </a>
       {missing.length > 0 ? (
@@ -39,10 +39,15 @@ export function EnvSummary({ env }: { env: Environment | null }) {
           Needs {missing.join(', ')}:{' '}
           {env.kind === 'sandbox' && !env.counterparty_guid ? (
             <>
-              use <a href="#/keys">Keys → Register with the sandbox</a>
+              use{' '}
+              <a href="#/keys" data-testid="env-summary-go-keys">
+                Keys → Register with the sandbox
+              </a>
             </>
           ) : (
-            <a href="#/environments">set it on the Environments page</a>
+            <a href="#/environments" data-testid="env-summary-go-environments">
+              set it on the Environments page
+            </a>
           )}
           .
         </span>

@@ -84,8 +84,15 @@ export function KeysPage() {
             </p>
             <p className="muted">
               The sandbox environment now uses this counterparty, with <code>{registered.kid}</code> as its
-              active key. Next: <a href="#/composer">compose a token</a> or{' '}
-              <a href="#/service">authenticate</a>.
+              active key. Next:{' '}
+              <a href="#/composer" data-testid="register-next-composer">
+                compose a token
+              </a>{' '}
+              or{' '}
+              <a href="#/service" data-testid="register-next-service">
+                authenticate
+              </a>
+              .
             </p>
           </div>
         </div>
@@ -130,7 +137,12 @@ export function KeysPage() {
             >
               Generate a key
             </button>{' '}
-            <button type="button" className="btn" onClick={() => open({ kind: 'import' })}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => open({ kind: 'import' })}
+              data-testid="keys-import-empty"
+            >
               Import a key
             </button>
           </div>

@@ -39,4 +39,14 @@ export class ComposerPageModel extends ConsolePageModel {
     await result.waitFor();
     return result;
   }
+
+  /** Opens the signed token in the Inspector; resolves to the Inspector's verdict and token text. */
+  async openInInspector(): Promise<{ verdict: string | null; token: string }> {
+    await this.byTestId('open-in-inspector').click();
+    await this.page.locator('[data-testid="inspector-results"][data-state="ready"]').waitFor();
+    return {
+      verdict: await this.byTestId('verdict').getAttribute('data-verdict'),
+      token: await this.byTestId('token-input').inputValue(),
+    };
+  }
 }
