@@ -33,7 +33,7 @@ async function quit(): Promise<void> {
   if (!electron?.app.ready || electron.app.hasLock === false) return;
   const event = fakeEvent();
   electron.app.emit('will-quit', event);
-  if (event.defaultPrevented) await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+  if (event.defaultPrevented) await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
 }
 
 const APP_PAGE = 'app://console/index.html';
@@ -64,7 +64,7 @@ async function with7302Taken(fn: () => Promise<void>): Promise<void> {
 
 async function ready(electron: Fake) {
   electron.app.becomeReady();
-  await vi.waitFor(() => expect(electron.BrowserWindow.instances).toHaveLength(1));
+  await vi.waitFor(() => expect(electron.BrowserWindow.instances).toHaveLength(1), { timeout: 15_000 });
   return electron.BrowserWindow.instances[0]!;
 }
 
@@ -172,7 +172,7 @@ describe('the desktop lifecycle', () => {
     const willQuit = fakeEvent();
     electron.app.emit('will-quit', willQuit);
     expect(willQuit.defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
     await expect(fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
     const again = fakeEvent();
     electron.app.emit('will-quit', again);
