@@ -1,6 +1,856 @@
-import type { EventStore, EventStoreOptions } from './types';
+/**
+ * The event store (issue 5): a segmented, append-only JSON Lines log with fsync group commit,
+ * plus a compact in-memory index rebuilt on open.
+ *
+ * Why this engine and not SQLite
+ * ------------------------------
+ * - No native module. `node:sqlite` does not exist on Node 20; better-sqlite3 must be rebuilt
+ *   against Electron's ABI, which cannot be done offline here (toolchain.md 7); libsql is N-API
+ *   (no rebuild) but is one more prebuilt binary per platform to ship and sign, and
+ *   node-sqlite3-wasm has no WAL and a synchronous API that would block the event loop (and the
+ *   bank endpoints' 1 s budget) on every fsync. Plain `node:fs` runs unchanged in Node 20 (tests,
+ *   CLI, headless) and in Electron's main process.
+ * - The write pattern is append-only: events are never updated, only added and, past the
+ *   retention cap, dropped oldest first. A log matches that exactly; trimming is deleting whole
+ *   old segment files, never rewriting or vacuuming.
+ * - Durability is ours to control: a durable append resolves only after `fdatasync` of the
+ *   bytes, and concurrent appends share one write and one fdatasync (group commit: whatever
+ *   arrived while the previous fdatasync ran goes in the next batch), so throughput grows with
+ *   concurrency instead of paying one fsync per notification. With SQLite each durable insert is
+ *   its own transaction (journal write + fsyncs) unless we batch around it anyway.
+ * - Recovery is simple to reason about: a crash can only leave a torn tail (a partial last line,
+ *   or zeros) in the newest segment, which open detects and truncates; it was never acknowledged.
+ *   Anything else that does not parse is damage, reported as STATE_DAMAGED naming the file, and
+ *   nothing is touched.
+ * - Queries: the filters are equality on a handful of low-cardinality fields plus a substring
+ *   search, newest first, with a total. Column arrays (typed arrays, interned strings) scanned
+ *   linearly answer that over a million events in milliseconds without touching the disk; the
+ *   full record is read by (segment, offset, length) for get().
+ *
+ * Measured informally on this 2-core machine (see the final report of issue 5): group commit
+ * sustains several thousand durable appends per second at 32 concurrent appenders; a query
+ * over 1,000,000 events takes tens of milliseconds; open rebuilds the index at roughly
+ * 150-250k events per second.
+ *
+ * Layout: `<dataDir>/events/seg-000001.jsonl`, … (directory 0700, files 0600). One record per
+ * line, the whole EventDetail. Ids are `e` + a 12-digit sequence, zero-padded: they sort in
+ * append order, survive restarts (the next sequence follows the highest one on disk) and never
+ * repeat while a segment remains (the newest segment is never trimmed).
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { ConsoleError } from '../../contract/errors';
+import type { EventDetail, EventKind, EventQuery, EventSummary } from '../../contract/schemas/events';
+import type { EventHub } from '../event-hub';
+import type { EventStore, EventStoreOptions, NewEvent } from './types';
 
-/** Placeholder until the event store lands (issue 5). */
-export async function openEventStore(_options: EventStoreOptions): Promise<EventStore> {
-  throw new Error('not implemented');
+export const DEFAULT_MAX_EVENTS = 1_000_000;
+export const DEFAULT_MAX_BYTES = 2 * 1024 ** 3;
+export const DEFAULT_SEGMENT_BYTES = 64 * 1024 ** 2;
+export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
+/** Non-durable appends are made durable at most this long after their write. */
+const LAZY_SYNC_MS = 1000;
+const SEGMENT_RE = /^seg-(\d{6,})\.jsonl$/;
+const ID_RE = /^e(\d{12})$/;
+const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
+
+const KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
+const OUTCOMES = [null, 'accepted', 'repeat', 'rejected'] as const;
+
+export function formatEventId(seq: number): string {
+  return `e${String(seq).padStart(12, '0')}`;
+}
+
+export function parseEventId(id: string): number | null {
+  const m = ID_RE.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+/** The summary fields of a whole record (what lists show and queries filter on). */
+export function summarize(e: EventDetail): EventSummary {
+  return {
+    id: e.id,
+    at: e.at,
+    kind: e.kind,
+    path: e.path ?? null,
+    method: e.method ?? null,
+    status: e.status ?? null,
+    outcome: e.outcome ?? null,
+    transaction_id: e.transaction_id ?? null,
+    failed_check: e.failed_check ?? null,
+    obj: e.obj ?? null,
+    sub: e.sub ?? null,
+    duration_ms: e.duration_ms ?? null,
+    warning: e.warning ?? null,
+    remote: e.remote ?? null,
+  };
+}
+
+function damaged(file: string, why: string): ConsoleError {
+  return new ConsoleError('STATE_DAMAGED', `The event store file ${file} is damaged (${why}); it was left untouched.`, {
+    file,
+  });
+}
+
+/** Strings seen in a column, each stored once; 0 is null. */
+class Interner {
+  readonly values: (string | null)[] = [null];
+  readonly lower: string[] = [''];
+  private readonly ids = new Map<string, number>();
+
+  id(value: string | null | undefined): number {
+    if (value === null || value === undefined) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.lower.push(value.toLowerCase());
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+
+  /** The id of a value already seen, or -1. */
+  find(value: string): number {
+    return this.ids.get(value) ?? -1;
+  }
+
+  /** Per id: whether the value contains `needle` (lower case). */
+  matches(needle: string): Uint8Array {
+    const out = new Uint8Array(this.values.length);
+    for (let i = 1; i < this.values.length; i++) if (this.lower[i]!.includes(needle)) out[i] = 1;
+    return out;
+  }
+}
+
+function grow<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(a: T, size: number): T {
+  if (size <= a.length) return a;
+  const ctor = a.constructor as new (n: number) => T;
+  const b = new ctor(Math.max(size, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** The index: one row per live event, oldest first, as column arrays. */
+class Columns {
+  length = 0;
+  /** Rows before `start` are trimmed (kept until a compaction drops them). */
+  start = 0;
+  seq = new Float64Array(1024);
+  at = new Float64Array(1024);
+  kind = new Uint8Array(1024);
+  path = new Int32Array(1024);
+  method = new Int32Array(1024);
+  status = new Float64Array(1024);
+  outcome = new Uint8Array(1024);
+  failed = new Int32Array(1024);
+  obj = new Int32Array(1024);
+  sub = new Int32Array(1024);
+  warning = new Int32Array(1024);
+  remote = new Int32Array(1024);
+  duration = new Float64Array(1024);
+  seg = new Uint32Array(1024);
+  offset = new Float64Array(1024);
+  size = new Uint32Array(1024);
+  at_text: string[] = [];
+  tx: (string | null)[] = [];
+
+  readonly paths = new Interner();
+  readonly methods = new Interner();
+  readonly checks = new Interner();
+  readonly objs = new Interner();
+  readonly subs = new Interner();
+  readonly warnings = new Interner();
+  readonly remotes = new Interner();
+
+  push(s: EventSummary, seq: number, seg: number, offset: number, size: number): void {
+    const i = this.length;
+    const n = i + 1;
+    if (n > this.seq.length) {
+      this.seq = grow(this.seq, n);
+      this.at = grow(this.at, n);
+      this.kind = grow(this.kind, n);
+      this.path = grow(this.path, n);
+      this.method = grow(this.method, n);
+      this.status = grow(this.status, n);
+      this.outcome = grow(this.outcome, n);
+      this.failed = grow(this.failed, n);
+      this.obj = grow(this.obj, n);
+      this.sub = grow(this.sub, n);
+      this.warning = grow(this.warning, n);
+      this.remote = grow(this.remote, n);
+      this.duration = grow(this.duration, n);
+      this.seg = grow(this.seg, n);
+      this.offset = grow(this.offset, n);
+      this.size = grow(this.size, n);
+    }
+    this.seq[i] = seq;
+    this.at[i] = Date.parse(s.at);
+    this.at_text[i] = s.at;
+    this.kind[i] = Math.max(0, KINDS.indexOf(s.kind));
+    this.path[i] = this.paths.id(s.path);
+    this.method[i] = this.methods.id(s.method);
+    this.status[i] = s.status ?? Number.NaN;
+    this.outcome[i] = Math.max(0, OUTCOMES.indexOf(s.outcome));
+    this.failed[i] = this.checks.id(s.failed_check);
+    this.obj[i] = this.objs.id(s.obj);
+    this.sub[i] = this.subs.id(s.sub);
+    this.warning[i] = this.warnings.id(s.warning);
+    this.remote[i] = this.remotes.id(s.remote);
+    this.duration[i] = s.duration_ms ?? Number.NaN;
+    this.tx[i] = s.transaction_id;
+    this.seg[i] = seg;
+    this.offset[i] = offset;
+    this.size[i] = size;
+    this.length = n;
+  }
+
+  summary(i: number): EventSummary {
+    const status = this.status[i]!;
+    const duration = this.duration[i]!;
+    return {
+      id: formatEventId(this.seq[i]!),
+      at: this.at_text[i]!,
+      kind: KINDS[this.kind[i]!]!,
+      path: this.paths.values[this.path[i]!] ?? null,
+      method: this.methods.values[this.method[i]!] ?? null,
+      status: Number.isNaN(status) ? null : status,
+      outcome: OUTCOMES[this.outcome[i]!] ?? null,
+      transaction_id: this.tx[i] ?? null,
+      failed_check: this.checks.values[this.failed[i]!] ?? null,
+      obj: this.objs.values[this.obj[i]!] ?? null,
+      sub: this.subs.values[this.sub[i]!] ?? null,
+      duration_ms: Number.isNaN(duration) ? null : duration,
+      warning: this.warnings.values[this.warning[i]!] ?? null,
+      remote: this.remotes.values[this.remote[i]!] ?? null,
+    };
+  }
+
+  /** The row of a sequence number, or -1. */
+  find(seq: number, from: number): number {
+    let lo = Math.max(from, this.start);
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.seq[mid]!;
+      if (v === seq) return mid;
+      if (v < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The number of rows whose sequence is below `seq`. */
+  countBelow(seq: number): number {
+    let lo = this.start;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.seq[mid]! < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Removes the trimmed rows from the arrays once they are many (amortized O(1) per row). */
+  compact(): void {
+    const n = this.start;
+    if (n < 4096 || n < this.length / 2) return;
+    this.start = 0;
+    const len = this.length;
+    for (const a of [
+      this.seq,
+      this.at,
+      this.kind,
+      this.path,
+      this.method,
+      this.status,
+      this.outcome,
+      this.failed,
+      this.obj,
+      this.sub,
+      this.warning,
+      this.remote,
+      this.duration,
+      this.seg,
+      this.offset,
+      this.size,
+    ])
+      a.copyWithin(0, n, len);
+    this.at_text.splice(0, n);
+    this.tx.splice(0, n);
+    this.length = len - n;
+  }
+}
+
+interface Segment {
+  num: number;
+  file: string;
+  bytes: number;
+}
+
+interface Pending {
+  /** null: a flush request (no bytes, only the fdatasync). */
+  line: Buffer | null;
+  seg: number;
+  seq: number;
+  durable: boolean;
+  summary: EventSummary | null;
+  resolve: (s: EventSummary) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Makes a record fit the cap: bodies first, then the free-form data, then the headers. */
+function capRecord(record: EventDetail, max: number): string {
+  let line = JSON.stringify(record);
+  if (Buffer.byteLength(line) + 1 <= max) return line;
+  const cut = (text: string | null, keep: number) =>
+    text === null || text.length <= keep ? text : `${text.slice(0, keep)}${TRUNCATED_MARKER}`;
+  const copy: EventDetail = { ...record };
+  const keep = Math.floor(max / 8);
+  if (copy.request) copy.request = { ...copy.request, body: cut(copy.request.body, keep) };
+  if (copy.response) copy.response = { ...copy.response, body: cut(copy.response.body, keep) };
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) + 1 <= max) return line;
+  if (copy.data !== undefined) copy.data = { truncated: TRUNCATED_MARKER };
+  if (copy.token) copy.token = { header: copy.token.header, payload: null };
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) + 1 <= max) return line;
+  const bare = (m: EventDetail['request']) => (m ? { ...m, headers: {}, body: cut(m.body, 256) } : m);
+  copy.request = bare(copy.request);
+  copy.response = bare(copy.response);
+  copy.checks = copy.checks?.slice(0, 20) ?? null;
+  copy.jwks = null;
+  copy.forward = copy.forward ? { ...copy.forward, verdicts: [] } : null;
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) + 1 <= max) return line;
+  // Only the summary is left; cut its free text too.
+  const s = summarize(copy);
+  for (const k of ['path', 'obj', 'sub', 'warning', 'remote', 'transaction_id', 'failed_check'] as const)
+    s[k] = cut(s[k], 1024);
+  return JSON.stringify({
+    ...s,
+    request: null,
+    response: null,
+    checks: null,
+    token: null,
+    jwks: null,
+    forward: null,
+    data: { truncated: TRUNCATED_MARKER },
+  });
+}
+
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * Reads a segment line by line: yields each complete line with its offset, then reports the
+ * bytes after the last newline (a possibly torn tail) via `tail`.
+ */
+async function* readLines(
+  file: string,
+  tail?: { offset: number; bytes: number },
+): AsyncGenerator<{ text: string; offset: number; size: number }> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    let carry: Buffer | null = null;
+    let pos = 0; // file offset of carry's (or the chunk's) first byte
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, null);
+      if (bytesRead === 0) break;
+      const chunk: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, start);
+        if (nl < 0) break;
+        yield { text: chunk.toString('utf8', start, nl), offset: pos + start, size: nl + 1 - start };
+        start = nl + 1;
+      }
+      pos += start;
+      carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : null;
+    }
+    if (tail) {
+      tail.offset = pos;
+      tail.bytes = carry?.length ?? 0;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+function parseRecord(text: string): EventDetail | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!v || typeof v !== 'object') return null;
+    const r = v as EventDetail;
+    if (typeof r.id !== 'string' || parseEventId(r.id) === null) return null;
+    if (typeof r.at !== 'string' || Number.isNaN(Date.parse(r.at)) || !KINDS.includes(r.kind)) return null;
+    return r;
+  } catch {
+    return null;
+  }
+}
+
+class SegmentedEventStore implements EventStore {
+  private readonly cols = new Columns();
+  /** transaction_id → the sequence(s) carrying it. */
+  private readonly txIndex = new Map<string, number | number[]>();
+  private segments: Segment[] = [];
+  private nextSeq = 1;
+  private activeBytes = 0;
+  private totalBytes = 0;
+
+  private queue: Pending[] = [];
+  /** Lines appended but not yet written, for get(). */
+  private readonly unwritten = new Map<number, string>();
+  private writing = false;
+  private fd: fsp.FileHandle | null = null;
+  private fdSeg = -1;
+  private dirty = false;
+  private lazyTimer: NodeJS.Timeout | null = null;
+  private readonly readers = new Map<number, Promise<fsp.FileHandle>>();
+  private closed = false;
+  private failure: unknown = null;
+  private closing: Promise<void> | null = null;
+
+  private readonly maxEvents: number;
+  private readonly maxBytes: number;
+  private readonly segmentBytes: number;
+  private readonly maxRecordBytes: number;
+  private readonly hub: EventHub;
+
+  constructor(
+    private readonly dir: string,
+    options: EventStoreOptions,
+  ) {
+    this.maxEvents = Math.max(1, options.retention?.maxEvents ?? DEFAULT_MAX_EVENTS);
+    this.maxBytes = Math.max(1, options.retention?.maxBytes ?? DEFAULT_MAX_BYTES);
+    this.segmentBytes = Math.max(1024, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
+    this.maxRecordBytes = Math.max(4096, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+    this.hub = options.events;
+  }
+
+  private segFile(num: number): string {
+    return path.join(this.dir, `seg-${String(num).padStart(6, '0')}.jsonl`);
+  }
+
+  /** Streams every segment into the index; truncates a torn tail of the newest one only. */
+  async load(): Promise<void> {
+    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (process.platform !== 'win32') await fsp.chmod(this.dir, 0o700).catch(() => undefined);
+    const nums = (await fsp.readdir(this.dir))
+      .map((name) => SEGMENT_RE.exec(name))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    let lastSeq = 0;
+    for (let k = 0; k < nums.length; k++) {
+      const num = nums[k]!;
+      const file = this.segFile(num);
+      const newest = k === nums.length - 1;
+      const tail = { offset: 0, bytes: 0 };
+      // A bad line is damage unless it is the last line of the newest segment (a torn write).
+      let bad: { offset: number; why: string } | null = null;
+      let lastLineEnd = 0;
+      for await (const line of readLines(file, tail)) {
+        if (bad) {
+          throw damaged(file, `unreadable record at byte ${bad.offset}: ${bad.why}`);
+        }
+        const r = line.text.length === 0 || /^\0+$/.test(line.text) ? null : parseRecord(line.text);
+        const seq = r ? parseEventId(r.id)! : 0;
+        if (!r) {
+          bad = { offset: line.offset, why: 'not a JSON event record' };
+          continue;
+        }
+        if (seq <= lastSeq) {
+          bad = { offset: line.offset, why: `id ${r.id} out of order` };
+          continue;
+        }
+        lastSeq = seq;
+        this.index(summarize(r), seq, num, line.offset, line.size);
+        lastLineEnd = line.offset + line.size;
+      }
+      if ((bad || tail.bytes > 0) && !newest) {
+        throw damaged(file, bad ? `unreadable record at byte ${bad.offset}: ${bad.why}` : 'last record incomplete');
+      }
+      let bytes = tail.offset + tail.bytes;
+      if (bad || tail.bytes > 0) {
+        // Torn tail after a crash: never acknowledged (its fdatasync never returned). Cut it.
+        const fh = await fsp.open(file, 'r+');
+        try {
+          await fh.truncate(lastLineEnd);
+          await fh.datasync();
+        } finally {
+          await fh.close();
+        }
+        bytes = lastLineEnd;
+      }
+      this.segments.push({ num, file, bytes });
+      this.totalBytes += bytes;
+    }
+    this.nextSeq = lastSeq + 1;
+    if (this.segments.length === 0) this.segments.push({ num: 1, file: this.segFile(1), bytes: 0 });
+    this.activeBytes = this.segments[this.segments.length - 1]!.bytes;
+    await this.trim();
+  }
+
+  private index(s: EventSummary, seq: number, seg: number, offset: number, size: number): void {
+    this.cols.push(s, seq, seg, offset, size);
+    const tx = s.transaction_id;
+    if (tx !== null) {
+      const had = this.txIndex.get(tx);
+      if (had === undefined) this.txIndex.set(tx, seq);
+      else if (typeof had === 'number') this.txIndex.set(tx, [had, seq]);
+      else had.push(seq);
+    }
+    const live = this.cols.length - this.cols.start;
+    if (live > this.maxEvents) this.dropRows(live - this.maxEvents);
+  }
+
+  /** Forgets the oldest `n` rows (trimmed by the retention cap). */
+  private dropRows(n: number): void {
+    if (n <= 0) return;
+    const c = this.cols;
+    const end = Math.min(c.length, c.start + n);
+    for (let i = c.start; i < end; i++) {
+      const tx = this.cols.tx[i];
+      if (tx === null || tx === undefined) continue;
+      const seq = this.cols.seq[i]!;
+      const had = this.txIndex.get(tx);
+      if (had === seq) this.txIndex.delete(tx);
+      else if (Array.isArray(had)) {
+        const rest = had.filter((s) => s !== seq);
+        if (rest.length === 0) this.txIndex.delete(tx);
+        else this.txIndex.set(tx, rest.length === 1 ? rest[0]! : rest);
+      }
+    }
+    c.start = end;
+    c.compact();
+  }
+
+  /** Deletes whole old segments beyond the caps; never the newest (it holds the next id). */
+  private async trim(): Promise<void> {
+    const c = this.cols;
+    const oldestSeg = c.length > c.start ? c.seg[c.start]! : this.segments[this.segments.length - 1]!.num;
+    while (this.segments.length > 1) {
+      const first = this.segments[0]!;
+      const deadByCount = first.num < oldestSeg;
+      const overBytes = this.totalBytes > this.maxBytes;
+      if (!deadByCount && !overBytes) break;
+      if (first.num >= this.fdSeg && this.fdSeg !== -1) break; // still being written
+      this.segments.shift();
+      this.totalBytes -= first.bytes;
+      // Events of that segment go from the index too.
+      let n = 0;
+      while (c.start + n < c.length && c.seg[c.start + n]! <= first.num) n++;
+      this.dropRows(n);
+      const reader = this.readers.get(first.num);
+      this.readers.delete(first.num);
+      if (reader) await reader.then((fh) => fh.close()).catch(() => undefined);
+      await fsp.rm(first.file, { force: true });
+    }
+  }
+
+  append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary> {
+    if (this.closed) return Promise.reject(new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'));
+    if (this.failure) return Promise.reject(this.failed());
+    const seq = this.nextSeq++;
+    const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : event.at;
+    const record = { id: '', ...event, at } as EventDetail;
+    record.id = formatEventId(seq); // first key in the file, and never a producer's
+    const text = capRecord(record, this.maxRecordBytes);
+    const line = Buffer.from(`${text}\n`);
+    if (this.activeBytes > 0 && this.activeBytes + line.length > this.segmentBytes) {
+      const num = this.segments[this.segments.length - 1]!.num + 1;
+      this.segments.push({ num, file: this.segFile(num), bytes: 0 });
+      this.activeBytes = 0;
+    }
+    const seg = this.segments[this.segments.length - 1]!;
+    const offset = this.activeBytes;
+    this.activeBytes += line.length;
+    seg.bytes += line.length;
+    this.totalBytes += line.length;
+    const summary = summarize(record);
+    this.index(summary, seq, seg.num, offset, line.length);
+    this.unwritten.set(seq, text);
+    return new Promise<EventSummary>((resolve, reject) => {
+      this.queue.push({ line, seg: seg.num, seq, durable: options?.durable === true, summary, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private failed(): ConsoleError {
+    const why = this.failure instanceof Error ? this.failure.message : String(this.failure);
+    return new ConsoleError('INTERNAL', `The event store could not write to ${this.dir}: ${why}`);
+  }
+
+  /** The single writer: one write and at most one fdatasync per batch (group commit). */
+  private async pump(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          await this.writeBatch(batch);
+        } catch (err) {
+          this.failure ??= err;
+          for (const p of batch) p.reject(this.failed());
+          for (const p of this.queue) p.reject(this.failed());
+          this.queue = [];
+          return;
+        }
+        for (const p of batch) {
+          if (p.summary) {
+            this.unwritten.delete(p.seq);
+            this.hub.emit('events.appended', p.summary);
+            p.resolve(p.summary);
+          } else p.resolve(null as unknown as EventSummary);
+        }
+        await this.trim().catch(() => undefined);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    let sync = false;
+    let i = 0;
+    while (i < batch.length) {
+      const seg = batch[i]!.seg;
+      const parts: Buffer[] = [];
+      let j = i;
+      for (; j < batch.length && batch[j]!.seg === seg; j++) {
+        const p = batch[j]!;
+        if (p.durable) sync = true;
+        if (p.line) parts.push(p.line);
+      }
+      if (parts.length > 0) {
+        await this.openForWrite(seg);
+        const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        let done = 0;
+        while (done < buf.length) {
+          const { bytesWritten } = await this.fd!.write(buf, done, buf.length - done);
+          done += bytesWritten;
+        }
+        this.dirty = true;
+      }
+      i = j;
+    }
+    if (sync) {
+      if (this.fd && this.dirty) {
+        this.dirty = false;
+        await this.fd.datasync();
+      }
+    } else if (this.dirty && !this.lazyTimer) {
+      this.lazyTimer = setTimeout(() => {
+        this.lazyTimer = null;
+        void this.flush().catch(() => undefined);
+      }, LAZY_SYNC_MS);
+      this.lazyTimer.unref();
+    }
+  }
+
+  private async openForWrite(seg: number): Promise<void> {
+    if (seg === this.fdSeg && this.fd) return;
+    if (this.fd) {
+      if (this.dirty) await this.fd.datasync();
+      this.dirty = false;
+      await this.fd.close();
+      this.fd = null;
+    }
+    const file = this.segFile(seg);
+    const existed = fs.existsSync(file);
+    this.fd = await fsp.open(file, 'a', 0o600);
+    this.fdSeg = seg;
+    if (!existed) {
+      if (process.platform !== 'win32') await this.fd.chmod(0o600).catch(() => undefined);
+      // The new file's directory entry must be durable too.
+      await fsp
+        .open(this.dir, 'r')
+        .then(async (d) => {
+          try {
+            await d.sync();
+          } finally {
+            await d.close();
+          }
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  flush(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failed());
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({
+        line: null,
+        seg: this.fdSeg,
+        seq: 0,
+        durable: true,
+        summary: null,
+        resolve: () => resolve(),
+        reject,
+      });
+      void this.pump();
+    });
+  }
+
+  hasTransaction(transactionId: string): boolean {
+    return this.txIndex.has(transactionId);
+  }
+
+  async query(q: EventQuery): Promise<{ events: EventSummary[]; total: number }> {
+    const c = this.cols;
+    const limit = Math.min(Math.max(1, q.limit ?? 100), 10_000);
+    const kind = q.kind === undefined ? -1 : KINDS.indexOf(q.kind);
+    const outcome = q.outcome === undefined ? -1 : OUTCOMES.indexOf(q.outcome);
+    const pathId = q.path === undefined ? -1 : c.paths.find(q.path);
+    const checkId = q.failed_check === undefined ? -1 : c.checks.find(q.failed_check);
+    const since = q.since === undefined ? -Infinity : Date.parse(q.since);
+    const until = q.until === undefined ? Infinity : Date.parse(q.until);
+    let beforeRow = c.length;
+    if (q.before !== undefined) {
+      const seq = parseEventId(q.before);
+      if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `before: ${q.before} is not an event id`);
+      beforeRow = c.countBelow(seq);
+    }
+    if ((q.path !== undefined && pathId < 0) || (q.failed_check !== undefined && checkId < 0))
+      return { events: [], total: 0 };
+
+    // Rows to look at: all of them, or only those with that transaction_id.
+    let rows: number[] | null = null;
+    if (q.transaction_id !== undefined) {
+      const had = this.txIndex.get(q.transaction_id);
+      const seqs = had === undefined ? [] : typeof had === 'number' ? [had] : had;
+      rows = seqs.map((s) => c.find(s, 0)).filter((r) => r >= 0);
+    }
+    let text: string | null = null;
+    let m: Record<'path' | 'obj' | 'sub' | 'check' | 'warning', Uint8Array> | null = null;
+    if (q.text !== undefined && q.text !== '') {
+      text = q.text.toLowerCase();
+      m = {
+        path: c.paths.matches(text),
+        obj: c.objs.matches(text),
+        sub: c.subs.matches(text),
+        check: c.checks.matches(text),
+        warning: c.warnings.matches(text),
+      };
+    }
+    const wantFailed = q.failed;
+    const match = (i: number): boolean => {
+      if (kind >= 0 && c.kind[i] !== kind) return false;
+      if (pathId >= 0 && c.path[i] !== pathId) return false;
+      if (outcome >= 0 && c.outcome[i] !== outcome) return false;
+      if (checkId >= 0 && c.failed[i] !== checkId) return false;
+      if (wantFailed === true && c.failed[i] === 0) return false;
+      if (wantFailed === false && c.failed[i] !== 0) return false;
+      const at = c.at[i]!;
+      if (at < since || at > until) return false;
+      if (m && text !== null) {
+        if (
+          m.path[c.path[i]!] !== 1 &&
+          m.obj[c.obj[i]!] !== 1 &&
+          m.sub[c.sub[i]!] !== 1 &&
+          m.check[c.failed[i]!] !== 1 &&
+          m.warning[c.warning[i]!] !== 1 &&
+          !(c.tx[i]?.toLowerCase().includes(text) ?? false)
+        )
+          return false;
+      }
+      return true;
+    };
+    const events: EventSummary[] = [];
+    let total = 0;
+    if (rows) {
+      for (let k = rows.length - 1; k >= 0; k--) {
+        const i = rows[k]!;
+        if (!match(i)) continue;
+        total++;
+        if (i < beforeRow && events.length < limit) events.push(c.summary(i));
+      }
+    } else {
+      for (let i = c.length - 1; i >= c.start; i--) {
+        if (!match(i)) continue;
+        total++;
+        if (i < beforeRow && events.length < limit) events.push(c.summary(i));
+      }
+    }
+    return { events, total };
+  }
+
+  async get(id: string): Promise<EventDetail> {
+    const seq = parseEventId(id);
+    const row = seq === null ? -1 : this.cols.find(seq, 0);
+    if (seq === null || row < 0) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
+    const pending = this.unwritten.get(seq);
+    if (pending !== undefined) return JSON.parse(pending) as EventDetail;
+    const seg = this.cols.seg[row]!;
+    const offset = this.cols.offset[row]!;
+    const size = this.cols.size[row]!;
+    let reader = this.readers.get(seg);
+    if (!reader) {
+      reader = fsp.open(this.segFile(seg), 'r');
+      this.readers.set(seg, reader);
+      reader.catch(() => this.readers.delete(seg));
+    }
+    const fh = await reader.catch(() => {
+      throw new ConsoleError('NOT_FOUND', `No event ${id} (trimmed)`);
+    });
+    const buf = Buffer.alloc(size);
+    const { bytesRead } = await fh.read(buf, 0, size, offset);
+    const r = bytesRead === size ? parseRecord(buf.toString('utf8', 0, size - 1)) : null;
+    if (!r || r.id !== id) throw damaged(this.segFile(seg), `record ${id} at byte ${offset} unreadable`);
+    return r;
+  }
+
+  async *scan(filter?: Pick<EventQuery, 'kind'>): AsyncIterable<EventDetail> {
+    // Everything appended so far must be written (not necessarily synced) before reading files.
+    await this.flush();
+    const lastSeq = this.nextSeq - 1;
+    const c = this.cols;
+    const firstSeq = c.length > c.start ? c.seq[c.start]! : lastSeq + 1;
+    for (const seg of [...this.segments]) {
+      let lines: AsyncGenerator<{ text: string; offset: number; size: number }>;
+      try {
+        lines = readLines(seg.file);
+        for await (const line of lines) {
+          const r = parseRecord(line.text);
+          if (!r) throw damaged(seg.file, `unreadable record at byte ${line.offset}`);
+          const seq = parseEventId(r.id)!;
+          if (seq < firstSeq) continue;
+          if (seq > lastSeq) return;
+          if (filter?.kind && r.kind !== filter.kind) continue;
+          yield r;
+        }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // trimmed meanwhile
+        throw err;
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.lazyTimer) clearTimeout(this.lazyTimer);
+      this.lazyTimer = null;
+      if (!this.failure) await this.flush();
+      while (this.writing) await new Promise((r) => setTimeout(r, 1));
+      await this.fd?.close().catch(() => undefined);
+      this.fd = null;
+      for (const r of this.readers.values()) await r.then((fh) => fh.close()).catch(() => undefined);
+      this.readers.clear();
+    })();
+    return this.closing;
+  }
+}
+
+/** Opens (creating if needed) the event store under `<dataDir>/events`. */
+export async function openEventStore(options: EventStoreOptions): Promise<EventStore> {
+  const store = new SegmentedEventStore(path.join(options.dataDir, 'events'), options);
+  await store.load();
+  return store;
 }

@@ -22,6 +22,12 @@ export interface EventStore {
   get(id: string): Promise<EventDetail>;
   /** Every stored event, oldest first (for `dets-console events`). */
   scan(filter?: Pick<EventQuery, 'kind'>): AsyncIterable<EventDetail>;
+  /**
+   * Whether a live (not trimmed) event already carries this transaction_id, so the bank
+   * endpoints can mark a repeated notification as `repeat` without a query. Counts events
+   * appended but not yet durable too.
+   */
+  hasTransaction(transactionId: string): boolean;
   /** Makes everything appended so far durable. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -33,5 +39,9 @@ export interface EventStoreOptions {
   events: EventHub;
   /** Oldest events beyond either cap are trimmed. Defaults: 1,000,000 events, 2 GiB. */
   retention?: { maxEvents?: number; maxBytes?: number };
+  /** A segment file rolls over past this size (default 64 MiB; tests use small values). */
+  segmentBytes?: number;
+  /** A record's cap once serialized (default 256 KiB): bodies past it are cut with a marker. */
+  maxRecordBytes?: number;
   now?: () => number;
 }

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { NewEvent } from '../../../electron/core/store';
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'dets-store-'));
+}
+
+export function notification(over: Partial<NewEvent> = {}): NewEvent {
+  return {
+    at: new Date().toISOString(),
+    kind: 'notification',
+    path: '/notify',
+    method: 'POST',
+    status: 200,
+    outcome: 'accepted',
+    transaction_id: null,
+    failed_check: null,
+    obj: null,
+    sub: null,
+    duration_ms: 1.5,
+    warning: null,
+    remote: '127.0.0.1',
+    request: { method: 'POST', url: '/notify', headers: { 'content-type': 'application/json' }, body: '{}' },
+    response: { status: 200, headers: {}, body: null },
+    checks: null,
+    token: null,
+    jwks: null,
+    forward: null,
+    ...over,
+  };
+}
+
+export function callback(over: Partial<NewEvent> = {}): NewEvent {
+  return notification({
+    kind: 'callback',
+    path: '/user_auth',
+    outcome: null,
+    status: 200,
+    obj: 'customer-1',
+    sub: 'sub-1',
+    ...over,
+  });
+}
