@@ -1,4 +1,5 @@
 import type { CliIo } from '../io';
+import { eventsCommand } from './events';
 import { jwtCommand } from './jwt';
 import { keysCommand } from './keys';
 import { sandboxCommand } from './sandbox';
@@ -12,6 +13,7 @@ export const commands: Record<string, Command> = {
   sandbox: sandboxCommand,
   keys: keysCommand,
   jwt: jwtCommand,
+  events: eventsCommand,
 };
 
 export function usage(): string {
@@ -30,6 +32,7 @@ Usage:
   dets-console keys       delete KID --yes
   dets-console jwt        sign --kid KID --obj OBJ --sub SUB [--ttl SECONDS]
   dets-console jwt        inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json]
+  dets-console events     [--data-dir DIR] [--kind notification|callback|exchange] [--json]
 
 Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,
 2 bad usage or input.
