@@ -13,13 +13,16 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { installCleanup, killAllSync, liveChildren } from './lib/children';
 import { ConfigError, readConfig, type BenchConfig } from './lib/config';
 import { formatProfile } from './lib/profile';
-import { formatRuns, formatVerdict } from './lib/report';
+import { formatFigure, formatRuns, formatVerdict } from './lib/report';
 import { BenchBroken } from './lib/errors';
 import type { Suite, SuiteContext, SuiteResult } from './lib/suite';
+import { bankSuite } from './suites/bank';
+import { notifySuite } from './suites/notify';
 import { sandboxSuite } from './suites/sandbox';
+import { uiSuite } from './suites/ui';
 
 /** Every suite, in run order. */
-export const SUITES: readonly Suite[] = [sandboxSuite];
+export const SUITES: readonly Suite[] = [sandboxSuite, bankSuite, notifySuite, uiSuite];
 
 export interface MainOptions {
   root: string;
@@ -119,8 +122,13 @@ export async function main(opts: MainOptions): Promise<number> {
       continue;
     }
     const r = o.result!;
-    out(formatRuns(r.targets));
-    out('');
+    if (r.targets.length) {
+      out(formatRuns(r.targets));
+      out('');
+    }
+    for (const [name, v] of Object.entries(r.figures ?? {}))
+      out(`${name.replaceAll('_', ' ')}: ${typeof v === 'number' ? formatFigure(v) : String(v)}`);
+    if (r.figures && Object.keys(r.figures).length) out('');
     for (const [name, v] of Object.entries(r.ratios))
       out(`${name.replaceAll('_', ' ')}: ${v === null ? 'n/a' : `${v.toFixed(3)}×`}`);
     out('');

@@ -13,6 +13,8 @@ declare module 'autocannon' {
         req: RequestParams,
         context: Record<string, unknown>,
       ) => RequestParams | null | undefined;
+      /** Called with every response to this request, before the connection's next request is built. */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
     interface Options {
       url: string;
@@ -20,6 +22,8 @@ declare module 'autocannon' {
       /** Stop after this many requests (duration is then ignored). */
       amount?: number;
       duration?: number;
+      /** Requests per second over all connections (rate-limited run). */
+      overallRate?: number;
       /** Per-request timeout, seconds. */
       timeout?: number;
       /** How often the stop flag is looked at (and stats sampled), ms. */

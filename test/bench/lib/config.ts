@@ -10,12 +10,18 @@
  *   BENCH_WARMUP_SECONDS  1.5×S  warm-up per target
  *   BENCH_TOKENS          2000×S distinct bank tokens in the pool
  *   BENCH_VERIFY_EVERY    50     verify the signature of one response body in N during load
- *   BENCH_SUITES          all    comma list of suites (sandbox)
+ *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui)
  *   BENCH_TARGETS         all    comma list of target ids to load (e.g. http-floor,crypto-floor)
  *   BENCH_SANDBOX         bundle bundle: core bundled from source; cli: dist/cli/dets-console.js sandbox
  *   BENCH_CRYPTO_FLOOR    sync   sync: crypto.verify/sign on the event loop; async: their thread-pool forms
  *   BENCH_PROFILE         none   comma list of target ids to run under node --cpu-prof
  *   BENCH_RESULTS         .bench/results.json
+ *   BENCH_CUSTOMERS       1000   customers in the bank's directory (bank suite)
+ *   BENCH_RATE            2000   requests/s of the bank's fixed-rate /user_auth run
+ *   BENCH_RATE_SECONDS    5×S    length of that run
+ *   BENCH_UI_EVENTS       100000 notification events seeded for the notifications page (ui suite)
+ *   BENCH_UI_STEPS        200    programmatic scroll steps through the list
+ *   BENCH_CHROMIUM        /usr/bin/chromium
  */
 
 export interface BenchConfig {
@@ -37,6 +43,12 @@ export interface BenchConfig {
   minAmount: number;
   maxAmount: number;
   capFactor: number;
+  customers: number;
+  rate: number;
+  rateSeconds: number;
+  uiEvents: number;
+  uiSteps: number;
+  chromium: string;
 }
 
 /** A setting that cannot be used; the message names the variable. */
@@ -99,5 +111,11 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     minAmount: connections * 4,
     maxAmount: 1_000_000,
     capFactor: 2,
+    customers: numberVar(env, 'BENCH_CUSTOMERS', 1000, 1, 1_000_000, true),
+    rate: numberVar(env, 'BENCH_RATE', 2000, 1, 1_000_000, true),
+    rateSeconds: numberVar(env, 'BENCH_RATE_SECONDS', Math.max(1, 5 * scale), 0.5, 600),
+    uiEvents: numberVar(env, 'BENCH_UI_EVENTS', 100_000, 1, 10_000_000, true),
+    uiSteps: numberVar(env, 'BENCH_UI_STEPS', 200, 1, 100_000, true),
+    chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
   };
 }

@@ -13,6 +13,8 @@ export interface RequestSpec {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Handed back to the target's onResponse with this request's answer (e.g. a transaction_id). */
+  tag?: string;
 }
 
 export interface LoadTarget {
@@ -26,6 +28,8 @@ export interface LoadTarget {
   nextRequest: () => RequestSpec;
   /** Called with every response body; false counts a mismatch (which breaks the bench). */
   verifyBody?: (body: string) => boolean;
+  /** Called with every response's status and the tag of the request it answers. */
+  onResponse?: (status: number, tag: string | undefined) => void;
 }
 
 export interface LoadOptions {
@@ -36,6 +40,12 @@ export interface LoadOptions {
   maxSeconds: number;
   /** Per-request timeout, seconds (a timeout is an error). Default 10. */
   requestTimeoutSeconds?: number;
+  /**
+   * Fixed rate instead of as fast as possible: autocannon's `overallRate`, requests per second
+   * over all connections (each connection sends its share of a second's budget, then waits for
+   * the next second).
+   */
+  overallRate?: number;
 }
 
 export interface LoadResult extends RoundStats {
@@ -69,8 +79,11 @@ export function runLoad(target: LoadTarget, opts: LoadOptions): Promise<LoadResu
         sampleInt: 50,
         requests: [
           {
-            setupRequest: (req) => {
+            setupRequest: (req, context) => {
               const spec = target.nextRequest();
+              // One request in flight per connection (no pipelining): the context carries the
+              // tag of the request its next response answers.
+              context.tag = spec.tag;
               return {
                 ...req,
                 method: spec.method,
@@ -79,8 +92,15 @@ export function runLoad(target: LoadTarget, opts: LoadOptions): Promise<LoadResu
                 body: spec.body ?? '',
               };
             },
+            ...(target.onResponse
+              ? {
+                  onResponse: (status: number, _body: string, context: Record<string, unknown>) =>
+                    target.onResponse!(status, typeof context.tag === 'string' ? context.tag : undefined),
+                }
+              : {}),
           },
         ],
+        ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
         ...(target.verifyBody ? { verifyBody: target.verifyBody } : {}),
         skipAggregateResult: true,
       },

@@ -51,12 +51,16 @@ export function formatRuns(runs: readonly TargetRun[]): string {
   );
 }
 
+/** A figure: integers as they are, other numbers with two decimals. */
+export function formatFigure(v: number): string {
+  return Number.isInteger(v) ? String(v) : num(v, 2);
+}
+
 /** "PASS" or "MISSED" with the value against its threshold. */
 export function formatVerdict(v: TargetVerdict): string {
+  const digits = v.unit === '×' ? 2 : Number.isInteger(v.value) && v.unit !== 'ms' ? 0 : 1;
   const value =
-    v.value === null
-      ? 'not measured'
-      : `${num(v.value, v.unit === '×' ? 2 : 1)}${v.unit === '×' ? '×' : ` ${v.unit}`}`;
+    v.value === null ? 'not measured' : `${num(v.value, digits)}${v.unit === '×' ? '×' : ` ${v.unit}`}`;
   const threshold = `${v.threshold}${v.unit === '×' ? '×' : ` ${v.unit}`}`;
   return `${v.pass ? 'PASS  ' : 'MISSED'}  ${v.title}: ${value} (target ${v.op} ${threshold})`;
 }

@@ -45,6 +45,8 @@ export interface SuiteResult {
   checks: SpotCheck[];
   notes: string[];
   profiles: ProfileSummary[];
+  /** Other figures (counts, frame statistics), printed as `name: value` lines. */
+  figures?: Record<string, number | string | null>;
 }
 
 export interface Suite {

@@ -1,0 +1,34 @@
+/**
+ * Bench target: the real bank endpoints (issue 5) through the real composition root, as `serve`
+ * starts them: createConsoleCore({dataDir, host: 'cli', serviceJwksUrl}), the customer directory
+ * imported through core.dispatch('bank.importCustomers', {text}), core.listenBank on 127.0.0.1,
+ * any free port. Bundled by scripts/bench.mjs into dist/bench/servers/bank.mjs.
+ *
+ * Arguments: the data directory (a fresh temporary one), then optionally a `--users` JSON file.
+ * Env BENCH_SERVICE_JWKS_URL: the service JWKS the X-Session-ID tokens verify against.
+ * SIGTERM closes the core (bank, then the event store, flushed), then exits 0.
+ */
+import { readFileSync } from 'node:fs';
+import { createConsoleCore } from '../../../electron/core/console-core';
+import { announce, stopOn } from '../lib/child-runtime';
+
+const [dataDir, usersFile] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: bank.mjs <data-dir> [users.json]');
+const serviceJwksUrl = process.env.BENCH_SERVICE_JWKS_URL;
+const core = await createConsoleCore({
+  dataDir,
+  host: 'cli',
+  ...(serviceJwksUrl ? { serviceJwksUrl } : {}),
+});
+let imported: unknown = 0;
+if (usersFile) {
+  const answer = await core.dispatch('bank.importCustomers', { text: readFileSync(usersFile, 'utf8') });
+  if (!answer.ok) throw new Error(`bank.importCustomers failed: ${JSON.stringify(answer.error)}`);
+  imported = (answer.value as { imported?: unknown }).imported;
+}
+const listener = await core.listenBank({ host: '127.0.0.1', port: 0 });
+stopOn(async () => {
+  await listener.close();
+  await core.close();
+});
+announce({ url: listener.url, bank: listener.url, imported });

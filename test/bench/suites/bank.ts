@@ -1,0 +1,338 @@
+/**
+ * Issue 5: the bank's GET /user_auth (DESIGN.md "Bank endpoints"). Three targets, each in its own
+ * child process, loaded interleaved at the same concurrency with the same X-Session-ID pool:
+ *
+ *   bank          the real bank endpoints: the core bundled from source (servers/bank.ts) with a
+ *                 directory of BENCH_CUSTOMERS customers and CoreOptions.serviceJwksUrl pointing
+ *                 at the bench's own JWKS server child (servers/jwks.ts)
+ *   express       what a bank typically writes: express + jwks-rsa (cached) + jsonwebtoken with
+ *                 the same checks (servers/express-bank.ts)
+ *   http-floor    node:http answering a constant /user_auth JSON of the same size
+ *
+ * then a fixed-rate run of the bank alone at BENCH_RATE requests/s (autocannon overallRate).
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startChild, type ChildServer } from '../lib/children';
+import {
+  makeCustomers,
+  makeSessionTokens,
+  userBodyCheck,
+  userDataOf,
+  type SessionToken,
+} from '../lib/customers';
+import { BenchBroken } from '../lib/errors';
+import { runLoad, type LoadTarget } from '../lib/load';
+import { profilesOf } from '../lib/profiles';
+import { runInterleaved, type TargetRun } from '../lib/rounds';
+import { makeRsaKey, signJwtSync } from '../lib/rs256';
+import { isClean, judge, pairedRatio, ratio, summarizeTarget } from '../lib/stats';
+import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
+import { rotate } from '../lib/tokens';
+import { tamper } from './sandbox';
+
+const TARGETS = {
+  bank: 'bank GET /user_auth',
+  express: 'express + jsonwebtoken + jwks-rsa',
+  'http-floor': 'http floor (constant JSON)',
+} as const;
+type TargetId = keyof typeof TARGETS;
+const ORDER: TargetId[] = ['bank', 'express', 'http-floor'];
+
+const SUITE_ID = 'bank';
+const SUITE_TITLE = 'Bank endpoints: GET /user_auth with X-Session-ID (issue 5)';
+
+async function getUser(url: string, token: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${url}/user_auth`, {
+    headers: { 'x-session-id': token },
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Spot checks of one target: a valid token gets 200 with its customer's data; bad ones get 401. */
+async function checkTarget(
+  id: TargetId,
+  url: string,
+  good: SessionToken,
+  expected: Record<string, string>,
+  wrongSub: string,
+): Promise<SpotCheck[]> {
+  const checks: SpotCheck[] = [];
+  const ok = await getUser(url, good.token);
+  let body: Record<string, unknown> | null = null;
+  try {
+    body = JSON.parse(ok.text) as Record<string, unknown>;
+  } catch {
+    body = null;
+  }
+  const same =
+    body !== null &&
+    Object.entries(expected).every(([k, v]) =>
+      k === 'first_name' || k === 'last_name' || k === 'email'
+        ? body![k] === undefined || body![k] === v
+        : body![k] === v,
+    );
+  if (id === 'http-floor') {
+    checks.push({
+      id: `${id}.answers`,
+      ok: ok.status === 200 && body !== null,
+      detail: `${ok.status}, constant JSON`,
+    });
+    return checks;
+  }
+  checks.push({
+    id: `${id}.user_auth`,
+    ok: ok.status === 200 && same,
+    detail:
+      ok.status === 200 && same
+        ? `200 ${ok.text.slice(0, 160)}`
+        : `expected 200 with customer ${good.claims.obj}'s data, got ${ok.status} ${ok.text.slice(0, 300)}`,
+  });
+  const bad = await getUser(url, tamper(good.token));
+  checks.push({
+    id: `${id}.rejects-tampered`,
+    ok: bad.status === 401,
+    detail: `${bad.status} for a tampered signature ${bad.text.slice(0, 160)}`,
+  });
+  const sub = await getUser(url, wrongSub);
+  checks.push({
+    id: `${id}.rejects-wrong-sub`,
+    ok: sub.status === 401,
+    detail: `${sub.status} for a sub that is not the customer's ${sub.text.slice(0, 160)}`,
+  });
+  return checks;
+}
+
+export const bankSuite: Suite = {
+  id: SUITE_ID,
+  title: SUITE_TITLE,
+  async run(ctx): Promise<SuiteResult> {
+    const cfg = ctx.config;
+    const want = ORDER.filter((id) => ctx.wants(id));
+    if (want.length === 0)
+      throw new BenchBroken('bank suite: BENCH_TARGETS selects none of bank, express, http-floor');
+
+    // The service key (its public half in the JWKS child), the customers, the token pool.
+    const service = await makeRsaKey(randomUUID());
+    const customers = makeCustomers(cfg.customers);
+    const dir = await ctx.tmpDir('dets-bench-bank-');
+    const usersFile = join(dir, 'users.json');
+    await writeFile(usersFile, JSON.stringify(customers));
+    const jwks = await startChild({
+      id: 'jwks',
+      args: [join(ctx.buildDir, 'servers/jwks.mjs')],
+      env: { BENCH_JWKS: JSON.stringify({ keys: [service.jwk] }) },
+    });
+    const jwksUrl = String(jwks.ready.jwks_url);
+    const servers = new Map<TargetId, ChildServer>();
+    const [tokens] = await Promise.all([
+      makeSessionTokens(service, customers, cfg.tokens),
+      ...want.map(async (id) => {
+        const flags = ctx.nodeFlags(id);
+        if (id === 'bank') {
+          const dataDir = await ctx.tmpDir('dets-bench-bank-data-');
+          servers.set(
+            id,
+            await startChild({
+              id,
+              args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir, usersFile],
+              cwd: ctx.root,
+              env: { DETS_DATA_DIR: dataDir, BENCH_SERVICE_JWKS_URL: jwksUrl },
+            }),
+          );
+        } else if (id === 'express') {
+          servers.set(
+            id,
+            await startChild({
+              id,
+              args: [...flags, join(ctx.buildDir, 'servers/express-bank.mjs'), usersFile],
+              cwd: ctx.root,
+              env: { BENCH_SERVICE_JWKS_URL: jwksUrl },
+            }),
+          );
+        } else {
+          servers.set(
+            id,
+            await startChild({
+              id,
+              args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
+              env: { BENCH_HTTP_FLOOR_BODY: JSON.stringify(userDataOf(customers[0]!)) },
+            }),
+          );
+        }
+      }),
+    ]);
+    ctx.log(
+      `  ${customers.length} customers, ${tokens.length} distinct X-Session-ID tokens; servers: ${[jwks, ...servers.values()].map((s) => `${s.id} pid ${s.pid}`).join(', ')}`,
+    );
+
+    const first = tokens[0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const wrongSub = signJwtSync(
+      { alg: 'RS256', typ: 'JWT', kid: service.kid },
+      { flow: 'sign-in', obj: first.claims.obj, sub: 'someone-else@bank.example', iat: now, exp: now + 600 },
+      service.privateKey,
+    );
+    const checks: SpotCheck[] = [];
+    for (const id of want)
+      checks.push(
+        ...(await checkTarget(
+          id,
+          servers.get(id)!.url,
+          first,
+          userDataOf(customers[first.customer]!),
+          wrongSub,
+        )),
+      );
+    for (const c of checks) ctx.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id}: ${c.detail}`);
+    const failed = checks.filter((c) => !c.ok);
+    if (failed.length)
+      throw new BenchBroken(`spot checks failed: ${failed.map((c) => `${c.id}: ${c.detail}`).join('; ')}`);
+    const jwksBefore = await jwksFetches(jwks);
+
+    const check = userBodyCheck(customers);
+    const targets: LoadTarget[] = want.map((id, i) => {
+      const next = rotate(tokens, i * 7);
+      return {
+        id,
+        title: TARGETS[id],
+        url: servers.get(id)!.url,
+        nextRequest: () => ({ method: 'GET', path: '/user_auth', headers: { 'X-Session-ID': next().token } }),
+        ...(id === 'http-floor' ? {} : { verifyBody: check }),
+      };
+    });
+    const alive = (id: string) => {
+      const s = servers.get(id as TargetId);
+      if (s && !s.alive()) throw new BenchBroken(`${id} exited during the bench\n${s.stderrTail()}`);
+    };
+    const runs = await runInterleaved(
+      targets,
+      {
+        connections: cfg.connections,
+        rounds: cfg.rounds,
+        roundSeconds: cfg.roundSeconds,
+        warmupSeconds: cfg.warmupSeconds,
+        minAmount: cfg.minAmount,
+        maxAmount: cfg.maxAmount,
+        capFactor: cfg.capFactor,
+      },
+      { log: ctx.log, beforeRun: (t) => alive(t.id) },
+    );
+
+    // The fixed-rate run: the bank alone at BENCH_RATE requests/s.
+    let rateRun: TargetRun | null = null;
+    const bankTarget = targets.find((t) => t.id === 'bank');
+    if (bankTarget) {
+      alive('bank');
+      const amount = Math.max(cfg.connections, Math.round(cfg.rate * cfg.rateSeconds));
+      const r = await runLoad(
+        { ...bankTarget, id: 'bank-fixed-rate' },
+        { connections: cfg.connections, amount, maxSeconds: cfg.rateSeconds * 2 + 2, overallRate: cfg.rate },
+      );
+      if (!isClean(r))
+        throw new BenchBroken(
+          `bank fixed-rate run: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} bad bodies of ${r.responses} [${JSON.stringify(r.statusCodes)}]`,
+        );
+      const { latencies, statusCodes: _s, ...stats } = r;
+      rateRun = {
+        id: 'bank-fixed-rate',
+        title: `bank /user_auth at ${cfg.rate} req/s`,
+        warmup: stats,
+        amount,
+        rounds: [stats],
+        summary: summarizeTarget([stats], latencies),
+      };
+      ctx.log(
+        `  fixed rate: ${r.responses} req in ${(r.elapsedMs / 1000).toFixed(1)} s, p99 ${r.latencyMs.p99.toFixed(2)} ms`,
+      );
+    }
+    const jwksAfter = await jwksFetches(jwks);
+
+    // Still correct after the load.
+    const bank = servers.get('bank');
+    if (bank) {
+      const again = await getUser(bank.url, tokens[tokens.length - 1]!.token);
+      const ok = again.status === 200 && check(again.text);
+      checks.push({ id: 'bank.after-load', ok, detail: `${again.status} ${again.text.slice(0, 120)}` });
+      if (!ok) throw new BenchBroken(`bank after the load: ${checks.at(-1)!.detail}`);
+    }
+
+    await Promise.all([...servers.values(), jwks].map((s) => s.stop()));
+    const profiles = profilesOf(ctx, want, (id) => (id === 'express' ? 'express-bank' : id));
+
+    const by = new Map(runs.map((r) => [r.id, r.summary]));
+    const rps = (id: TargetId) => by.get(id)?.rps ?? Number.NaN;
+    const roundsOf = (id: TargetId) => runs.find((r) => r.id === id)?.rounds ?? [];
+    const ratios = {
+      bank_vs_http_floor: ratio(rps('bank'), rps('http-floor')),
+      bank_vs_express: ratio(rps('bank'), rps('express')),
+      express_vs_http_floor: ratio(rps('express'), rps('http-floor')),
+      bank_vs_express_paired: pairedRatio(roundsOf('bank'), roundsOf('express')),
+      bank_vs_http_floor_paired: pairedRatio(roundsOf('bank'), roundsOf('http-floor')),
+    };
+    const finite = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : v);
+    const verdicts = [
+      judge({
+        id: 'bank_throughput_vs_http_floor',
+        title: 'bank /user_auth throughput ÷ http floor',
+        value: ratios.bank_vs_http_floor,
+        op: '>=',
+        threshold: 0.15,
+        unit: '×',
+      }),
+      judge({
+        id: 'bank_throughput_vs_express',
+        title: 'bank /user_auth throughput ÷ express + jsonwebtoken + jwks-rsa',
+        value: ratios.bank_vs_express,
+        op: '>=',
+        threshold: 3,
+        unit: '×',
+      }),
+      judge({
+        id: 'bank_p99',
+        title: 'bank /user_auth p99 latency at 32 connections (median of rounds)',
+        value: finite(by.get('bank')?.roundP99Ms),
+        op: '<',
+        threshold: 10,
+        unit: 'ms',
+      }),
+      judge({
+        id: 'bank_fixed_rate_p99',
+        title: `bank /user_auth p99 latency at ${cfg.rate} req/s`,
+        value: finite(rateRun?.summary.latencyMs.p99),
+        op: '<',
+        threshold: 5,
+        unit: 'ms',
+      }),
+    ];
+    const fetchedDuringLoad = jwksAfter !== null && jwksBefore !== null ? jwksAfter - jwksBefore : null;
+    const notes = [
+      `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s per target after a ${cfg.warmupSeconds} s warm-up; fixed-rate run ${cfg.rateSeconds} s at ${cfg.rate} req/s (autocannon overallRate: each connection sends its share at the start of each second).`,
+      `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
+      `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,
+    ];
+    return {
+      id: SUITE_ID,
+      title: SUITE_TITLE,
+      targets: rateRun ? [...runs, rateRun] : runs,
+      ratios,
+      verdicts,
+      checks,
+      notes,
+      profiles,
+      figures: { jwks_fetches_total: jwksAfter, jwks_fetches_during_load: fetchedDuringLoad },
+    };
+  },
+};
+
+async function jwksFetches(jwks: ChildServer): Promise<number | null> {
+  try {
+    const res = await fetch(`${jwks.url}/stats`, { signal: AbortSignal.timeout(5_000) });
+    const v = (await res.json()) as { requests?: unknown };
+    return typeof v.requests === 'number' ? v.requests : null;
+  } catch {
+    return null;
+  }
+}
