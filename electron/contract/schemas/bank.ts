@@ -4,7 +4,11 @@ import { z } from 'zod';
 export const Customer = z.object({
   obj: z.string().min(1, 'obj must not be empty').max(200),
   sub: z.string().min(1).max(200).optional(),
-  external_id: z.string().min(1, 'external_id is required'),
+  /** Spec 2.5 / 8: up to 500 symbols, counted as Unicode code points. */
+  external_id: z
+    .string()
+    .min(1, 'external_id is required')
+    .refine((s) => [...s].length <= 500, 'external_id is longer than 500 symbols (spec 8: up to 500)'),
   phone: z.string().min(1, 'phone is required').max(100),
   /** The user's secret key (spec 2.5): kept in the vault when one is available, never shown in lists. */
   key: z.string().min(1, 'key is required').max(10_000),
@@ -14,7 +18,7 @@ export const Customer = z.object({
 });
 export type Customer = z.infer<typeof Customer>;
 
-/** A customer as the renderer sees it: the secret key masked. */
+/** A customer as the renderer sees it: the secret key masked (only its length, e.g. "24 characters"). */
 export const CustomerView = Customer.omit({ key: true }).extend({ key_hint: z.string() });
 
 export const CallbackRoute = z.enum(['user_auth', 'key', 'external_id']);
@@ -53,5 +57,7 @@ export const BankStatus = z.object({
   customers: z.number().int(),
   behaviours: Behaviours,
   forward: ForwardSettings,
+  /** Why something is off, e.g. customers kept in memory only because no vault can seal their keys. */
+  warnings: z.array(z.string()).optional(),
 });
 export type BankStatus = z.infer<typeof BankStatus>;

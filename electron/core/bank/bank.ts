@@ -1,6 +1,759 @@
+/**
+ * The bank's side (issue 5; DESIGN.md "Bank endpoints"; spec 4.2, 4.3, 5, 7, 8): GET /user_auth,
+ * /key and /external_id verifying X-Session-ID (verify.ts) and answering from the test customers;
+ * POST {prefix}/pay-in, /pay-out and /transfer storing each notification durably before its 200;
+ * every request recorded as an event; deliberate misbehaviours; forward mode.
+ *
+ * Threat model: everything a request carries is untrusted. The listener binds where the host
+ * says (127.0.0.1 by default), bounds headers (431), bodies (413) and time (timeouts in
+ * server.ts); a slow client holds only its own connection. The customers' secret keys leave the
+ * process only in the callbacks' answers; in events they are masked to their length, and
+ * Authorization and Cookie headers are masked (X-Session-ID is kept: it is what is under test).
+ *
+ * Durability: a notification's event is appended with `durable: true` (fsync'd) before its 200,
+ * so an acknowledged notification survives a crash. Callback events are appended after the
+ * answer, without waiting for the disk: the 1 s budget is the service's, not ours to spend.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { ConsoleError } from '../../contract/errors';
+import type { Customer, CustomerView } from '../../contract/schemas/bank';
+import type { EventDetail, EventSummary } from '../../contract/schemas/events';
+import { isJsonContentType, readBody } from '../http/body';
+import { exchange } from '../http/exchange';
+import { HttpError } from '../http/http-error';
+import type { NewEvent } from '../store';
+import { createCustomerDirectory, parseCustomers, toView } from './customers';
+import { forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
+import { JwksCache } from './jwks-cache';
+import { startServer, type RunningServer } from './server';
+import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import type { BankEndpoints, BankOptions } from './types';
+import { verifySessionToken, type Verdict } from './verify';
 
-/** Placeholder until the bank endpoints land (issue 5). */
-export async function createBankEndpoints(_options: BankOptions): Promise<BankEndpoints> {
-  throw new Error('not implemented');
+type CallbackPath = '/user_auth' | '/key' | '/external_id';
+const CALLBACK_PATHS: readonly string[] = ['/user_auth', '/key', '/external_id'];
+const NOTIFY_EVENTS: readonly string[] = ['pay-in', 'pay-out', 'transfer'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Event bodies are cut here (EventDetail: truncated past 64 KiB). */
+const MAX_EVENT_BODY = 64 * 1024;
+const MASKED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'set-cookie']);
+/** Replays mark their request with this header so the replay can find its event. */
+const REPLAY_HEADER = 'x-dets-replay';
+const NO_URL_HINT =
+  'start the sandbox, give --service-jwks-url, or set the active environment (its JWKS is {base_url}/api/v1/.well-known/jwks.json)';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as sent. */
+  text: string;
+  /** The body as recorded (secrets masked). */
+  recorded: string | null;
+}
+
+const masked = (key: string) => `<masked: ${[...key].length} characters>`;
+
+function jsonReply(
+  status: number,
+  body: unknown,
+  maskKey = false,
+  extra: Record<string, string> = {},
+): Reply {
+  const text = JSON.stringify(body);
+  let recorded = text;
+  if (maskKey && body && typeof body === 'object' && typeof (body as { key?: unknown }).key === 'string') {
+    recorded = JSON.stringify({ ...body, key: masked((body as { key: string }).key) });
+  }
+  return {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...extra,
+    },
+    text,
+    recorded,
+  };
+}
+
+function errorReply(
+  status: number,
+  error: string,
+  detail: string,
+  extra: Record<string, string> = {},
+): Reply {
+  return jsonReply(status, { error, detail }, false, extra);
+}
+
+/** A backend's answer, passed on as it is; a `key` in a JSON body is masked in the record. */
+function passThrough(outcome: ForwardOutcome): Reply {
+  const r = outcome.result;
+  if (!r.ok) {
+    return errorReply(502, 'forward_failed', `the backend at ${outcome.url} did not answer: ${r.message}`);
+  }
+  const text = r.body.toString('utf8');
+  let recorded = clip(text);
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && typeof (value as { key?: unknown }).key === 'string') {
+      recorded = JSON.stringify({ ...value, key: masked((value as { key: string }).key) });
+    }
+  } catch {
+    // not JSON: recorded as it is
+  }
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (r.headers['content-type']) headers['Content-Type'] = r.headers['content-type'];
+  return { status: r.status, headers, text, recorded };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_EVENT_BODY ? `${text.slice(0, MAX_EVENT_BODY)}… (truncated)` : text;
+}
+
+function recordHeaders(raw: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined || name === REPLAY_HEADER) continue;
+    out[name] = MASKED_HEADERS.has(name) ? '<masked>' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** external_id of exactly 501 symbols (one over spec 8's limit), starting with the real one. */
+function longExternalId(base: string): string {
+  const chars = [...base].slice(0, 501);
+  return chars.join('') + 'x'.repeat(501 - chars.length);
+}
+
+function emptyEvent(at: string): NewEvent {
+  return {
+    at,
+    kind: 'callback',
+    path: null,
+    method: null,
+    status: null,
+    outcome: null,
+    transaction_id: null,
+    failed_check: null,
+    obj: null,
+    sub: null,
+    duration_ms: null,
+    warning: null,
+    remote: null,
+    request: null,
+    response: null,
+    checks: null,
+    token: null,
+    jwks: null,
+    forward: null,
+  };
+}
+
+/**
+ * Builds the bank endpoints: loads `<dataDir>/bank/` (settings, customers), and answers requests
+ * through `handle` (for any node:http server) or its own listeners (`listen`).
+ *
+ * @example
+ * const bank = await createBankEndpoints({ dataDir, events, store, pairs, serviceJwksUrl, fetch });
+ * const l = await bank.listen({ host: '127.0.0.1', port: 0 });
+ */
+export async function createBankEndpoints(options: BankOptions): Promise<BankEndpoints> {
+  const now = options.now ?? Date.now;
+  const dir = path.join(options.dataDir, 'bank');
+  const settings = createSettingsStore(dir);
+  await settings.load();
+  const vault = options.vault;
+  const customers = createCustomerDirectory({ dir, sealer: vault ? () => vault.sealer() : undefined });
+  await customers.load();
+
+  const servers = new Set<RunningServer>();
+  const pending = new Set<Promise<unknown>>();
+  const replayWaiters = new Map<string, (summary: EventSummary | Error) => void>();
+  /** transaction_ids seen by this process (lower case), so a repeat is known without a query. */
+  const seen = new Set<string>();
+
+  const statusNow = () => {
+    const s = settings.get();
+    const j = jwks.state();
+    const warnings = [customers.warning(), settings.warning()].filter((w): w is string => w !== null);
+    return {
+      notify_path_prefix: s.notify_path_prefix,
+      service_jwks_url: j.url,
+      jwks: { kids: j.kids, fetched_at: j.fetched_at, stale: j.stale, error: j.error },
+      customers: customers.count(),
+      behaviours: s.behaviours,
+      forward: s.forward,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  };
+  const changed = () => {
+    try {
+      options.events.emit('bank.changed', { url: null, ...statusNow() });
+    } catch {
+      // a listener's or schema's failure never breaks a request
+    }
+  };
+  const jwks = new JwksCache({ url: options.serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
+
+  const verify = (header: string | string[] | undefined) =>
+    verifySessionToken(header, {
+      jwks,
+      customer: (obj) => customers.get(obj),
+      subsFor: (obj) => options.pairs.subsFor(obj),
+      nowSeconds: () => Math.floor(now() / 1000),
+      noUrlHint: NO_URL_HINT,
+    });
+
+  /** Appends without waiting for the disk; a replay waiting for this request gets the summary. */
+  const recordLater = (event: NewEvent, replay: string | undefined) => {
+    const p = options.store.append(event).then(
+      (summary) => replayWaiters.get(replay ?? '')?.(summary),
+      (err: unknown) =>
+        replayWaiters.get(replay ?? '')?.(err instanceof Error ? err : new Error(String(err))),
+    );
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+
+  const send = (res: ServerResponse, reply: Reply) => {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(reply.status, {
+      ...reply.headers,
+      'Content-Length': String(Buffer.byteLength(reply.text)),
+    });
+    res.end(reply.text);
+  };
+
+  const behaviourFor = (route: string) => settings.get().behaviours[route];
+
+  // ------------------------------------------------------------------------------- callbacks
+
+  function successBody(
+    route: CallbackPath,
+    c: Customer,
+    b: BehavioursValue[string] | undefined,
+  ): Record<string, string> {
+    const externalId = b?.long_external_id ? longExternalId(c.external_id) : c.external_id;
+    if (route === '/key') return { key: c.key };
+    if (route === '/external_id') return { external_id: externalId };
+    // Spec 2.5: external_id, phone, key required; names and email when the customer has them.
+    const body: Record<string, string> = { external_id: externalId, phone: c.phone, key: c.key };
+    if (c.first_name !== undefined) body.first_name = c.first_name;
+    if (c.last_name !== undefined) body.last_name = c.last_name;
+    if (c.email !== undefined) body.email = c.email;
+    if (b?.omit_field) delete body[b.omit_field];
+    return body;
+  }
+
+  async function answerCallback(
+    req: IncomingMessage,
+    route: CallbackPath,
+  ): Promise<{ reply: Reply; verdict: Verdict; forward: ForwardOutcome | null }> {
+    const verdict = await verify(req.headers['x-session-id']);
+    const b = behaviourFor(route.slice(1));
+    const forwardUrl = settings.get().forward.url;
+    if (forwardUrl) {
+      const token = req.headers['x-session-id'];
+      const outcome = await forwardRequest({
+        base: forwardUrl,
+        path: route,
+        method: 'GET',
+        headers: typeof token === 'string' ? { 'X-Session-ID': token } : {},
+      });
+      outcome.verdicts = judgeCallback(route, outcome.result, verdict.ok, verdict.failed);
+      return { reply: passThrough(outcome), verdict, forward: outcome };
+    }
+    if (b?.delay_ms) await sleep(b.delay_ms);
+    if (b?.status !== undefined) {
+      if (b.status >= 200 && b.status < 300 && verdict.customer) {
+        return {
+          reply: jsonReply(b.status, successBody(route, verdict.customer, b), true),
+          verdict,
+          forward: null,
+        };
+      }
+      return {
+        reply: errorReply(
+          b.status,
+          'behaviour',
+          `a fixed status ${b.status} is set for ${route} (Bank page, behaviours)`,
+        ),
+        verdict,
+        forward: null,
+      };
+    }
+    if (!verdict.ok || !verdict.customer) {
+      return {
+        reply: jsonReply(401, { error: 'unauthorized', check: verdict.failed, detail: verdict.detail }),
+        verdict,
+        forward: null,
+      };
+    }
+    return { reply: jsonReply(200, successBody(route, verdict.customer, b), true), verdict, forward: null };
+  }
+
+  function callbackEvent(
+    base: NewEvent,
+    req: IncomingMessage,
+    reply: Reply,
+    verdict: Verdict | null,
+    forward: ForwardOutcome | null,
+    started: number,
+  ): NewEvent {
+    const duration = Math.round((performance.now() - started) * 100) / 100;
+    const over =
+      duration > 1000 ? `answered in ${Math.round(duration)} ms: over the 1 s budget (spec 4.2)` : null;
+    const warning = [verdict?.warning ?? null, over].filter(Boolean).join('; ') || null;
+    return {
+      ...base,
+      status: reply.status,
+      failed_check: verdict ? verdict.failed : null,
+      obj: verdict?.obj ?? null,
+      sub: verdict?.sub ?? null,
+      duration_ms: duration,
+      warning,
+      request: { method: req.method, url: req.url, headers: recordHeaders(req.headers), body: null },
+      response: { status: reply.status, headers: reply.headers, body: reply.recorded },
+      checks: verdict ? verdict.checks : null,
+      token: verdict?.decoded ? { header: verdict.decoded.header, payload: verdict.decoded.payload } : null,
+      jwks: verdict?.jwks.url
+        ? {
+            url: verdict.jwks.url,
+            kids: verdict.jwks.kids,
+            fetched_at: verdict.jwks.fetched_at,
+            stale: verdict.jwks.stale,
+            error: verdict.jwks.error,
+          }
+        : null,
+      forward: forward
+        ? {
+            url: forward.url,
+            status: forward.result.ok ? forward.result.status : null,
+            duration_ms: forward.result.durationMs,
+            error: forward.result.ok ? null : forward.result.message,
+            verdicts: forward.verdicts,
+          }
+        : null,
+    };
+  }
+
+  // --------------------------------------------------------------------------- notifications
+
+  interface NotificationResult {
+    reply: Reply;
+    outcome: 'accepted' | 'repeat' | 'rejected';
+    transactionId: string | null;
+    bodyText: string | null;
+    forward: ForwardOutcome | null;
+  }
+
+  async function readNotification(
+    req: IncomingMessage,
+  ): Promise<
+    | { ok: true; id: string; text: string }
+    | { ok: false; reply: Reply; id: string | null; text: string | null }
+  > {
+    let bytes: Buffer;
+    try {
+      bytes = await readBody(req);
+    } catch (err) {
+      if (err instanceof HttpError) {
+        return {
+          ok: false,
+          reply: errorReply(err.status, err.code, err.message, err.headers),
+          id: null,
+          text: null,
+        };
+      }
+      throw err;
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return {
+        ok: false,
+        reply: errorReply(400, 'bad_request', 'the body is not valid UTF-8'),
+        id: null,
+        text: null,
+      };
+    }
+    const bad = (detail: string, id: string | null = null) =>
+      ({ ok: false, reply: errorReply(400, 'bad_request', detail), id, text }) as const;
+    let value: unknown;
+    let parseError: string | null = null;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      parseError = err instanceof Error ? err.message : String(err);
+    }
+    const raw =
+      value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const txText = typeof raw?.transaction_id === 'string' ? raw.transaction_id.slice(0, 100) : null;
+    const type = req.headers['content-type'];
+    if (!isJsonContentType(type)) {
+      return bad(
+        type
+          ? `Content-Type is ${JSON.stringify(type)}; a notification is JSON (application/json) {"transaction_id": "<uuid>"} (spec 4.3)`
+          : 'no Content-Type header; a notification is JSON (application/json) {"transaction_id": "<uuid>"} (spec 4.3)',
+        txText,
+      );
+    }
+    if (bytes.length === 0)
+      return bad('the body is empty; a notification is {"transaction_id": "<uuid>"} (spec 2.7)');
+    if (parseError !== null) return bad(`the body is not valid JSON: ${parseError}`);
+    if (!raw)
+      return bad(
+        'the body is JSON but not an object; a notification is {"transaction_id": "<uuid>"} (spec 2.7)',
+      );
+    if (!Object.hasOwn(raw, 'transaction_id')) return bad('the body has no transaction_id (spec 2.7)');
+    if (typeof raw.transaction_id !== 'string')
+      return bad('transaction_id is not a string (spec 2.7: a UUID string)');
+    if (!UUID.test(raw.transaction_id)) {
+      return bad(`transaction_id ${JSON.stringify(txText)} is not a UUID (spec 2.7)`, txText);
+    }
+    return { ok: true, id: raw.transaction_id, text };
+  }
+
+  async function answerNotification(req: IncomingMessage, name: string): Promise<NotificationResult> {
+    const read = await readNotification(req);
+    if (!read.ok) {
+      return {
+        reply: read.reply,
+        outcome: 'rejected',
+        transactionId: read.id,
+        bodyText: read.text,
+        forward: null,
+      };
+    }
+    const key = read.id.toLowerCase();
+    let outcome: 'accepted' | 'repeat' = 'accepted';
+    if (seen.has(key)) outcome = 'repeat';
+    else {
+      seen.add(key);
+      // Earlier processes' notifications: the store's index (exact string).
+      if (options.store.hasTransaction(read.id)) outcome = 'repeat';
+    }
+    const b = behaviourFor(name);
+    const forwardUrl = settings.get().forward.url;
+    if (forwardUrl) {
+      const outcomeF = await forwardRequest({
+        base: forwardUrl,
+        path: req.url?.split('?')[0] ?? '',
+        method: 'POST',
+        headers: { 'Content-Type': String(req.headers['content-type']) },
+        body: read.text,
+      });
+      outcomeF.verdicts = judgeNotification(outcomeF.result);
+      return {
+        reply: passThrough(outcomeF),
+        outcome,
+        transactionId: read.id,
+        bodyText: read.text,
+        forward: outcomeF,
+      };
+    }
+    if (b?.delay_ms) await sleep(b.delay_ms);
+    const reply: Reply =
+      b?.status !== undefined && b.status !== 200
+        ? errorReply(
+            b.status,
+            'behaviour',
+            `a fixed status ${b.status} is set for ${name} (Bank page, behaviours)`,
+          )
+        : { status: 200, headers: {}, text: '', recorded: null };
+    return { reply, outcome, transactionId: read.id, bodyText: read.text, forward: null };
+  }
+
+  // ----------------------------------------------------------------------------------- handle
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const pathOnly = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const method = req.method ?? 'GET';
+    const replay = typeof req.headers[REPLAY_HEADER] === 'string' ? req.headers[REPLAY_HEADER] : undefined;
+    const base: NewEvent = {
+      ...emptyEvent(new Date(now()).toISOString()),
+      path: pathOnly,
+      method,
+      remote: req.socket.remoteAddress ?? null,
+    };
+    const prefix = settings.get().notify_path_prefix;
+
+    if (CALLBACK_PATHS.includes(pathOnly)) {
+      if (method !== 'GET') {
+        req.resume();
+        const reply = errorReply(405, 'method_not_allowed', `${pathOnly} takes GET (spec 4.2)`, {
+          Allow: 'GET',
+        });
+        send(res, reply);
+        recordLater(callbackEvent(base, req, reply, null, null, started), replay);
+        return;
+      }
+      req.resume();
+      const { reply, verdict, forward } = await answerCallback(req, pathOnly as CallbackPath);
+      send(res, reply);
+      recordLater(callbackEvent(base, req, reply, verdict, forward, started), replay);
+      return;
+    }
+
+    if (pathOnly.startsWith(`${prefix}/`)) {
+      const name = pathOnly.slice(prefix.length + 1);
+      let result: NotificationResult;
+      if (!NOTIFY_EVENTS.includes(name)) {
+        req.resume();
+        result = {
+          reply: errorReply(
+            404,
+            'not_found',
+            `no notification ${JSON.stringify(name)}; they are ${NOTIFY_EVENTS.map((n) => `${prefix}/${n}`).join(', ')}`,
+          ),
+          outcome: 'rejected',
+          transactionId: null,
+          bodyText: null,
+          forward: null,
+        };
+      } else if (method !== 'POST') {
+        req.resume();
+        result = {
+          reply: errorReply(405, 'method_not_allowed', `${pathOnly} takes POST (spec 4.3)`, {
+            Allow: 'POST',
+          }),
+          outcome: 'rejected',
+          transactionId: null,
+          bodyText: null,
+          forward: null,
+        };
+      } else {
+        result = await answerNotification(req, name);
+      }
+      const duration = Math.round((performance.now() - started) * 100) / 100;
+      const { reply } = result;
+      const event: NewEvent = {
+        ...base,
+        kind: 'notification',
+        status: reply.status,
+        outcome: result.outcome,
+        transaction_id: result.transactionId,
+        duration_ms: duration,
+        request: {
+          method,
+          url: req.url,
+          headers: recordHeaders(req.headers),
+          body: result.bodyText === null ? null : clip(result.bodyText),
+        },
+        response: { status: reply.status, headers: reply.headers, body: reply.recorded },
+        forward: result.forward
+          ? {
+              url: result.forward.url,
+              status: result.forward.result.ok ? result.forward.result.status : null,
+              duration_ms: result.forward.result.durationMs,
+              error: result.forward.result.ok ? null : result.forward.result.message,
+              verdicts: result.forward.verdicts,
+            }
+          : null,
+      };
+      // Spec 4.3 / DESIGN.md: on disk before the answer, so an acknowledged notification is never lost.
+      let summary: EventSummary;
+      try {
+        summary = await options.store.append(event, { durable: true });
+      } catch (err) {
+        if (result.outcome === 'accepted' && result.transactionId)
+          seen.delete(result.transactionId.toLowerCase());
+        send(
+          res,
+          errorReply(
+            500,
+            'internal',
+            `the notification could not be stored: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        );
+        replayWaiters.get(replay ?? '')?.(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      send(res, reply);
+      replayWaiters.get(replay ?? '')?.(summary);
+      return;
+    }
+
+    req.resume();
+    const reply = errorReply(
+      404,
+      'not_found',
+      `no route ${method} ${pathOnly}; the bank endpoints are GET /user_auth, /key, /external_id and POST ${prefix}/pay-in, /pay-out, /transfer`,
+    );
+    send(res, reply);
+    recordLater(callbackEvent(base, req, reply, null, null, started), replay);
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    route(req, res).catch((err: unknown) => {
+      send(res, errorReply(500, 'internal', err instanceof Error ? err.message : String(err)));
+    });
+  }
+
+  async function storedCallback(id: string): Promise<EventDetail> {
+    const event = await options.store.get(id);
+    if (event.kind !== 'callback' || !event.path || !CALLBACK_PATHS.includes(event.path)) {
+      throw new ConsoleError(
+        'BAD_ARGUMENT',
+        `event ${id} is not a callback to /user_auth, /key or /external_id`,
+      );
+    }
+    return event;
+  }
+
+  return {
+    async status() {
+      const s = statusNow();
+      if (s.service_jwks_url === null) {
+        s.service_jwks_url = await options.serviceJwksUrl().catch(() => null);
+      }
+      return s;
+    },
+    async customers() {
+      return customers.list().map(toView);
+    },
+    async saveCustomer(customer): Promise<z.output<typeof CustomerView>> {
+      const saved = await customers.save(customer);
+      changed();
+      return toView(saved);
+    },
+    async removeCustomer(obj) {
+      const removed = await customers.remove(obj);
+      if (!removed) throw new ConsoleError('NOT_FOUND', `no customer with obj ${JSON.stringify(obj)}`);
+      changed();
+    },
+    async importCustomers(value) {
+      const list = parseCustomers(value);
+      await customers.replaceAll(list);
+      changed();
+      return list.length;
+    },
+    async exportCustomers() {
+      return customers.list().map((c) => ({ ...c }));
+    },
+    async setBehaviours(behaviours) {
+      const next = await settings.update({ behaviours: checkBehaviours(behaviours) });
+      changed();
+      return next.behaviours;
+    },
+    async setForward(forward) {
+      const url = forward.url === null ? null : forward.url.replace(/\/+$/, '');
+      if (url !== null) {
+        const parsed = new URL(url);
+        if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+          throw new ConsoleError('BAD_ARGUMENT', 'forward url must have no query, fragment or credentials');
+        }
+      }
+      const next = await settings.update({ forward: { url } });
+      changed();
+      return next.forward;
+    },
+    async setNotifyPrefix(prefix) {
+      const next = await settings.update({ notify_path_prefix: checkNotifyPrefix(prefix) });
+      changed();
+      return next.notify_path_prefix;
+    },
+    async recheck(id) {
+      const event = await storedCallback(id);
+      const header = event.request?.headers['x-session-id'];
+      const verdict = await verify(header);
+      // Not stored: the answer was given; this is how the same token fares now.
+      return {
+        ...event,
+        failed_check: verdict.failed,
+        obj: verdict.obj,
+        sub: verdict.sub,
+        warning: verdict.warning,
+        checks: verdict.checks,
+        token: verdict.decoded ? { header: verdict.decoded.header, payload: verdict.decoded.payload } : null,
+        jwks: verdict.jwks.url
+          ? {
+              url: verdict.jwks.url,
+              kids: verdict.jwks.kids,
+              fetched_at: verdict.jwks.fetched_at,
+              stale: verdict.jwks.stale,
+              error: verdict.jwks.error,
+            }
+          : null,
+        data: {
+          recheck: {
+            at: new Date(now()).toISOString(),
+            was: event.failed_check,
+            now: verdict.failed,
+            note: `rechecked with the current JWKS; the stored event (status ${event.status ?? '?'}) is unchanged`,
+          },
+        },
+      };
+    },
+    async replay(id) {
+      const event = await storedCallback(id);
+      if (!options.signServiceToken) {
+        throw new ConsoleError(
+          'CONFLICT',
+          'replay needs the sandbox to sign a fresh X-Session-ID, and it is not available',
+        );
+      }
+      const [server] = servers;
+      if (!server)
+        throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening: start them first');
+      if (!event.obj || !event.sub) {
+        throw new ConsoleError(
+          'BAD_ARGUMENT',
+          `event ${id} has no obj/sub to replay (its token did not carry them)`,
+        );
+      }
+      const token = await options.signServiceToken({ obj: event.obj, sub: event.sub });
+      const nonce = randomBytes(12).toString('hex');
+      const appended = new Promise<EventSummary>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          replayWaiters.delete(nonce);
+          reject(new ConsoleError('INTERNAL', 'the replayed request was not recorded within 30 s'));
+        }, 30_000);
+        replayWaiters.set(nonce, (r) => {
+          clearTimeout(timer);
+          replayWaiters.delete(nonce);
+          if (r instanceof Error) reject(r);
+          else resolve(r);
+        });
+      });
+      const result = await exchange({
+        method: 'GET',
+        url: `${server.url}${event.path as string}`,
+        headers: { 'X-Session-ID': token, [REPLAY_HEADER]: nonce },
+        giveUpMs: 30_000,
+      });
+      if (!result.ok) {
+        replayWaiters.get(nonce)?.(new Error(`the replay request failed: ${result.message}`));
+      }
+      const summary = await appended;
+      return options.store.get(summary.id);
+    },
+    handle,
+    async listen(opts) {
+      const server = await startServer(handle, opts);
+      servers.add(server);
+      return {
+        url: server.url,
+        port: server.port,
+        close: async () => {
+          servers.delete(server);
+          await server.close();
+        },
+      };
+    },
+    async close() {
+      const closing = [...servers].map((s) => s.close());
+      servers.clear();
+      await Promise.all(closing);
+      await Promise.allSettled([...pending]);
+    },
+  };
 }

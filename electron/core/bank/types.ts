@@ -35,6 +35,8 @@ export interface BankEndpoints {
   exportCustomers(): Promise<Customer[]>;
   setBehaviours(behaviours: z.output<typeof Behaviours>): Promise<z.output<typeof Behaviours>>;
   setForward(forward: z.output<typeof ForwardSettings>): Promise<z.output<typeof ForwardSettings>>;
+  /** The notification path prefix (spec 4.3 `/api/svc/notify` by default; the guide's `/api/dcm/notify`). */
+  setNotifyPrefix(prefix: string): Promise<string>;
   /** Runs a stored callback's checks again with the current JWKS. */
   recheck(eventId: string): Promise<EventDetail>;
   /** Replays a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox. */

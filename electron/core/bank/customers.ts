@@ -1,0 +1,234 @@
+/**
+ * The bank's test customers (DESIGN.md "Command line" `--users`: `{obj, sub?, external_id, phone,
+ * key, first_name?, last_name?, email?}`), answered from by the callbacks (spec 2.5, 2.6).
+ *
+ * Threat model: each customer's `key` is a secret (spec 5.7: the user secret key). It is sealed
+ * with the vault (AES-256-GCM, aad bound to the customer's obj) before it reaches
+ * `<dataDir>/bank/customers.json` (atomic, 0600). Without a vault the directory is kept in this
+ * process's memory only and status says so: a secret is never written in clear (DESIGN.md
+ * "Secrets"). Lists show only the key's length, never any of its characters.
+ *
+ * Failure model: a damaged file is named (STATE_DAMAGED) and left untouched; an import or save is
+ * validated whole before anything changes, so bad input loses nothing already stored.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConsoleError } from '../../contract/errors';
+import type { CustomerView } from '../../contract/schemas/bank';
+import { Customer } from '../../contract/schemas/bank';
+import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import type { SecretSealer } from '../vault';
+
+export const CUSTOMERS_FILE = 'customers.json';
+
+const StoredCustomer = Customer.omit({ key: true }).extend({ key_sealed: z.string().min(1) });
+const CustomersFile = z.object({ version: z.literal(1), customers: z.array(StoredCustomer) });
+
+const aadFor = (obj: string) => `bank-customer-key:${obj}`;
+
+/** "24 characters": the length in code points, never any character of the key. */
+export function keyHint(key: string): string {
+  const n = [...key].length;
+  return `${n} character${n === 1 ? '' : 's'}`;
+}
+
+export function toView(c: Customer): z.output<typeof CustomerView> {
+  const { key, ...rest } = c;
+  return { ...rest, key_hint: keyHint(key) };
+}
+
+/** The first problem of a zod error, as "customers[2].external_id: …". */
+function describeIssues(error: z.ZodError, prefix: string): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => {
+      const where = i.path.reduce<string>(
+        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}${acc ? '.' : ''}${String(p)}`),
+        prefix,
+      );
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/** Validates a whole `--users` array: each customer, and obj unique. Throws BAD_ARGUMENT naming the entry. */
+export function parseCustomers(value: unknown): Customer[] {
+  if (!Array.isArray(value)) {
+    throw new ConsoleError(
+      'BAD_ARGUMENT',
+      'customers must be a JSON array of {obj, sub?, external_id, phone, key, first_name?, last_name?, email?}',
+    );
+  }
+  const parsed = z.array(Customer).safeParse(value);
+  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customers'));
+  const seen = new Map<string, number>();
+  parsed.data.forEach((c, i) => {
+    const first = seen.get(c.obj);
+    if (first !== undefined) {
+      throw new ConsoleError(
+        'BAD_ARGUMENT',
+        `customers[${i}].obj ${JSON.stringify(c.obj)} is already used by customers[${first}]: obj must be unique`,
+      );
+    }
+    seen.set(c.obj, i);
+  });
+  return parsed.data;
+}
+
+export function parseCustomer(value: unknown): Customer {
+  const parsed = Customer.safeParse(value);
+  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customer'));
+  return parsed.data;
+}
+
+export interface CustomerDirectory {
+  /** Loads the file (opening the sealed keys). Called once before use. */
+  load(): Promise<void>;
+  /** The hot path: a synchronous map lookup. */
+  get(obj: string): Customer | undefined;
+  list(): Customer[];
+  count(): number;
+  save(customer: Customer): Promise<Customer>;
+  remove(obj: string): Promise<boolean>;
+  replaceAll(customers: Customer[]): Promise<void>;
+  /** Why the directory is not what it should be (memory only, keys that cannot be opened). */
+  warning(): string | null;
+}
+
+export interface CustomerDirectoryOptions {
+  dir: string;
+  /** Resolves the vault's sealer; rejects when no vault is available or it is locked. */
+  sealer?: () => Promise<SecretSealer>;
+}
+
+export function createCustomerDirectory(options: CustomerDirectoryOptions): CustomerDirectory {
+  const file = path.join(options.dir, CUSTOMERS_FILE);
+  const exclusive = serializer();
+  let customers = new Map<string, Customer>();
+  let memoryOnly: string | null = null;
+  /** The file could not be loaded: callbacks run with no customers, and writes are refused so it stays untouched. */
+  let loadError: ConsoleError | null = null;
+
+  const damaged = (problem: string) =>
+    new ConsoleError(
+      'STATE_DAMAGED',
+      `the customers file ${file} ${problem}. It was left untouched: repair it, or move it away and import the customers again`,
+      { file },
+    );
+
+  async function getSealer(): Promise<SecretSealer | string> {
+    if (!options.sealer) return 'no vault is configured';
+    try {
+      return await options.sealer();
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /** Writes the directory sealed, or switches to memory-only (saying why) when no sealer answers. */
+  async function persist(next: Map<string, Customer>): Promise<void> {
+    const sealer = await getSealer();
+    if (typeof sealer === 'string') {
+      memoryOnly =
+        `customers are kept in memory only, for this process: their secret keys cannot be sealed ` +
+        `(${sealer}); unlock or set up the vault, then save them again`;
+      customers = next;
+      return;
+    }
+    const stored = [];
+    for (const c of next.values()) {
+      const { key, ...rest } = c;
+      stored.push({ ...rest, key_sealed: await sealer.seal(new TextEncoder().encode(key), aadFor(c.obj)) });
+    }
+    await ensurePrivateDir(options.dir);
+    await writeFileAtomic(file, `${JSON.stringify({ version: 1, customers: stored }, null, 2)}\n`);
+    memoryOnly = null;
+    customers = next;
+  }
+
+  async function readFile(): Promise<void> {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw damaged(`could not be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw damaged('is not JSON');
+    }
+    const parsed = CustomersFile.safeParse(value);
+    if (!parsed.success) throw damaged(`is not a customers file (${describeIssues(parsed.error, '')})`);
+    if (parsed.data.customers.length === 0) return;
+    const sealer = await getSealer();
+    if (typeof sealer === 'string') {
+      throw new ConsoleError(
+        'VAULT_LOCKED',
+        `the customers' secret keys in ${file} are sealed by the vault, which cannot open them now (${sealer})`,
+      );
+    }
+    const next = new Map<string, Customer>();
+    for (const s of parsed.data.customers) {
+      const { key_sealed, ...rest } = s;
+      let key: string;
+      try {
+        key = new TextDecoder().decode(await sealer.open(key_sealed, aadFor(s.obj)));
+      } catch (err) {
+        throw damaged(
+          `holds a key for obj ${JSON.stringify(s.obj)} that the vault cannot open (${err instanceof Error ? err.message : String(err)})`,
+        );
+      }
+      next.set(s.obj, { ...rest, key });
+    }
+    customers = next;
+  }
+
+  const guarded = <T>(task: () => Promise<T>): Promise<T> =>
+    exclusive(async () => {
+      if (loadError) throw loadError;
+      return task();
+    });
+
+  return {
+    async load() {
+      try {
+        await readFile();
+        loadError = null;
+      } catch (err) {
+        loadError =
+          err instanceof ConsoleError
+            ? err
+            : new ConsoleError('INTERNAL', err instanceof Error ? err.message : String(err));
+      }
+    },
+    get: (obj) => customers.get(obj),
+    list: () => [...customers.values()],
+    count: () => customers.size,
+    save: (customer) =>
+      guarded(async () => {
+        const c = parseCustomer(customer);
+        const next = new Map(customers);
+        next.set(c.obj, c);
+        await persist(next);
+        return c;
+      }),
+    remove: (obj) =>
+      guarded(async () => {
+        if (!customers.has(obj)) return false;
+        const next = new Map(customers);
+        next.delete(obj);
+        await persist(next);
+        return true;
+      }),
+    replaceAll: (list) =>
+      guarded(async () => {
+        const valid = parseCustomers(list);
+        await persist(new Map(valid.map((c) => [c.obj, c])));
+      }),
+    warning: () => (loadError ? `customers not loaded: ${loadError.message}` : memoryOnly),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The bank endpoints' node:http listener (a copy of the sandbox's, with an explicit header cap). Loopback by default (the host decides), with timeouts so a
+ * slow or abandoned client cannot hold a connection forever (headers within 10 s, the whole
+ * request within 30 s, idle keep-alive connections closed after 5 s), malformed HTTP answered
+ * with a JSON 400, and a close that stops accepting, lets in-flight requests finish (bounded),
+ * and then resolves.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How long close() waits for in-flight requests before cutting their connections. */
+export const CLOSE_GRACE_MS = 10_000;
+/** Headers above this are answered 431 (a service JWT is well under 4 KiB). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+function clientErrorBody(code: string | undefined): { status: number; text: string } {
+  const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const error =
+    status === 431 ? 'request_header_fields_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
+  const detail =
+    status === 431
+      ? 'the request headers are too large'
+      : status === 408
+        ? 'the request was not received in time'
+        : `malformed HTTP request${code ? ` (${code})` : ''}`;
+  return { status, text: JSON.stringify({ error, detail }) };
+}
+
+/**
+ * Starts a server for `handle` on host:port (port 0: any free port).
+ *
+ * @example
+ * const s = await startServer(router.handle.bind(router), { host: '127.0.0.1', port: 0 });
+ * console.log(s.url); // http://127.0.0.1:40123
+ */
+export function startServer(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { host: string; port: number },
+): Promise<RunningServer> {
+  const server = http.createServer(
+    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
+    handle,
+  );
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, text } = clientErrorBody(err.code);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+        `Connection: close\r\n\r\n${text}`,
+    );
+  });
+
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(options.port, options.host, () => {
+      server.off('error', onError);
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      let closing: Promise<void> | null = null;
+      resolve({
+        url: `http://${host}:${address.port}`,
+        port: address.port,
+        close: () => (closing ??= closeServer(server)),
+      });
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    // Connections that finish their request while closing become idle: close them as they do.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

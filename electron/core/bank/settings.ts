@@ -1,0 +1,137 @@
+/**
+ * The bank endpoints' settings in `<dataDir>/bank/settings.json` (atomic, 0600): the notification
+ * path prefix (spec 4.3's `/api/svc/notify` by default; the service guide uses `/api/dcm/notify`),
+ * the deliberate misbehaviours per route (off by default), and forward mode.
+ *
+ * A damaged file is named and left untouched: the defaults run, and changes are refused until it
+ * is repaired or removed.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConsoleError } from '../../contract/errors';
+import { Behaviours, CallbackRoute, ForwardSettings, NotifyRoute } from '../../contract/schemas/bank';
+import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+
+export const SETTINGS_FILE = 'settings.json';
+/** Spec 4.3. */
+export const DEFAULT_NOTIFY_PREFIX = '/api/svc/notify';
+
+export type BehavioursValue = z.output<typeof Behaviours>;
+export type ForwardValue = z.output<typeof ForwardSettings>;
+
+export interface BankSettings {
+  notify_path_prefix: string;
+  behaviours: BehavioursValue;
+  forward: ForwardValue;
+}
+
+const SettingsFile = z.object({
+  version: z.literal(1),
+  notify_path_prefix: z.string(),
+  behaviours: Behaviours,
+  forward: ForwardSettings,
+});
+
+const ROUTES: readonly string[] = [...CallbackRoute.options, ...NotifyRoute.options];
+
+/** `/api/svc/notify`: absolute, no trailing slash, plain path segments. Throws BAD_ARGUMENT. */
+export function checkNotifyPrefix(prefix: string): string {
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix) || prefix.length > 200) {
+    throw new ConsoleError(
+      'BAD_ARGUMENT',
+      `notify path prefix ${JSON.stringify(prefix)} must be an absolute path of plain segments without a trailing slash, e.g. ${DEFAULT_NOTIFY_PREFIX} (spec 4.3) or /api/dcm/notify (the service guide)`,
+    );
+  }
+  if (['/user_auth', '/key', '/external_id'].includes(prefix)) {
+    throw new ConsoleError('BAD_ARGUMENT', `notify path prefix ${prefix} would hide a callback route`);
+  }
+  return prefix;
+}
+
+/** Behaviours keyed by route name (user_auth, key, external_id, pay-in, pay-out, transfer). */
+export function checkBehaviours(value: BehavioursValue): BehavioursValue {
+  const parsed = Behaviours.safeParse(value);
+  if (!parsed.success)
+    throw new ConsoleError('BAD_ARGUMENT', parsed.error.issues[0]?.message ?? 'bad behaviours');
+  const out: BehavioursValue = {};
+  for (const [route, b] of Object.entries(parsed.data)) {
+    if (!ROUTES.includes(route)) {
+      throw new ConsoleError(
+        'BAD_ARGUMENT',
+        `behaviours: unknown route ${JSON.stringify(route)}; routes are ${ROUTES.join(', ')}`,
+      );
+    }
+    if (b.omit_field !== undefined && route !== 'user_auth') {
+      throw new ConsoleError('BAD_ARGUMENT', `behaviours.${route}.omit_field applies to user_auth only`);
+    }
+    if (b.long_external_id && route !== 'user_auth' && route !== 'external_id') {
+      throw new ConsoleError(
+        'BAD_ARGUMENT',
+        `behaviours.${route}.long_external_id applies to user_auth and external_id only`,
+      );
+    }
+    // An empty behaviour is "off": not kept.
+    const on = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined && v !== false));
+    if (Object.keys(on).length > 0) out[route] = on;
+  }
+  return out;
+}
+
+export interface SettingsStore {
+  load(): Promise<void>;
+  get(): BankSettings;
+  update(patch: Partial<BankSettings>): Promise<BankSettings>;
+  warning(): string | null;
+}
+
+export function createSettingsStore(dir: string): SettingsStore {
+  const file = path.join(dir, SETTINGS_FILE);
+  const exclusive = serializer();
+  let current: BankSettings = {
+    notify_path_prefix: DEFAULT_NOTIFY_PREFIX,
+    behaviours: {},
+    forward: { url: null },
+  };
+  let damaged: ConsoleError | null = null;
+
+  return {
+    async load() {
+      let text: string;
+      try {
+        text = await fs.readFile(file, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        damaged = new ConsoleError('STATE_DAMAGED', `the bank settings file ${file} could not be read`, {
+          file,
+        });
+        return;
+      }
+      try {
+        const parsed = SettingsFile.parse(JSON.parse(text));
+        current = {
+          notify_path_prefix: checkNotifyPrefix(parsed.notify_path_prefix),
+          behaviours: checkBehaviours(parsed.behaviours),
+          forward: parsed.forward,
+        };
+      } catch (err) {
+        damaged = new ConsoleError(
+          'STATE_DAMAGED',
+          `the bank settings file ${file} is not valid (${err instanceof Error ? err.message.slice(0, 200) : String(err)}); it was left untouched and the defaults are in use: repair or delete it`,
+          { file },
+        );
+      }
+    },
+    get: () => current,
+    update: (patch) =>
+      exclusive(async () => {
+        if (damaged) throw damaged;
+        const next = { ...current, ...patch };
+        await ensurePrivateDir(dir);
+        await writeFileAtomic(file, `${JSON.stringify({ version: 1, ...next }, null, 2)}\n`);
+        current = next;
+        return next;
+      }),
+    warning: () => damaged?.message ?? null,
+  };
+}
