@@ -91,7 +91,10 @@ export const EventQuery = z.object({
   text: z.string().max(200).optional(),
   since: z.string().datetime({ offset: true }).optional(),
   until: z.string().datetime({ offset: true }).optional(),
-  /** Page backwards from this id (exclusive); newest first. */
+  /**
+   * Page backwards from this id (exclusive); newest first. Ids sort in append order (`e` + a
+   * 12-digit sequence), so the last id of a page is the `before` of the next.
+   */
   before: z.string().max(100).optional(),
   limit: z.number().int().min(1).max(10_000).optional(),
 });
@@ -99,6 +102,6 @@ export type EventQuery = z.infer<typeof EventQuery>;
 
 export const EventPage = z.object({
   events: z.array(EventSummary),
-  /** How many events match in all (not only this page). */
+  /** How many events match in all (not only this page: `before` and `limit` don't change it). */
   total: z.number().int(),
 });

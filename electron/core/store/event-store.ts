@@ -88,9 +88,13 @@ export function summarize(e: EventDetail): EventSummary {
 }
 
 function damaged(file: string, why: string): ConsoleError {
-  return new ConsoleError('STATE_DAMAGED', `The event store file ${file} is damaged (${why}); it was left untouched.`, {
-    file,
-  });
+  return new ConsoleError(
+    'STATE_DAMAGED',
+    `The event store file ${file} is damaged (${why}); it was left untouched.`,
+    {
+      file,
+    },
+  );
 }
 
 /** Strings seen in a column, each stored once; 0 is null. */
@@ -153,7 +157,8 @@ class Columns {
   seg = new Uint32Array(1024);
   offset = new Float64Array(1024);
   size = new Uint32Array(1024);
-  at_text: string[] = [];
+  /** `at` as written, only where it is not the canonical ISO form of `at[i]` (keyed by seq). */
+  readonly atText = new Map<number, string>();
   tx: (string | null)[] = [];
 
   readonly paths = new Interner();
@@ -186,8 +191,9 @@ class Columns {
       this.size = grow(this.size, n);
     }
     this.seq[i] = seq;
-    this.at[i] = Date.parse(s.at);
-    this.at_text[i] = s.at;
+    const at = Date.parse(s.at);
+    this.at[i] = at;
+    if (new Date(at).toISOString() !== s.at) this.atText.set(seq, s.at);
     this.kind[i] = Math.max(0, KINDS.indexOf(s.kind));
     this.path[i] = this.paths.id(s.path);
     this.method[i] = this.methods.id(s.method);
@@ -211,7 +217,7 @@ class Columns {
     const duration = this.duration[i]!;
     return {
       id: formatEventId(this.seq[i]!),
-      at: this.at_text[i]!,
+      at: this.atText.get(this.seq[i]!) ?? new Date(this.at[i]!).toISOString(),
       kind: KINDS[this.kind[i]!]!,
       path: this.paths.values[this.path[i]!] ?? null,
       method: this.methods.values[this.method[i]!] ?? null,
@@ -278,7 +284,6 @@ class Columns {
       this.size,
     ])
       a.copyWithin(0, n, len);
-    this.at_text.splice(0, n);
     this.tx.splice(0, n);
     this.length = len - n;
   }
@@ -359,7 +364,9 @@ async function* readLines(
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, null);
       if (bytesRead === 0) break;
-      const chunk: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      const chunk: Buffer = carry
+        ? Buffer.concat([carry, buf.subarray(0, bytesRead)])
+        : buf.subarray(0, bytesRead);
       let start = 0;
       for (;;) {
         const nl = chunk.indexOf(10, start);
@@ -472,7 +479,10 @@ class SegmentedEventStore implements EventStore {
         lastLineEnd = line.offset + line.size;
       }
       if ((bad || tail.bytes > 0) && !newest) {
-        throw damaged(file, bad ? `unreadable record at byte ${bad.offset}: ${bad.why}` : 'last record incomplete');
+        throw damaged(
+          file,
+          bad ? `unreadable record at byte ${bad.offset}: ${bad.why}` : 'last record incomplete',
+        );
       }
       let bytes = tail.offset + tail.bytes;
       if (bad || tail.bytes > 0) {
@@ -514,6 +524,7 @@ class SegmentedEventStore implements EventStore {
     const c = this.cols;
     const end = Math.min(c.length, c.start + n);
     for (let i = c.start; i < end; i++) {
+      if (c.atText.size > 0) c.atText.delete(c.seq[i]!);
       const tx = this.cols.tx[i];
       if (tx === null || tx === undefined) continue;
       const seq = this.cols.seq[i]!;
@@ -553,13 +564,30 @@ class SegmentedEventStore implements EventStore {
   }
 
   append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary> {
-    if (this.closed) return Promise.reject(new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'));
+    if (this.closed)
+      return Promise.reject(
+        new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),
+      );
     if (this.failure) return Promise.reject(this.failed());
-    const seq = this.nextSeq++;
-    const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : event.at;
+    if (!KINDS.includes(event.kind))
+      return Promise.reject(
+        new ConsoleError('BAD_ARGUMENT', `kind: ${String(event.kind)} is not an event kind`),
+      );
+    const seq = this.nextSeq;
+    const at =
+      typeof event.at === 'string' && !Number.isNaN(Date.parse(event.at))
+        ? event.at
+        : new Date().toISOString();
     const record = { id: '', ...event, at } as EventDetail;
     record.id = formatEventId(seq); // first key in the file, and never a producer's
-    const text = capRecord(record, this.maxRecordBytes);
+    let text: string;
+    try {
+      text = capRecord(record, this.maxRecordBytes);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return Promise.reject(new ConsoleError('BAD_ARGUMENT', `The event cannot be stored as JSON: ${why}`));
+    }
+    this.nextSeq++;
     const line = Buffer.from(`${text}\n`);
     if (this.activeBytes > 0 && this.activeBytes + line.length > this.segmentBytes) {
       const num = this.segments[this.segments.length - 1]!.num + 1;
@@ -575,7 +603,15 @@ class SegmentedEventStore implements EventStore {
     this.index(summary, seq, seg.num, offset, line.length);
     this.unwritten.set(seq, text);
     return new Promise<EventSummary>((resolve, reject) => {
-      this.queue.push({ line, seg: seg.num, seq, durable: options?.durable === true, summary, resolve, reject });
+      this.queue.push({
+        line,
+        seg: seg.num,
+        seq,
+        durable: options?.durable === true,
+        summary,
+        resolve,
+        reject,
+      });
       void this.pump();
     });
   }
@@ -605,7 +641,11 @@ class SegmentedEventStore implements EventStore {
         for (const p of batch) {
           if (p.summary) {
             this.unwritten.delete(p.seq);
-            this.hub.emit('events.appended', p.summary);
+            try {
+              this.hub.emit('events.appended', p.summary);
+            } catch {
+              // A summary the contract refuses (a producer's odd field) is still stored.
+            }
             p.resolve(p.summary);
           } else p.resolve(null as unknown as EventSummary);
         }

@@ -43,7 +43,9 @@ describe('event store: append, get, query', () => {
     await store.append(notification({ at: at(1), transaction_id: 'AAA-1', outcome: 'repeat' }));
     await store.append(notification({ at: at(2), transaction_id: null, outcome: 'rejected', status: 400 }));
     await store.append(callback({ at: at(3), failed_check: 'signature', status: 401 }));
-    await store.append(callback({ at: at(4), path: '/key', failed_check: 'exp', warning: 'Sub Not Checked' }));
+    await store.append(
+      callback({ at: at(4), path: '/key', failed_check: 'exp', warning: 'Sub Not Checked' }),
+    );
     await store.append(callback({ at: at(5), path: '/external_id', obj: 'Bob' }));
     await store.append({ ...notification({ at: at(6) }), kind: 'exchange', path: null, outcome: null });
     await store.flush();
@@ -83,7 +85,9 @@ describe('event store: append, get, query', () => {
   it('group commit: concurrent durable appends all land, ids unique and increasing', async () => {
     const { store } = await openStore(tempDir());
     const done = await Promise.all(
-      Array.from({ length: 500 }, (_, k) => store.append(notification({ transaction_id: `t${k}` }), { durable: true })),
+      Array.from({ length: 500 }, (_, k) =>
+        store.append(notification({ transaction_id: `t${k}` }), { durable: true }),
+      ),
     );
     const ids = done.map((d) => d.id);
     expect(new Set(ids).size).toBe(500);
@@ -94,7 +98,8 @@ describe('event store: append, get, query', () => {
   it('survives a restart: same ids, same answers, new ids continue after the old ones', async () => {
     const dir = tempDir();
     const a = await openStore(dir, { segmentBytes: 4096 });
-    for (let k = 0; k < 60; k++) await a.store.append(callback({ obj: `o${k}`, transaction_id: `tx${k % 7}` }));
+    for (let k = 0; k < 60; k++)
+      await a.store.append(callback({ obj: `o${k}`, transaction_id: `tx${k % 7}` }));
     const before = await a.store.query({ limit: 100 });
     const q2 = await a.store.query({ transaction_id: 'tx3' });
     await a.store.close();
@@ -115,11 +120,30 @@ describe('event store: append, get, query', () => {
     expect(kinds).toEqual([next.id]);
   });
 
+  it('refuses a bad kind or unserializable data without burning an id; keeps an odd `at` as given', async () => {
+    const { store } = await openStore(tempDir());
+    await expect(store.append({ ...notification(), kind: 'bogus' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+    await expect(store.append({ ...notification(), data: { n: 1n } })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+    const pending = store.append(notification({ at: '2026-01-01T01:00:00+01:00', transaction_id: 'p-1' }));
+    expect(store.hasTransaction('p-1')).toBe(true); // visible before it is written
+    const s = await pending;
+    expect(s.id).toBe('e000000000001');
+    expect(s.at).toBe('2026-01-01T01:00:00+01:00');
+    expect((await store.query({ until: '2026-01-01T00:00:00Z' })).events.map((e) => e.at)).toEqual([s.at]);
+  });
+
   it('caps a record by truncating bodies with a marker', async () => {
     const { store } = await openStore(tempDir());
     const big = 'x'.repeat(600 * 1024);
     const s = await store.append(
-      notification({ request: { method: 'POST', headers: {}, body: big }, response: { headers: {}, body: big } }),
+      notification({
+        request: { method: 'POST', headers: {}, body: big },
+        response: { headers: {}, body: big },
+      }),
       { durable: true },
     );
     const d = await store.get(s.id);
@@ -184,7 +208,8 @@ describe('event store: retention', () => {
     const dir = tempDir();
     const { store } = await openStore(dir, { segmentBytes: 2048, retention: { maxEvents: 30 } });
     const ids: string[] = [];
-    for (let k = 0; k < 100; k++) ids.push((await store.append(notification({ transaction_id: `t${k}` }))).id);
+    for (let k = 0; k < 100; k++)
+      ids.push((await store.append(notification({ transaction_id: `t${k}` }))).id);
     await store.flush();
     const page = await store.query({ limit: 1000 });
     expect(page.total).toBe(30);
@@ -196,7 +221,9 @@ describe('event store: retention', () => {
     expect(segs[0]).not.toBe('seg-000001.jsonl');
     await store.close();
     const again = await openStore(dir, { segmentBytes: 2048, retention: { maxEvents: 30 } });
-    expect((await again.store.query({ limit: 1000 })).events.map((e) => e.id)).toEqual(ids.slice(70).reverse());
+    expect((await again.store.query({ limit: 1000 })).events.map((e) => e.id)).toEqual(
+      ids.slice(70).reverse(),
+    );
   });
 
   it('keeps the bytes under maxBytes by deleting the oldest segments', async () => {
