@@ -3,14 +3,18 @@
  * {"transaction_id": "<uuid>"}, each one stored (fsync'd, group commit allowed) before its 200.
  *
  *   bank-notify   the real bank endpoints (servers/bank.ts, core bundled from source, fresh data dir)
- *   http-floor    node:http answering 200 with no body, persisting nothing
+ *   fsync-floor   node:http appending each transaction_id to a file with group-committed
+ *                 fdatasync before its 200 (servers/fsync-floor.ts): what the disk allows
+ *   notify-floor  node:http answering 200 with no body, persisting nothing (the target's baseline)
  *
  * Every request carries a fresh UUID; every id answered 200 is remembered. After the load the
  * bank child is stopped (SIGTERM: the core closes and flushes its store), the store is opened in
  * this process through the real openEventStore, and every acknowledged id must be in it.
  */
 import { randomUUID } from 'node:crypto';
+import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import { startChild, type ChildServer } from '../lib/children';
@@ -19,15 +23,16 @@ import { BenchBroken } from '../lib/errors';
 import type { LoadTarget } from '../lib/load';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved } from '../lib/rounds';
-import { judge, pairedRatio, ratio } from '../lib/stats';
+import { judge, pairedRatio, ratio, summarizeLatencies } from '../lib/stats';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const TARGETS = {
   'bank-notify': 'bank POST /api/svc/notify/pay-in (durable)',
+  'fsync-floor': 'fsync floor (append + group fdatasync)',
   'notify-floor': 'http floor (200, nothing stored)',
 } as const;
 type TargetId = keyof typeof TARGETS;
-const ORDER: TargetId[] = ['bank-notify', 'notify-floor'];
+const ORDER: TargetId[] = ['bank-notify', 'fsync-floor', 'notify-floor'];
 const PATH = '/api/svc/notify/pay-in';
 
 const SUITE_ID = 'notify';
@@ -43,6 +48,26 @@ async function post(url: string, body: string): Promise<{ status: number; text: 
   return { status: res.status, text: await res.text() };
 }
 
+/** Latency of `n` sequential append + fdatasync of a notification-sized line in `dir`, ms. */
+function probeFdatasync(dir: string, n: number): number[] {
+  const file = join(dir, 'fsync-probe.tmp');
+  const fd = openSync(file, 'a');
+  const line = Buffer.from(`${'x'.repeat(400)}\n`);
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      writeSync(fd, line);
+      const t = performance.now();
+      fdatasyncSync(fd);
+      out.push(performance.now() - t);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return out;
+}
+
 export const notifySuite: Suite = {
   id: SUITE_ID,
   title: SUITE_TITLE,
@@ -50,8 +75,15 @@ export const notifySuite: Suite = {
     const cfg = ctx.config;
     const want = ORDER.filter((id) => ctx.wants(id));
     if (want.length === 0)
-      throw new BenchBroken('notify suite: BENCH_TARGETS selects none of bank-notify, notify-floor');
+      throw new BenchBroken(
+        'notify suite: BENCH_TARGETS selects none of bank-notify, fsync-floor, notify-floor',
+      );
     const dataDir = await ctx.tmpDir('dets-bench-notify-');
+    // What one fdatasync costs on this disk: the p99 target cannot beat the disk's own tail.
+    const fsyncMs = summarizeLatencies(probeFdatasync(dataDir, 200));
+    ctx.log(
+      `  this disk: append + fdatasync p50 ${fsyncMs.p50.toFixed(2)} ms, p99 ${fsyncMs.p99.toFixed(2)} ms, max ${fsyncMs.max.toFixed(1)} ms (200 sequential)`,
+    );
     const servers = new Map<TargetId, ChildServer>();
     await Promise.all(
       want.map(async (id) => {
@@ -65,11 +97,20 @@ export const notifySuite: Suite = {
                 cwd: ctx.root,
                 env: { DETS_DATA_DIR: dataDir },
               })
-            : await startChild({
-                id,
-                args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
-                env: { BENCH_HTTP_FLOOR_BODY: '' },
-              }),
+            : id === 'fsync-floor'
+              ? await startChild({
+                  id,
+                  args: [
+                    ...flags,
+                    join(ctx.buildDir, 'servers/fsync-floor.mjs'),
+                    await ctx.tmpDir('dets-bench-fsync-'),
+                  ],
+                })
+              : await startChild({
+                  id,
+                  args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
+                  env: { BENCH_HTTP_FLOOR_BODY: '' },
+                }),
         );
       }),
     );
@@ -173,13 +214,17 @@ export const notifySuite: Suite = {
         detail: formatDurability(durability),
       });
     }
-    const profiles = profilesOf(ctx, want, (id) => (id === 'bank-notify' ? 'bank' : 'http-floor'));
+    const profiles = profilesOf(ctx, want, (id) =>
+      id === 'bank-notify' ? 'bank' : id === 'fsync-floor' ? 'fsync-floor' : 'http-floor',
+    );
 
     const by = new Map(runs.map((r) => [r.id, r.summary]));
     const rps = (id: TargetId) => by.get(id)?.rps ?? Number.NaN;
     const roundsOf = (id: TargetId) => runs.find((r) => r.id === id)?.rounds ?? [];
     const ratios = {
       notify_vs_http_floor: ratio(rps('bank-notify'), rps('notify-floor')),
+      notify_vs_fsync_floor: ratio(rps('bank-notify'), rps('fsync-floor')),
+      fsync_floor_vs_http_floor: ratio(rps('fsync-floor'), rps('notify-floor')),
       notify_vs_http_floor_paired: pairedRatio(roundsOf('bank-notify'), roundsOf('notify-floor')),
     };
     const p99 = by.get('bank-notify')?.roundP99Ms;
@@ -223,9 +268,14 @@ export const notifySuite: Suite = {
           : 'durability not checked (bank-notify not selected).',
       ],
       profiles,
-      figures: durability
-        ? { acknowledged: durability.acknowledged, stored: durability.stored, missing: durability.missing }
-        : {},
+      figures: {
+        fdatasync_p50_ms: Number(fsyncMs.p50.toFixed(2)),
+        fdatasync_p99_ms: Number(fsyncMs.p99.toFixed(2)),
+        fdatasync_max_ms: Number(fsyncMs.max.toFixed(1)),
+        ...(durability
+          ? { acknowledged: durability.acknowledged, stored: durability.stored, missing: durability.missing }
+          : {}),
+      },
     };
   },
 };
