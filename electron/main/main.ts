@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { EventPayload } from '../contract';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import type { SandboxListener } from '../core/sandbox';
+import type { BankListener } from '../core/bank';
+import { startBankListener } from './bank-listener';
 import { createOriginPolicy } from './app-origin';
 import { openExternalUrl } from './external';
 import { forwardEvents, registerIpcHandlers } from './ipc';
@@ -41,6 +43,7 @@ const openExternal = (url: string) => openExternalUrl(shell, url);
 
 let core: ConsoleCore | undefined;
 let sandboxListener: SandboxListener | null = null;
+let bankListener: BankListener | null = null;
 let mainWindow: BrowserWindow | null = null;
 
 /**
@@ -77,13 +80,15 @@ function showMainWindow(): void {
 async function start(): Promise<void> {
   const started = await createConsoleCore({ dataDir: app.getPath('userData'), host: 'desktop' });
   core = started;
+  // The sandbox first: the bank endpoints fetch the service's keys from its JWKS by default.
   const sandbox = await startSandboxListener(started);
   sandboxListener = sandbox.listener;
-  if (sandbox.notice) {
-    (sandbox.notice.level === 'error' ? console.error : console.warn)(
-      `dets-console: ${sandbox.notice.message}`,
-    );
-    heldNotices.push(sandbox.notice);
+  const bank = await startBankListener(started);
+  bankListener = bank.listener;
+  for (const notice of [sandbox.notice, bank.notice]) {
+    if (!notice) continue;
+    (notice.level === 'error' ? console.error : console.warn)(`dets-console: ${notice.message}`);
+    heldNotices.push(notice);
   }
   serveRenderer(protocol, RENDERER_DIR);
   guardAllWebContents(app, openExternal);
@@ -118,8 +123,8 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  // Close the sandbox listener (finishing requests in flight), then the core (event store), once,
-  // before the process ends.
+  // Close the bank and sandbox listeners (finishing requests in flight), then the core (bank
+  // endpoints, sandbox, event store flushed), once, before the process ends.
   let closing = false;
   app.on('will-quit', (event) => {
     if (!core || closing) return;
@@ -128,7 +133,12 @@ if (!app.requestSingleInstanceLock()) {
     const done = () => app.quit();
     const closeAll = async () => {
       try {
-        await sandboxListener?.close();
+        await Promise.all([
+          bankListener
+            ?.close()
+            .catch((err: unknown) => console.error(`dets-console: bank endpoints: ${String(err)}`)),
+          sandboxListener?.close(),
+        ]);
       } finally {
         await core?.close();
       }

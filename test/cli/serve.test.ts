@@ -3,6 +3,7 @@
  * its own process, the --json ready line, port 0, exit codes, and a clean stop on signals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { parseServeFlags } from '../../electron/cli/commands/serve';
 import type { CliIo } from '../../electron/cli/io';
 import { TRANSPORT } from '../../electron/contract';
 import { openEventStream, request, slowPost } from '../headless/http-client';
+import { callApi, jsonLines, runBuiltCli } from './helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'dist/cli/dets-console.js');
@@ -101,14 +103,24 @@ const portOf = (url: unknown) => Number(new URL(String(url)).port);
 
 describe('dets-console serve --json', () => {
   it('prints exactly one ready line, serves the page at its URL, and exits 0 on SIGTERM', async () => {
-    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sigterm')]);
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dataDir('sigterm'),
+    ]);
     const ready = await s.ready;
-    // DESIGN.md's key order: ready, ui, bank, sandbox (no bank listener yet).
-    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'sandbox']);
+    // DESIGN.md's key order: ready, ui, bank, sandbox.
+    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'bank', 'sandbox']);
     expect(ready.ready).toBe(true);
     expect(ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(ready.bank).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.sandbox).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(ready).not.toHaveProperty('bank');
 
     const page = await fetch(String(ready.ui));
     expect(page.status).toBe(200);
@@ -121,7 +133,17 @@ describe('dets-console serve --json', () => {
   });
 
   it('exits 0 on SIGINT', async () => {
-    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sigint')]);
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dataDir('sigint'),
+    ]);
     await s.ready;
     s.child.kill('SIGINT');
     expect(await s.exit).toEqual({ code: 0, signal: null });
@@ -130,7 +152,17 @@ describe('dets-console serve --json', () => {
 
   it('creates the data directory with mode 0700 and serves that profile', async () => {
     const dir = dataDir('mode');
-    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dir]);
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     const ready = await s.ready;
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const token = new URL(String(ready.ui)).searchParams.get('token')!;
@@ -155,7 +187,7 @@ describe('dets-console serve --json', () => {
         process.platform === 'linux' ? path.join(xdg, 'DETS Console') : undefined,
       ],
     ] as const) {
-      const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json'], env);
+      const s = serve(['--ui-port', '0', '--bank-port', '0', '--sandbox-port', '0', '--json'], env);
       const ready = await s.ready;
       const token = new URL(String(ready.ui)).searchParams.get('token')!;
       const info = await request({
@@ -172,7 +204,17 @@ describe('dets-console serve --json', () => {
   });
 
   it('finishes a request in flight and ends the open event stream when stopped', async () => {
-    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('in-flight')]);
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dataDir('in-flight'),
+    ]);
     const ready = await s.ready;
     const port = portOf(ready.ui);
     const token = new URL(String(ready.ui)).searchParams.get('token')!;
@@ -215,9 +257,19 @@ describe('dets-console serve: the sandbox listener', () => {
   });
 
   it('serves the service endpoints at the URL in the ready line, with the profile in app.info', async () => {
-    const s = serve(['--ui-port', '0', '--sandbox-port', '0', '--json', '--data-dir', dataDir('sandbox')]);
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dataDir('sandbox'),
+    ]);
     const ready = await s.ready;
-    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'sandbox']);
+    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'bank', 'sandbox']);
     const sandbox = String(ready.sandbox);
 
     const jwks = await fetch(`${sandbox}/api/v1/.well-known/jwks.json`);
@@ -254,6 +306,8 @@ describe('dets-console serve: the sandbox listener', () => {
       const s = serve([
         '--json',
         '--ui-port',
+        '0',
+        '--bank-port',
         '0',
         '--sandbox-port',
         String(port),
@@ -299,6 +353,8 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
       '--json',
       '--ui-port',
       '0',
+      '--bank-port',
+      '0',
       '--no-sandbox',
       '--data-dir',
       dataDir('users'),
@@ -309,7 +365,7 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
     expect(s.stderr).toMatch(/^dets-console serve: --users: .*JSON array/);
   });
 
-  it('accepts the flags of listeners still to come; --no-sandbox leaves the sandbox out', async () => {
+  it('accepts every listener flag; --no-sandbox leaves the sandbox out', async () => {
     const file = path.join(tmp, 'users-ok.json');
     await writeFile(file, '[]');
     const s = serve([
@@ -329,7 +385,7 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
       dataDir('future'),
     ]);
     const ready = await s.ready;
-    expect(Object.keys(ready)).toEqual(['ready', 'ui']);
+    expect(Object.keys(ready)).toEqual(['ready', 'ui', 'bank']);
     expect(ready).not.toHaveProperty('sandbox');
     s.child.kill('SIGTERM');
     expect((await s.exit).code).toBe(0);
@@ -344,6 +400,8 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
         '--json',
         '--ui-port',
         String(port),
+        '--bank-port',
+        '0',
         '--sandbox-port',
         '0',
         '--data-dir',
@@ -357,5 +415,191 @@ describe('dets-console serve: bad usage exits 2 with a one-line reason naming th
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+});
+
+describe('dets-console serve: the bank endpoints', () => {
+  const io: CliIo = {
+    stdout: () => undefined,
+    stderr: () => undefined,
+    env: {},
+    waitForStop: () => new Promise(() => undefined),
+  };
+
+  it('are on by default, on --bank-port 7301', async () => {
+    const dir = ['--data-dir', dataDir('bank-flags')];
+    expect((await parseServeFlags(dir, io)).bankPort).toBe(7301);
+    expect((await parseServeFlags([...dir, '--bank-port', '0'], io)).bankPort).toBe(0);
+    expect((await parseServeFlags([...dir, '--no-sandbox'], io)).bankPort).toBe(7301);
+  });
+
+  it('answer GET /user_auth without X-Session-ID with 401 check "present", at the URL app.info reports', async () => {
+    const s = serve([
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--sandbox-port',
+      '0',
+      '--json',
+      '--data-dir',
+      dataDir('bank'),
+    ]);
+    const ready = await s.ready;
+    const bank = String(ready.bank);
+    expect(bank).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const res = await fetch(`${bank}/user_auth`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({
+      error: 'unauthorized',
+      check: 'present',
+      detail: expect.any(String),
+    });
+
+    const info = (await callApi(String(ready.ui), 'app.info')) as { listeners: { bank?: string } };
+    expect(info.listeners.bank?.replace(/\/$/, '')).toBe(bank);
+
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${bank}/user_auth`)).rejects.toThrow();
+  });
+
+  it('names --bank-port and the port when it is in use', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const s = serve([
+        '--json',
+        '--ui-port',
+        '0',
+        '--bank-port',
+        String(port),
+        '--no-sandbox',
+        '--data-dir',
+        dataDir('bank-in-use'),
+      ]);
+      expect((await s.exit).code).toBe(2);
+      expect(s.stdout).toBe('');
+      expect(s.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`--bank-port: port ${port} .*in use`)),
+      ]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('passes --service-jwks-url to the bank endpoints', async () => {
+    const jwksUrl = 'http://127.0.0.1:9/api/v1/.well-known/jwks.json';
+    const s = serve([
+      '--json',
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--no-sandbox',
+      '--service-jwks-url',
+      jwksUrl,
+      '--data-dir',
+      dataDir('jwks-url'),
+    ]);
+    const ready = await s.ready;
+    const status = (await callApi(String(ready.ui), 'bank.status')) as { service_jwks_url: string | null };
+    expect(status.service_jwks_url).toBe(jwksUrl);
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+  });
+
+  it('imports the --users customers before answering (secret keys never listed)', async () => {
+    const file = path.join(tmp, 'users-good.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          obj: 'DE89370400440532013000',
+          sub: 'ops@bank.example',
+          external_id: 'cust-1',
+          phone: '+4915112345678',
+          key: 'user-secret-key-1',
+          first_name: 'Ana',
+        },
+        { obj: '+4915100000002', external_id: 'cust-2', phone: '+4915100000002', key: 'user-secret-key-2' },
+      ]),
+    );
+    const s = serve([
+      '--json',
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--no-sandbox',
+      '--users',
+      file,
+      '--data-dir',
+      dataDir('users-good'),
+    ]);
+    const ready = await s.ready;
+    const customers = (await callApi(String(ready.ui), 'bank.customers')) as Array<Record<string, unknown>>;
+    expect(customers.map((c) => c.obj).sort()).toEqual(['+4915100000002', 'DE89370400440532013000']);
+    expect(JSON.stringify(customers)).not.toContain('user-secret-key');
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+  });
+
+  it('refuses --users content the bank refuses: exit 2, one line naming --users and the field', async () => {
+    const file = path.join(tmp, 'users-bad-field.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { obj: 'DE89370400440532013000', external_id: 'cust-1', phone: '+4915112345678', key: 'k1' },
+        { obj: '+4915100000002', phone: '+4915100000002', key: 'k2' },
+      ]),
+    );
+    const s = serve([
+      '--json',
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--no-sandbox',
+      '--users',
+      file,
+      '--data-dir',
+      dataDir('users-bad-field'),
+    ]);
+    expect((await s.exit).code).toBe(2);
+    expect(s.stdout).toBe('');
+    const lines = s.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^dets-console serve: --users: /);
+    expect(lines[0]).toContain('external_id');
+  });
+
+  it('flushes the event store on SIGTERM: a notification acknowledged just before is listed by events', async () => {
+    const dir = dataDir('flush');
+    const s = serve(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
+    const ready = await s.ready;
+    const id = randomUUID();
+    const res = await fetch(`${String(ready.bank)}/api/svc/notify/pay-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ transaction_id: id }),
+    });
+    expect(res.status).toBe(200);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+
+    const events = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification', '--json']);
+    expect(events.code, events.stderr).toBe(0);
+    expect(jsonLines(events.stdout)).toEqual([
+      expect.objectContaining({
+        kind: 'notification',
+        path: '/api/svc/notify/pay-in',
+        transaction_id: id,
+        outcome: 'accepted',
+      }),
+    ]);
   });
 });

@@ -33,7 +33,8 @@ async function quit(): Promise<void> {
   if (!electron?.app.ready || electron.app.hasLock === false) return;
   const event = fakeEvent();
   electron.app.emit('will-quit', event);
-  if (event.defaultPrevented) await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
+  if (event.defaultPrevented)
+    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
 }
 
 const APP_PAGE = 'app://console/index.html';
@@ -41,19 +42,24 @@ const APP_PAGE = 'app://console/index.html';
 async function appInfo(electron: Fake) {
   const answer = (await electron.ipcMain.invokeFrom(APP_PAGE, methodChannel('app.info'))) as {
     ok: true;
-    value: { listeners: { sandbox?: string } };
+    value: { listeners: { sandbox?: string; bank?: string } };
   };
   return answer.value;
 }
 
 /** Holds 127.0.0.1:7302 (or finds it already held by someone else) while `fn` runs. */
 async function with7302Taken(fn: () => Promise<void>): Promise<void> {
+  return withPortTaken(7302, fn);
+}
+
+/** Holds 127.0.0.1:`port` (or finds it already held by someone else) while `fn` runs. */
+async function withPortTaken(port: number, fn: () => Promise<void>): Promise<void> {
   const blocker = net.createServer();
   const held = await new Promise<boolean>((resolve, reject) => {
     blocker.once('error', (err: NodeJS.ErrnoException) =>
       err.code === 'EADDRINUSE' ? resolve(false) : reject(err),
     );
-    blocker.listen(7302, '127.0.0.1', () => resolve(true));
+    blocker.listen(port, '127.0.0.1', () => resolve(true));
   });
   try {
     await fn();
@@ -104,7 +110,10 @@ describe('the desktop lifecycle', () => {
       value: {
         host: 'desktop',
         dataDir,
-        listeners: { sandbox: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+        listeners: {
+          sandbox: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+          bank: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/?$/),
+        },
       },
     });
   });
@@ -123,10 +132,12 @@ describe('the desktop lifecycle', () => {
     await with7302Taken(async () => {
       const electron = await launch();
       const win = await ready(electron);
+      const all = () => win.webContents.sent.filter(([channel]) => channel === eventChannel('app.noticed'));
+      // Only the sandbox's notice: 7301 may be busy too when other test files run alongside.
       const noticed = () =>
-        win.webContents.sent.filter(([channel]) => channel === eventChannel('app.noticed'));
+        all().filter(([, n]) => String((n as { message: string }).message).startsWith('Sandbox'));
       // Nobody listened before the page's first call: the notice was held, not lost.
-      expect(noticed()).toEqual([]);
+      expect(all()).toEqual([]);
       const { listeners } = await appInfo(electron);
       expect(listeners.sandbox).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(new URL(listeners.sandbox!).port).not.toBe('7302');
@@ -142,6 +153,43 @@ describe('the desktop lifecycle', () => {
       expect(noticed()).toHaveLength(1);
       const res = await fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`);
       expect(res.status).toBe(200);
+    });
+  });
+
+  it('starts the bank endpoints after the core: they answer at the URL app.info reports', async () => {
+    const electron = await launch();
+    await ready(electron);
+    const { listeners } = await appInfo(electron);
+    expect(listeners.bank).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/?$/);
+    const res = await fetch(`${listeners.bank!.replace(/\/$/, '')}/user_auth`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: 'unauthorized', check: 'present' });
+  });
+
+  it('falls back to a free port when 7301 is busy, and tells the page the bank URL on its first call', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await withPortTaken(7301, async () => {
+      const electron = await launch();
+      const win = await ready(electron);
+      const noticed = () =>
+        win.webContents.sent.filter(
+          ([channel, n]) =>
+            channel === eventChannel('app.noticed') &&
+            String((n as { message: string }).message).startsWith('Bank endpoints'),
+        );
+      expect(noticed()).toEqual([]);
+      const { listeners } = await appInfo(electron);
+      const bank = listeners.bank!.replace(/\/$/, '');
+      expect(new URL(bank).port).not.toBe('7301');
+      expect(noticed()).toEqual([
+        [
+          eventChannel('app.noticed'),
+          expect.objectContaining({ level: 'warning', message: expect.stringContaining(bank) }),
+        ],
+      ]);
+      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('port 7301 is in use'));
+      const res = await fetch(`${bank}/user_auth`);
+      expect(res.status).toBe(401);
     });
   });
 
@@ -165,15 +213,17 @@ describe('the desktop lifecycle', () => {
     expect(electron.BrowserWindow.instances).toHaveLength(0);
   });
 
-  it('closes the sandbox listener and the core before quitting', async () => {
+  it('closes the bank and sandbox listeners and the core before quitting', async () => {
     const electron = await launch();
     await ready(electron);
     const { listeners } = await appInfo(electron);
+    expect(listeners.bank).toBeDefined();
     const willQuit = fakeEvent();
     electron.app.emit('will-quit', willQuit);
     expect(willQuit.defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
     await expect(fetch(`${listeners.sandbox}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
+    await expect(fetch(`${listeners.bank!.replace(/\/$/, '')}/user_auth`)).rejects.toThrow();
     const again = fakeEvent();
     electron.app.emit('will-quit', again);
     expect(again.defaultPrevented).toBe(false);

@@ -1,15 +1,17 @@
 /**
  * `dets-console serve`: the console in browser mode. One core for the profile, and its
- * listeners: the UI (the renderer and ConsoleApi over loopback HTTP, see electron/headless) and
- * the sandbox service (--sandbox-port, unless --no-sandbox); the embedded bank endpoints join the
- * list when they land.
+ * listeners: the UI (the renderer and ConsoleApi over loopback HTTP, see electron/headless), the
+ * embedded bank endpoints (--bank-port) and the sandbox service (--sandbox-port, unless
+ * --no-sandbox).
  *
  * DESIGN.md "Command line" fixes the interface: the flags, port 0 = any free port, with --json
  * exactly one ready line on stdout once every listener is up (keys absent for listeners not
- * started) and nothing else, and SIGINT/SIGTERM = stop accepting, finish in-flight, exit 0.
+ * started) and nothing else, and SIGINT/SIGTERM = stop accepting, finish in-flight, flush the
+ * event store, exit 0.
  */
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
+import { ConsoleError } from '../../contract';
 import { createConsoleCore, type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
@@ -38,8 +40,8 @@ export interface ServeOptions {
   sandboxPort: number | null;
   /** Where the bank endpoints fetch the service's keys; undefined = the sandbox's JWKS. */
   serviceJwksUrl?: string;
-  /** --users: the file and the test customers it holds (checked to be a JSON array). */
-  users?: { file: string; customers: unknown[] };
+  /** --users: the file, its text and the test customers it holds (checked to be a JSON array). */
+  users?: { file: string; text: string; customers: unknown[] };
   open: boolean;
   json: boolean;
 }
@@ -64,11 +66,7 @@ interface StartedListener {
 
 const READY_KEYS: readonly ListenerKey[] = ['ui', 'bank', 'sandbox'];
 
-/**
- * The listeners this invocation starts, each contributing its own ready-line key. The bank
- * endpoints (--bank-port) are added here when they land; their flag is already parsed and
- * validated.
- */
+/** The listeners this invocation starts, each contributing its own ready-line key. */
 function listenersFor(options: ServeOptions): Listener[] {
   const list: Listener[] = [
     {
@@ -78,6 +76,15 @@ function listenersFor(options: ServeOptions): Listener[] {
       async start(core, opts) {
         const server = await startHeadlessServer({ core, host: opts.host, port: opts.uiPort });
         return { key: 'ui', url: server.tokenUrl, close: () => server.close() };
+      },
+    },
+    {
+      key: 'bank',
+      flag: '--bank-port',
+      port: options.bankPort,
+      async start(core, opts) {
+        const listener = await core.listenBank({ host: opts.host, port: opts.bankPort });
+        return { key: 'bank', url: baseUrl(listener.url), close: () => listener.close() };
       },
     },
   ];
@@ -152,7 +159,7 @@ function httpUrlFlag(name: string, value: string): string {
 }
 
 /** --users FILE: must exist and hold a JSON array; each customer's fields are the bank's to check. */
-async function usersFlag(file: string): Promise<{ file: string; customers: unknown[] }> {
+async function usersFlag(file: string): Promise<{ file: string; text: string; customers: unknown[] }> {
   if (file.trim() === '') throw new UsageError('--users: must not be empty');
   try {
     if (!(await stat(file)).isFile()) throw new UsageError(`--users: "${file}" is not a file`);
@@ -161,8 +168,14 @@ async function usersFlag(file: string): Promise<{ file: string; customers: unkno
     throw new UsageError(`--users: "${file}" does not exist or cannot be read`);
   }
   let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`--users: "${file}" cannot be read`);
+  }
+  try {
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new UsageError(
       `--users: "${file}" is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
@@ -170,7 +183,28 @@ async function usersFlag(file: string): Promise<{ file: string; customers: unkno
   }
   if (!Array.isArray(parsed))
     throw new UsageError(`--users: "${file}" must hold a JSON array of test customers`);
-  return { file, customers: parsed };
+  return { file, text, customers: parsed };
+}
+
+/** Error codes of an import that mean the file's content is at fault (exit 2), not the profile. */
+const INPUT_CODES = new Set(['BAD_ARGUMENT', 'KEY_INVALID']);
+
+/**
+ * Replaces the bank's customer directory with the --users file's customers, before any listener
+ * answers. Content the bank refuses is a usage error naming --users, the file and the field.
+ */
+export async function importUsers(core: ConsoleCore, users: { file: string; text: string }): Promise<number> {
+  const answer = await core.dispatch('bank.importCustomers', { text: users.text });
+  if (answer.ok) return (answer.value as { imported: number }).imported;
+  const { code, message, details } = answer.error;
+  if (INPUT_CODES.has(code)) {
+    throw new UsageError(`--users: "${users.file}": ${oneLine(message)}`);
+  }
+  throw new ConsoleError(code, `--users: "${users.file}": ${oneLine(message)}`, details);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** A listen error as a one-line usage error naming the flag, or undefined if it is not one. */
@@ -220,14 +254,27 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
 
-  const core = await createConsoleCore({ dataDir: options.dataDir, host: 'browser' });
+  const core = await createConsoleCore({
+    dataDir: options.dataDir,
+    host: 'browser',
+    ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
+  });
   const started: StartedListener[] = [];
+  // Listeners stop accepting and finish what is in flight (sandbox, bank, UI), then the core
+  // closes the bank endpoints, the sandbox and the event store (flushed to disk).
   const shutdown = async () => {
-    for (const l of [...started].reverse()) await l.close();
-    await core.close();
+    try {
+      for (const l of [...started].reverse()) await l.close().catch(() => undefined);
+    } finally {
+      await core.close();
+    }
   };
 
   try {
+    if (options.users) {
+      const imported = await importUsers(core, options.users);
+      log(`imported ${imported} test customer${imported === 1 ? '' : 's'} from ${options.users.file}`);
+    }
     for (const listener of listenersFor(options)) {
       try {
         started.push(await listener.start(core, options));

@@ -22,18 +22,31 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `dets-console serve --ui-port 0 --sandbox-port 0 --json` on a fresh data directory and
- * waits for its one JSON ready line on stdout (DESIGN.md, Command line). The sandbox gets a free
- * port too (parallel test files must not fight over 7302) unless `extraArgs` chooses otherwise.
+ * Starts `dets-console serve --ui-port 0 --bank-port 0 --sandbox-port 0 --json` on a fresh data
+ * directory and waits for its one JSON ready line on stdout (DESIGN.md, Command line). The bank
+ * endpoints and the sandbox get free ports too (parallel test files must not fight over 7301 and
+ * 7302) unless `extraArgs` chooses otherwise.
  */
 export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dets-e2e-data-'));
   const sandboxArgs = extraArgs.some((a) => a === '--sandbox-port' || a === '--no-sandbox')
     ? []
     : ['--sandbox-port', '0'];
+  const bankArgs = extraArgs.includes('--bank-port') ? [] : ['--bank-port', '0'];
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--ui-port', '0', ...sandboxArgs, '--json', '--data-dir', dataDir, ...extraArgs],
+    [
+      CLI,
+      'serve',
+      '--ui-port',
+      '0',
+      ...bankArgs,
+      ...sandboxArgs,
+      '--json',
+      '--data-dir',
+      dataDir,
+      ...extraArgs,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,92 @@
+/**
+ * Issue 5: a notification is on disk before its 200. The built `serve` takes a burst of
+ * concurrent pay-ins, is killed with SIGKILL right after the last 200 (no shutdown, no flush),
+ * and `dets-console events` must still list every acknowledged transaction_id, once.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, runBuiltCli, spawnServe, type ServeChild } from './helpers';
+
+const TOTAL = 2_000;
+const IN_FLIGHT = 32;
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-durability-'));
+});
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** POSTs one pay-in; resolves to the status, or 0 when the connection failed. */
+function postPayIn(agent: http.Agent, bank: URL, transactionId: string): Promise<number> {
+  const body = JSON.stringify({ transaction_id: transactionId });
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        agent,
+        host: bank.hostname,
+        port: bank.port,
+        path: '/api/svc/notify/pay-in',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+describe('notifications survive kill -9 right after their 200', () => {
+  it(`lists every acknowledged transaction_id of ${TOTAL} concurrent pay-ins, once`, async () => {
+    const dir = path.join(tmp, 'profile');
+    let serve: ServeChild | undefined;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    try {
+      serve = spawnServe(['--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--json', '--data-dir', dir]);
+      const bank = new URL(String((await serve.ready).bank));
+
+      const ids = Array.from({ length: TOTAL }, () => randomUUID());
+      const acknowledged: string[] = [];
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const worker = async () => {
+        while (next < ids.length) {
+          const id = ids[next++]!;
+          const status = await postPayIn(agent, bank, id);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status === 200) acknowledged.push(id);
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+      // Straight after the last 200: no SIGTERM, no flush, no chance to write anything more.
+      serve.child.kill('SIGKILL');
+      expect((await serve.exit).signal).toBe('SIGKILL');
+
+      expect(Object.fromEntries(statuses)).toEqual({ 200: TOTAL });
+
+      const r = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const listed = jsonLines(r.stdout);
+      const accepted = listed.filter((e) => e.outcome === 'accepted').map((e) => String(e.transaction_id));
+      const acceptedSet = new Set(accepted);
+      expect(accepted.length, 'a transaction_id listed twice as accepted').toBe(acceptedSet.size);
+      const missing = acknowledged.filter((id) => !acceptedSet.has(id));
+      expect(missing, `${missing.length} acknowledged notifications lost`).toEqual([]);
+      for (const e of listed)
+        expect(e).toMatchObject({ kind: 'notification', path: '/api/svc/notify/pay-in' });
+    } finally {
+      agent.destroy();
+      serve?.kill();
+    }
+  }, 180_000);
+});

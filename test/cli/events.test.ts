@@ -1,0 +1,298 @@
+/**
+ * `dets-console events` (DESIGN.md "Command line"): the profile's stored events oldest first,
+ * one JSON object per line with --json, a readable table without; --kind filters; bad usage
+ * exits 2 naming the flag. It reads the store while a `serve` on the same profile appends to it.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseEventsFlags } from '../../electron/cli/commands/events';
+import type { CliIo } from '../../electron/cli/io';
+import { runCli } from '../../electron/cli/run';
+import { EventHub } from '../../electron/core/event-hub';
+import { openEventStore, type NewEvent } from '../../electron/core/store';
+import { jsonLines, runBuiltCli, spawnServe, type ServeChild } from './helpers';
+
+let tmp: string;
+const running: ServeChild[] = [];
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-events-'));
+});
+afterEach(() => {
+  for (const s of running.splice(0)) s.kill();
+});
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const io: CliIo = {
+  stdout: () => undefined,
+  stderr: () => undefined,
+  env: {},
+  waitForStop: () => new Promise(() => undefined),
+};
+
+describe('dets-console events: usage', () => {
+  it('accepts --kind notification|callback|exchange and --json', () => {
+    for (const kind of ['notification', 'callback', 'exchange'] as const) {
+      expect(parseEventsFlags(['--data-dir', tmp, '--kind', kind], io)).toEqual({
+        dataDir: tmp,
+        kind,
+        json: false,
+      });
+    }
+    expect(parseEventsFlags(['--json'], { ...io, env: { DETS_DATA_DIR: tmp } })).toEqual({
+      dataDir: tmp,
+      json: true,
+    });
+  });
+
+  it.each([
+    [['--kind', 'payment'], '--kind'],
+    [['--kind'], '--kind'],
+    [['--nope'], '--nope'],
+    [['--data-dir', ''], '--data-dir'],
+    [['extra'], 'extra'],
+  ])('%j exits 2 with one line naming %s', async (args, flag) => {
+    const r = await runBuiltCli(['events', '--data-dir', path.join(tmp, 'bad'), ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^dets-console events: /);
+    expect(lines[0]).toContain(flag);
+  });
+
+  it('prints nothing with --json and says so in text on an empty profile', async () => {
+    const dir = path.join(tmp, 'empty');
+    const json = await runBuiltCli(['events', '--data-dir', dir, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe('');
+    const text = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'callback']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/No callback events stored/);
+  });
+});
+
+function event(over: Partial<NewEvent>): NewEvent {
+  return {
+    at: new Date().toISOString(),
+    kind: 'notification',
+    path: null,
+    method: null,
+    status: null,
+    outcome: null,
+    transaction_id: null,
+    failed_check: null,
+    obj: null,
+    sub: null,
+    duration_ms: null,
+    warning: null,
+    remote: null,
+    request: null,
+    response: null,
+    checks: null,
+    token: null,
+    jwks: null,
+    forward: null,
+    ...over,
+  };
+}
+
+/** Runs `dets-console events ARGS` in this process; resolves to exit code and output. */
+async function events(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['events', ...args], {
+    ...io,
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('dets-console events on a stored profile', () => {
+  const dir = () => path.join(tmp, 'stored');
+  const tx = randomUUID();
+
+  beforeAll(async () => {
+    const store = await openEventStore({ dataDir: dir(), events: new EventHub() });
+    const t0 = Date.parse('2026-01-02T10:00:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    await store.append(
+      event({
+        at: at(0),
+        path: '/api/svc/notify/pay-in',
+        method: 'POST',
+        status: 200,
+        outcome: 'accepted',
+        transaction_id: tx,
+        duration_ms: 3.2,
+        remote: '127.0.0.1',
+      }),
+      { durable: true },
+    );
+    await store.append(
+      event({
+        at: at(1),
+        kind: 'callback',
+        path: '/user_auth',
+        method: 'GET',
+        status: 401,
+        failed_check: 'obj',
+        obj: 'DE02120300000000202051',
+        sub: 'ops@bank.example',
+        duration_ms: 12,
+      }),
+    );
+    await store.append(
+      event({
+        at: at(2),
+        kind: 'callback',
+        path: '/key',
+        method: 'GET',
+        status: 200,
+        obj: 'DE89370400440532013000',
+      }),
+    );
+    await store.append(
+      event({ at: at(3), kind: 'exchange', path: 'http://127.0.0.1:9/api/v1/x', data: { a: 1 } }),
+    );
+    await store.close();
+  });
+
+  it('--json: one summary per line, oldest first, with every summary field', async () => {
+    const r = await events(['--data-dir', dir(), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((e) => e.kind)).toEqual(['notification', 'callback', 'callback', 'exchange']);
+    expect(Object.keys(lines[0]!).slice(0, 3)).toEqual(['id', 'at', 'kind']);
+    expect(lines[0]).toEqual({
+      id: expect.any(String),
+      at: '2026-01-02T10:00:00.000Z',
+      kind: 'notification',
+      path: '/api/svc/notify/pay-in',
+      method: 'POST',
+      status: 200,
+      outcome: 'accepted',
+      transaction_id: tx,
+      failed_check: null,
+      obj: null,
+      sub: null,
+      duration_ms: 3.2,
+      warning: null,
+      remote: '127.0.0.1',
+    });
+    expect(lines[1]).toMatchObject({ path: '/user_auth', status: 401, failed_check: 'obj' });
+    expect(lines[2]).toMatchObject({ path: '/key', status: 200, failed_check: null });
+    // Summaries only: no request bodies, tokens or free-form data on the line.
+    expect(lines[3]).not.toHaveProperty('data');
+  });
+
+  it('--kind filters', async () => {
+    const r = await events(['--data-dir', dir(), '--kind', 'callback', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).map((e) => e.path)).toEqual(['/user_auth', '/key']);
+    const x = await events(['--data-dir', dir(), '--kind', 'exchange', '--json']);
+    expect(jsonLines(x.stdout)).toHaveLength(1);
+  });
+
+  it('prints a readable table without --json', async () => {
+    const r = await events(['--data-dir', dir()]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+KIND\s+ROUTE\s+STATUS\s+FAILED CHECK\s+TRANSACTION \/ OBJ\s+DURATION$/);
+    expect(lines[1]).toMatch(
+      /^2026-01-02T10:00:00\.000Z\s+notification\s+POST \/api\/svc\/notify\/pay-in\s+200 accepted\s+-\s+\S+\s+3 ms$/,
+    );
+    expect(lines[1]).toContain(tx);
+    expect(lines[2]).toMatch(/callback\s+GET \/user_auth\s+401\s+obj\s+DE02120300000000202051\s+12 ms$/);
+    expect(lines[3]).toMatch(/callback\s+GET \/key\s+200\s+passed\s+DE89370400440532013000\s+-$/);
+    expect(r.stdout).toMatch(/4 events, oldest first\.\n$/);
+  });
+
+  it('exits 2 naming --kind for a kind it does not know', async () => {
+    const r = await events(['--data-dir', dir(), '--kind', 'trace']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^dets-console events: --kind: "trace" is not one of notification, callback, exchange\n$/,
+    );
+  });
+});
+
+describe('dets-console events beside a running serve on the same profile', () => {
+  it('lists notifications and callbacks oldest first with DESIGN.md fields, filtered by --kind', async () => {
+    const dir = path.join(tmp, 'live');
+    const s = spawnServe(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
+    running.push(s);
+    const { bank } = await s.ready;
+    const notify = (route: string, body: string) =>
+      fetch(`${bank}/api/svc/notify/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const first = randomUUID();
+    const second = randomUUID();
+    expect((await notify('pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
+    expect((await notify('pay-out', JSON.stringify({ transaction_id: second }))).status).toBe(200);
+    expect((await notify('pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
+    expect((await notify('transfer', '{"transaction_id": 42}')).status).toBe(400);
+    expect((await fetch(`${bank}/user_auth`)).status).toBe(401);
+    expect((await fetch(`${bank}/key`, { headers: { 'X-Session-ID': 'not-a-jws' } })).status).toBe(401);
+
+    // serve is still running: events reads what it has appended.
+    const all = await runBuiltCli(['events', '--data-dir', dir, '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    const events = jsonLines(all.stdout);
+    for (const e of events) {
+      expect(e).toMatchObject({ id: expect.any(String), at: expect.any(String), kind: expect.any(String) });
+      expect(new Date(String(e.at)).toISOString()).toBe(e.at);
+    }
+    const ats = events.map((e) => Date.parse(String(e.at)));
+    expect([...ats].sort((a, b) => a - b)).toEqual(ats);
+
+    const notifications = events.filter((e) => e.kind === 'notification');
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        path: '/api/svc/notify/pay-in',
+        transaction_id: first,
+        outcome: 'accepted',
+        status: 200,
+      }),
+      expect.objectContaining({
+        path: '/api/svc/notify/pay-out',
+        transaction_id: second,
+        outcome: 'accepted',
+      }),
+      expect.objectContaining({ path: '/api/svc/notify/pay-in', transaction_id: first, outcome: 'repeat' }),
+      expect.objectContaining({ path: '/api/svc/notify/transfer', outcome: 'rejected', status: 400 }),
+    ]);
+    const callbacks = events.filter((e) => e.kind === 'callback');
+    expect(callbacks).toEqual([
+      expect.objectContaining({ path: '/user_auth', status: 401, failed_check: 'present' }),
+      expect.objectContaining({ path: '/key', status: 401, failed_check: 'structure' }),
+    ]);
+    for (const c of callbacks) expect(c).toHaveProperty('failed_check');
+
+    const onlyCallbacks = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'callback', '--json']);
+    expect(onlyCallbacks.code, onlyCallbacks.stderr).toBe(0);
+    expect(jsonLines(onlyCallbacks.stdout)).toEqual(callbacks);
+
+    const table = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification']);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+KIND\s+ROUTE\s+STATUS\s+FAILED CHECK\s+TRANSACTION \/ OBJ\s+DURATION$/);
+    expect(table.stdout).toContain(first);
+    expect(table.stdout).toMatch(/200 repeat/);
+    expect(table.stdout).toMatch(/400 rejected/);
+    expect(table.stdout).toMatch(/4 events, oldest first/);
+
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+  });
+});
