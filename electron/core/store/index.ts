@@ -1,3 +1,4 @@
 export type { EventStore, EventStoreOptions, NewEvent } from './types';
 export { openEventStore } from './event-store';
 export { exportEvents } from './export';
+export { summarize, formatEventId, parseEventId } from './event-store';

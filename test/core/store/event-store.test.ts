@@ -226,6 +226,31 @@ describe('event store: retention', () => {
     );
   });
 
+  it('stays exact past many trims (the index compacts its arrays)', async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir, { segmentBytes: 64 * 1024, retention: { maxEvents: 1000 } });
+    const ids: string[] = [];
+    for (let k = 0; k < 12_000; k += 500) {
+      const batch = Array.from({ length: 500 }, (_, j) =>
+        store.append(notification({ transaction_id: `t${(k + j) % 1500}`, obj: `o${k + j}` })),
+      );
+      for (const s of await Promise.all(batch)) ids.push(s.id);
+    }
+    await store.flush();
+    const live = ids.slice(-1000);
+    const page = await store.query({ limit: 10_000 });
+    expect(page.total).toBe(1000);
+    expect(page.events.map((e) => e.id)).toEqual([...live].reverse());
+    expect((await store.get(live[0]!)).obj).toBe('o11000');
+    await expect(store.get(ids[10_999]!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // t0..t1499 repeat every 1500 events: the live 11000..11999 carry t500..t1499 (and t1400..).
+    expect(store.hasTransaction('t499')).toBe(false);
+    expect(store.hasTransaction('t500')).toBe(true);
+    expect((await store.query({ transaction_id: 't600' })).events.map((e) => e.obj)).toEqual(['o11100']);
+    const p2 = await store.query({ limit: 10, before: live[500]! });
+    expect(p2.events.map((e) => e.id)).toEqual(live.slice(490, 500).reverse());
+  });
+
   it('keeps the bytes under maxBytes by deleting the oldest segments', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir, { segmentBytes: 2048, retention: { maxBytes: 8192 } });
