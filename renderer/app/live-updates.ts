@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Exchange } from '../../electron/contract/schemas/service';
 import { useLiveEvent } from '../api/client-context';
+import { bankKeys } from '../features/bank/query-keys';
 import { envKeys } from '../features/environments/query-keys';
 import { keysKeys } from '../features/keys/query-keys';
 import { serviceKeys } from '../features/service/query-keys';
@@ -26,6 +27,11 @@ export function useAppLiveUpdates(): void {
   useLiveEvent('service.exchanged', (exchange) =>
     queryClient.setQueryData<Exchange[]>(serviceKeys.exchanges(), (old) => mergeExchange(old, exchange)),
   );
+  // The header's behaviours pill reads the bank status on every page.
+  useLiveEvent('bank.changed', (status) => {
+    queryClient.setQueryData(bankKeys.status(), status);
+    void queryClient.invalidateQueries({ queryKey: bankKeys.customers() });
+  });
   useLiveEvent('service.rotated', (rotation) => {
     queryClient.setQueryData(serviceKeys.rotation(), rotation);
     void queryClient.invalidateQueries({ queryKey: keysKeys.list() });

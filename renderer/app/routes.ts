@@ -38,6 +38,16 @@ const SandboxPage = lazy(() =>
   import('../features/sandbox/sandbox-page').then((m) => ({ default: m.SandboxPage })),
 );
 
+const CallbacksPage = lazy(() =>
+  import('../features/callbacks/callbacks-page').then((m) => ({ default: m.CallbacksPage })),
+);
+
+const NotificationsPage = lazy(() =>
+  import('../features/notifications/notifications-page').then((m) => ({ default: m.NotificationsPage })),
+);
+
+const BankPage = lazy(() => import('../features/bank/bank-page').then((m) => ({ default: m.BankPage })));
+
 export const PAGES: readonly PageDef[] = [
   {
     id: 'inspector',
@@ -83,6 +93,29 @@ export const PAGES: readonly PageDef[] = [
       'The service, simulated: onboard your bank, run the registration flow against its callbacks, send notifications.',
     glyph: 'SB',
     Page: SandboxPage,
+  },
+  {
+    id: 'bank',
+    label: 'Bank',
+    summary:
+      'Your bank’s side, played by the console: URLs to give the service, test customers, behaviours, forward mode.',
+    glyph: 'BK',
+    Page: BankPage,
+  },
+  {
+    id: 'callbacks',
+    label: 'Callbacks',
+    summary:
+      'Every /user_auth, /key, /external_id callback: the check that failed, the answer, the 1 s budget.',
+    glyph: 'CB',
+    Page: CallbacksPage,
+  },
+  {
+    id: 'notifications',
+    label: 'Notifications',
+    summary: 'Every pay-in, pay-out and transfer notification, live: filter, group repeats, export.',
+    glyph: 'NT',
+    Page: NotificationsPage,
   },
 ];
 

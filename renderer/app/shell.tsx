@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EventPayload } from '../../electron/contract';
 import { useApi, useLiveEvent } from '../api/client-context';
 import { EnvSwitcher } from '../features/environments/env-switcher';
+import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { ExpiryPill } from '../features/keys/expiry-pill';
 import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
@@ -58,6 +59,7 @@ export function Shell() {
         </div>
         <EnvSwitcher />
         <ExpiryPill />
+        <BehavioursPill />
         <div className="topbar-spacer" />
         <ConnectionStatus />
       </header>

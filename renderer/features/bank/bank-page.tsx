@@ -1,0 +1,285 @@
+import { useState } from 'react';
+import type { z } from 'zod';
+import type { BankStatus, CustomerView } from '../../../electron/contract/schemas/bank';
+import { CopyButton } from '../../shared/copy-button';
+import { ErrorPanel } from '../../shared/error-panel';
+import { formatLocal } from '../../shared/format';
+import { BehavioursPanel } from './behaviours-panel';
+import { CustomerDialog } from './customer-dialog';
+import { ForwardPanel } from './forward-panel';
+import { ImportCustomersDialog } from './import-dialog';
+import {
+  activeBehaviours,
+  useBankStatus,
+  useCustomers,
+  useExportCustomers,
+  useRemoveCustomer,
+} from './use-bank';
+import './bank.css';
+
+type View = z.output<typeof CustomerView>;
+
+function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
+
+/** The URLs the service needs from the bank (spec 4.2 callbacks, 4.3 notifications). */
+function bankUrls(status: BankStatus): { id: string; label: string; url: string }[] {
+  if (!status.url) return [];
+  const base = status.url;
+  const prefix = status.notify_path_prefix;
+  return [
+    { id: 'user-auth', label: 'user_auth', url: joinUrl(base, '/user_auth') },
+    { id: 'key', label: 'key', url: joinUrl(base, '/key') },
+    { id: 'external-id', label: 'external_id', url: joinUrl(base, '/external_id') },
+    { id: 'pay-in', label: 'notify pay-in', url: joinUrl(base, `${prefix}/pay-in`) },
+    { id: 'pay-out', label: 'notify pay-out', url: joinUrl(base, `${prefix}/pay-out`) },
+    { id: 'transfer', label: 'notify transfer', url: joinUrl(base, `${prefix}/transfer`) },
+  ];
+}
+
+export function BankPage() {
+  const status = useBankStatus();
+  const s = status.data;
+  const active = activeBehaviours(s);
+  return (
+    <div className="bank-page" data-testid="bank-page" data-state={s ? 'ready' : 'loading'}>
+      <header className="page-head">
+        <h1>Bank</h1>
+        <p className="page-summary">
+          Your bank’s side, played by the console: the callbacks and notification endpoints the service calls,
+          the test customers they answer from, and deliberate misbehaviour.
+        </p>
+      </header>
+      {status.error ? (
+        <ErrorPanel title="Bank endpoints unavailable" error={status.error} testId="bank-error" />
+      ) : null}
+      {active.length > 0 ? (
+        <div className="banner banner-warn" role="status" data-testid="behaviours-banner">
+          <span className="banner-icon" aria-hidden="true">
+            !
+          </span>
+          <div className="banner-body">
+            <strong>Behaviours ON</strong> for {active.join(', ')}: the bank endpoints answer wrongly on
+            purpose. Turn them off below before judging the service.
+          </div>
+        </div>
+      ) : null}
+      {s ? (
+        <div className="bank-grid">
+          <div className="bank-column">
+            <EndpointsPanel status={s} />
+            <JwksPanel status={s} />
+            <ForwardPanel key={s.forward.url ?? 'off'} url={s.forward.url} />
+          </div>
+          <div className="bank-column">
+            <CustomersPanel />
+            <BehavioursPanel key={JSON.stringify(s.behaviours)} behaviours={s.behaviours} />
+          </div>
+        </div>
+      ) : !status.error ? (
+        <p className="muted">Loading…</p>
+      ) : null}
+    </div>
+  );
+}
+
+function EndpointsPanel({ status }: { status: BankStatus }) {
+  const urls = bankUrls(status);
+  return (
+    <section className="panel" aria-labelledby="bank-endpoints-title">
+      <h2 id="bank-endpoints-title" className="panel-title">
+        Bank listener
+        <span className="panel-spacer" />
+        {status.url ? <CopyButton text={() => status.url!} testId="bank-url-copy" /> : null}
+      </h2>
+      <div className="panel-body">
+        {status.url ? (
+          <p>
+            <code data-testid="bank-url">{status.url}</code>
+          </p>
+        ) : (
+          <p className="muted" data-testid="bank-url-none">
+            The bank listener is not running (start serve with --bank-port).
+          </p>
+        )}
+        <p className="muted">Give the service these URLs (the sandbox uses them already):</p>
+        <table className="data-table bank-urls">
+          <tbody>
+            {urls.map((u) => (
+              <tr key={u.id}>
+                <th scope="row">{u.label}</th>
+                <td>
+                  <code data-testid={`bank-url-${u.id}`}>{u.url}</code>
+                </td>
+                <td className="row-actions">
+                  <CopyButton text={() => u.url} testId={`bank-url-${u.id}-copy`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function JwksPanel({ status }: { status: BankStatus }) {
+  const j = status.jwks;
+  const state = j.error ? 'error' : j.stale ? 'stale' : j.fetched_at ? 'fresh' : 'unfetched';
+  return (
+    <section className="panel" aria-labelledby="bank-jwks-title" data-testid="bank-jwks" data-state={state}>
+      <h2 id="bank-jwks-title" className="panel-title">
+        Service JWKS <span className="panel-note">what X-Session-ID tokens are verified with</span>
+        <span className="panel-spacer" />
+        <span
+          className={`badge ${state === 'fresh' ? 'badge-pass' : state === 'unfetched' ? 'badge-skip' : 'badge-fail'}`}
+          data-testid="bank-jwks-state"
+        >
+          {state}
+        </span>
+      </h2>
+      <dl className="kv">
+        <dt>URL</dt>
+        <dd>
+          <code data-testid="bank-jwks-url">{status.service_jwks_url ?? '—'}</code>
+        </dd>
+        <dt>kids</dt>
+        <dd data-testid="bank-jwks-kids">
+          {j.kids.length > 0 ? (
+            j.kids.map((k) => (
+              <code key={k} className="kid">
+                {k}
+              </code>
+            ))
+          ) : (
+            <span className="muted">none yet</span>
+          )}
+        </dd>
+        <dt>fetched</dt>
+        <dd>{formatLocal(j.fetched_at) ?? 'not yet: fetched on the first callback'}</dd>
+        {j.error ? (
+          <>
+            <dt>error</dt>
+            <dd className="text-fail" data-testid="bank-jwks-error">
+              {j.error}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function CustomersPanel() {
+  const customers = useCustomers();
+  const remove = useRemoveCustomer();
+  const exporter = useExportCustomers();
+  const [editing, setEditing] = useState<View | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
+  const list = customers.data ?? [];
+  return (
+    <section className="panel" aria-labelledby="customers-title" data-testid="bank-customers">
+      <h2 id="customers-title" className="panel-title">
+        Test customers <span className="panel-note">{list.length}</span>
+        <span className="panel-spacer" />
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => setImporting(true)}
+          data-testid="customers-import"
+        >
+          Import…
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => exporter.mutate()}
+          disabled={exporter.isPending}
+          data-testid="customers-export"
+        >
+          Export
+        </button>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          onClick={() => setEditing('new')}
+          data-testid="customer-add"
+        >
+          Add customer
+        </button>
+      </h2>
+      {customers.error ? (
+        <ErrorPanel title="Customers unavailable" error={customers.error} testId="customers-error" />
+      ) : null}
+      {exporter.error ? (
+        <ErrorPanel title="Export failed" error={exporter.error} testId="customers-export-error" />
+      ) : null}
+      {remove.error ? (
+        <ErrorPanel title="Remove failed" error={remove.error} testId="customer-remove-error" />
+      ) : null}
+      {list.length === 0 && customers.data ? (
+        <p className="empty-note" data-testid="customers-empty">
+          No test customer: /user_auth answers 404 for every obj. Add one, or import a --users file.
+        </p>
+      ) : null}
+      {list.length > 0 ? (
+        <table className="data-table customers-table">
+          <thead>
+            <tr>
+              <th>obj</th>
+              <th>sub</th>
+              <th>external_id</th>
+              <th>phone</th>
+              <th>key</th>
+              <th>name</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((c) => (
+              <tr key={c.obj} data-testid={`customer-${c.obj}`} data-obj={c.obj}>
+                <td>
+                  <code>{c.obj}</code>
+                </td>
+                <td>{c.sub ? <code>{c.sub}</code> : <span className="muted">—</span>}</td>
+                <td className="customers-extid" title={c.external_id}>
+                  {c.external_id}
+                </td>
+                <td>{c.phone}</td>
+                <td className="muted" data-testid="customer-key-hint" title="The key itself is never shown">
+                  {c.key_hint}
+                </td>
+                <td>
+                  {[c.first_name, c.last_name].filter(Boolean).join(' ') || <span className="muted">—</span>}
+                </td>
+                <td className="row-actions nowrap">
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => setEditing(c)}
+                    data-testid="customer-edit"
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-danger"
+                    onClick={() => remove.mutate(c.obj)}
+                    data-testid="customer-remove"
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {editing ? (
+        <CustomerDialog editing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
+      {importing ? <ImportCustomersDialog onClose={() => setImporting(false)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import type { EventDetail, EventSummary } from '../../../electron/contract/schemas/events';
+
+/** Spec 4.2: the bank answers each callback within 1 second. */
+export const BUDGET_MS = 1_000;
+/** How many callbacks the page keeps (newest first). */
+export const CALLBACK_LIMIT = 2_000;
+
+/** Prepends a live summary unless it is already there (the event and the page load can overlap). */
+export function prependSummary(
+  old: EventSummary[] | undefined,
+  e: EventSummary,
+  limit = CALLBACK_LIMIT,
+): EventSummary[] | undefined {
+  if (!old) return old;
+  if (old.some((o) => o.id === e.id)) return old;
+  const next = [e, ...old];
+  return next.length > limit ? next.slice(0, limit) : next;
+}
+
+export function applyFilter(
+  list: EventSummary[],
+  f: { failedOnly: boolean; failedCheck: string | null },
+): EventSummary[] {
+  if (f.failedCheck) return list.filter((e) => e.failed_check === f.failedCheck);
+  if (f.failedOnly) return list.filter((e) => e.failed_check !== null);
+  return list;
+}
+
+/** Failed callbacks counted per check id, most frequent first. */
+export function groupByFailedCheck(list: EventSummary[]): { check: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const e of list) if (e.failed_check) counts.set(e.failed_check, (counts.get(e.failed_check) ?? 0) + 1);
+  return [...counts].map(([check, count]) => ({ check, count })).sort((a, b) => b.count - a.count);
+}
+
+/** "/user_auth" from a path that may carry a query. */
+export function routeOf(path: string | null): string {
+  if (!path) return '—';
+  return path.split('?')[0] ?? path;
+}
+
+/** Histogram buckets (upper bounds, ms); the last one is "over 1 s". */
+export const LATENCY_BUCKETS = [50, 100, 200, 300, 500, 750, 1_000, Infinity] as const;
+
+export function latencyHistogram(list: EventSummary[]): { label: string; upper: number; count: number }[] {
+  const counts = LATENCY_BUCKETS.map(() => 0);
+  for (const e of list) {
+    if (e.duration_ms === null) continue;
+    const i = LATENCY_BUCKETS.findIndex((b) => e.duration_ms! <= b);
+    counts[i] = (counts[i] ?? 0) + 1;
+  }
+  return LATENCY_BUCKETS.map((upper, i) => ({
+    upper,
+    count: counts[i] ?? 0,
+    label: upper === Infinity ? '>1 s' : upper >= 1_000 ? '≤1 s' : `≤${upper}`,
+  }));
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The stored request as curl: method, URL and the X-Session-ID header (spec 4.2). */
+export function curlOf(detail: EventDetail): string | null {
+  const r = detail.request;
+  if (!r?.url) return null;
+  const method = (r.method ?? detail.method ?? 'GET').toUpperCase();
+  const header = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'x-session-id');
+  const parts = ['curl', ...(method === 'GET' ? [] : ['-X', method]), shellQuote(r.url)];
+  if (header) parts.push('-H', shellQuote(`X-Session-ID: ${header[1]}`));
+  return parts.join(' ');
+}
+
+/** The X-Session-ID the callback carried, if any. */
+export function sessionIdOf(detail: EventDetail): string | null {
+  const header = Object.entries(detail.request?.headers ?? {}).find(
+    ([k]) => k.toLowerCase() === 'x-session-id',
+  );
+  return header?.[1] ?? null;
+}

@@ -1,0 +1,231 @@
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEventStreamState } from '../../api/client-context';
+import { ErrorPanel } from '../../shared/error-panel';
+import { formatClock } from '../../shared/format';
+import { StatusMark } from '../../shared/status-mark';
+import { CallbackDetail } from './callback-detail';
+import { applyFilter, groupByFailedCheck, routeOf } from './callbacks-model';
+import { useCallbacksStore } from './callbacks-store';
+import { DurationBar } from './duration-bar';
+import { LatencyHistogram } from './latency-histogram';
+import { useCallbacks, useLiveCallbacks } from './use-callbacks';
+import './callbacks.css';
+
+/**
+ * Every callback the bank endpoints answered (/user_auth, /key, /external_id), newest first, live.
+ * Failures are first-class: "failed only", grouping by the failed check, and a detail panel that
+ * explains the failure with the same check list as the Inspector.
+ */
+export function CallbacksPage() {
+  useLiveCallbacks();
+  const callbacks = useCallbacks();
+  const live = useEventStreamState().status === 'connected';
+  const { failedOnly, failedCheck, groupByCheck, selectedId, cursorId } = useCallbacksStore();
+  const { setFailedOnly, setFailedCheck, setGroupByCheck, select, moveCursor } = useCallbacksStore.getState();
+  const all = useMemo(() => callbacks.data ?? [], [callbacks.data]);
+  const shown = useMemo(() => applyFilter(all, { failedOnly, failedCheck }), [all, failedOnly, failedCheck]);
+  const groups = useMemo(() => groupByFailedCheck(all), [all]);
+  const failedCount = useMemo(() => all.filter((e) => e.failed_check !== null).length, [all]);
+  const listRef = useRef<HTMLOListElement>(null);
+  const at = shown.findIndex((e) => e.id === cursorId);
+
+  useEffect(() => {
+    if (!cursorId) return;
+    const row = [...(listRef.current?.children ?? [])].find(
+      (el) => el instanceof HTMLElement && el.dataset.eventId === cursorId,
+    );
+    row?.scrollIntoView?.({ block: 'nearest' });
+  }, [cursorId]);
+
+  // j/k or the arrows move the cursor; Enter opens the callback under it.
+  const onKeyDown = (ev: KeyboardEvent<HTMLOListElement>) => {
+    if (shown.length === 0) return;
+    if (ev.key === 'j' || ev.key === 'ArrowDown') {
+      ev.preventDefault();
+      moveCursor(shown[Math.min(shown.length - 1, at + 1)]!.id);
+    } else if (ev.key === 'k' || ev.key === 'ArrowUp') {
+      ev.preventDefault();
+      moveCursor(shown[Math.max(0, at - 1)]!.id);
+    } else if (ev.key === 'Enter') {
+      ev.preventDefault();
+      select(shown[Math.max(0, at)]!.id);
+    } else if (ev.key === 'Escape' && selectedId) {
+      select(null);
+    }
+  };
+
+  return (
+    <div
+      className="callbacks-page"
+      data-testid="callbacks-page"
+      data-state={callbacks.data ? 'ready' : 'loading'}
+    >
+      <header className="page-head">
+        <h1>Callbacks</h1>
+        <p className="page-summary">
+          Every /user_auth, /key and /external_id the service sent your bank endpoints: the check that failed,
+          the answer, and the time against the 1 s budget.
+        </p>
+        <div className="page-actions">
+          <span className={`live-dot ${live ? 'is-live' : ''}`} data-testid="callbacks-live">
+            {live ? 'live' : 'not live'}
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void callbacks.refetch()}
+            data-testid="callbacks-refresh"
+          >
+            Refresh
+          </button>
+        </div>
+      </header>
+
+      <div className="callbacks-toolbar">
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onChange={(e) => setFailedOnly(e.target.checked)}
+            data-testid="callbacks-failed-only"
+          />
+          Failed only <span className="badge badge-fail">{failedCount}</span>
+        </label>
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={groupByCheck}
+            onChange={(e) => setGroupByCheck(e.target.checked)}
+            data-testid="callbacks-group-by-check"
+          />
+          Group by failed check
+        </label>
+        {failedCheck ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => setFailedCheck(null)}
+            data-testid="callbacks-clear-check"
+          >
+            check: {failedCheck} ✕
+          </button>
+        ) : null}
+        <span className="panel-spacer" />
+        <span className="muted" data-testid="callbacks-count">
+          {shown.length} of {all.length}
+        </span>
+        <span className="kbd-hint muted">
+          <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
+        </span>
+      </div>
+
+      {groupByCheck ? (
+        <ul className="check-groups" data-testid="callbacks-groups">
+          {groups.length === 0 ? <li className="muted">No failed callback.</li> : null}
+          {groups.map((g) => (
+            <li key={g.check}>
+              <button
+                type="button"
+                className={`check-group ${failedCheck === g.check ? 'is-active' : ''}`}
+                onClick={() => setFailedCheck(failedCheck === g.check ? null : g.check)}
+                data-testid={`callbacks-group-${g.check}`}
+                data-count={g.count}
+                aria-pressed={failedCheck === g.check}
+              >
+                <code>{g.check}</code> <span className="badge badge-fail">{g.count}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <div className={`callbacks-grid ${selectedId ? 'has-detail' : ''}`}>
+        <section className="panel callbacks-list-panel" aria-label="Callbacks">
+          {callbacks.error ? (
+            <ErrorPanel title="Callbacks unavailable" error={callbacks.error} testId="callbacks-error" />
+          ) : !callbacks.data ? (
+            <p className="muted">Loading…</p>
+          ) : shown.length === 0 ? (
+            <div className="empty" data-testid="callbacks-empty">
+              <h2>{all.length === 0 ? 'No callback yet' : 'No callback matches'}</h2>
+              <p>
+                {all.length === 0
+                  ? 'Run the registration flow (Sandbox page) or point the service at your bank URL (Bank page): each callback shows up here as it arrives.'
+                  : 'Clear the filter to see the others.'}
+              </p>
+            </div>
+          ) : (
+            <>
+              <div className="callback-row callback-row-head" aria-hidden="true">
+                <span>time</span>
+                <span>route</span>
+                <span>obj</span>
+                <span>outcome</span>
+                <span>HTTP</span>
+                <span>duration</span>
+              </div>
+              <ol
+                className="callbacks-list"
+                ref={listRef}
+                tabIndex={0}
+                onKeyDown={onKeyDown}
+                data-testid="callbacks-list"
+                aria-label="Callbacks, newest first"
+              >
+                {shown.map((e) => (
+                  <li
+                    key={e.id}
+                    className={`callback-row ${e.failed_check ? 'is-failed' : 'is-passed'} ${e.id === selectedId ? 'is-selected' : ''} ${e.id === cursorId ? 'is-cursor' : ''}`}
+                    data-testid="callback-row"
+                    data-event-id={e.id}
+                    data-failed-check={e.failed_check ?? ''}
+                    data-cursor={String(e.id === cursorId)}
+                    aria-selected={e.id === selectedId}
+                    onClick={() => select(e.id)}
+                  >
+                    <time dateTime={e.at} title={e.at}>
+                      {formatClock(e.at)}
+                    </time>
+                    <code>{routeOf(e.path)}</code>
+                    <code className="callback-obj" title={e.obj ?? ''}>
+                      {e.obj ?? '—'}
+                    </code>
+                    <span data-testid="callback-outcome">
+                      {e.failed_check ? (
+                        <StatusMark status="failed" word={e.failed_check} />
+                      ) : (
+                        <StatusMark status="passed" />
+                      )}
+                    </span>
+                    <span className={e.status !== null && e.status >= 400 ? 'text-fail' : ''}>
+                      {e.status ?? '—'}
+                    </span>
+                    <DurationBar ms={e.duration_ms} />
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </section>
+        <div className="callbacks-side">
+          {selectedId ? (
+            <CallbackDetail id={selectedId} onClose={() => select(null)} />
+          ) : (
+            <>
+              <section className="panel" aria-label="Durations">
+                <h2 className="panel-title">
+                  Durations <span className="panel-note">last {all.length}, against the 1 s budget</span>
+                </h2>
+                <LatencyHistogram events={all} />
+              </section>
+              <p className="muted callbacks-hint">
+                Select a callback (click, or j/k then Enter) to see its token, the check that failed, the JWKS
+                at that moment, the request and the answer.
+              </p>
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useRef } from 'react';
+import { formatClock } from '../../shared/format';
+import { routeOf, type FeedRow } from './notifications-model';
+
+/** Fixed row height: the virtualizer never measures, so 100,000 rows scroll as smoothly as 100. */
+export const ROW_HEIGHT = 26;
+
+/**
+ * The feed, virtualized: only the rows in view (plus a few) are in the DOM. Rows are plain spans
+ * keyed by event id (or transaction_id when grouped). When new rows arrive at the top while the
+ * user has scrolled down, the scroll position moves by their height so what they read stays put.
+ */
+export function NotificationFeed({
+  rows,
+  grouped,
+  onNearEnd,
+}: {
+  rows: readonly FeedRow[];
+  grouped: boolean;
+  onNearEnd: () => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (i) => rows[i]!.key,
+    overscan: 12,
+    // Before the first layout (and in tests without layout) assume a window's worth of rows.
+    initialRect: { width: 800, height: 600 },
+  });
+
+  // Keep the reader's place when rows are prepended.
+  const firstKey = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const previous = firstKey.current;
+    firstKey.current = rows[0]?.key ?? null;
+    if (!el || !previous || el.scrollTop <= 0 || rows[0]?.key === previous) return;
+    const limit = Math.min(rows.length, 20_000);
+    for (let i = 1; i < limit; i++) {
+      if (rows[i]!.key === previous) {
+        el.scrollTop += i * ROW_HEIGHT;
+        return;
+      }
+    }
+  }, [rows]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? 0;
+  useLayoutEffect(() => {
+    if (rows.length > 0 && lastIndex >= rows.length - 50) onNearEnd();
+  }, [lastIndex, rows.length, onNearEnd]);
+
+  return (
+    <div className="feed" role="table" aria-label="Notifications, newest first" aria-rowcount={rows.length}>
+      <div className="feed-row feed-head" role="row">
+        <span role="columnheader">time</span>
+        <span role="columnheader">route</span>
+        <span role="columnheader">outcome</span>
+        <span role="columnheader">transaction_id</span>
+        <span role="columnheader">{grouped ? 'count' : 'HTTP'}</span>
+        <span role="columnheader">from</span>
+      </div>
+      <div className="feed-scroller" ref={scroller} data-testid="notifications-scroller" tabIndex={0}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rows[item.index]!;
+            const e = row.event;
+            return (
+              <div
+                key={item.key}
+                role="row"
+                aria-rowindex={item.index + 1}
+                className={`feed-row outcome-${e.outcome ?? 'none'}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+                data-testid="notifications-row"
+                data-event-id={e.id}
+                data-outcome={e.outcome ?? ''}
+                data-transaction-id={e.transaction_id ?? ''}
+                data-count={row.count}
+              >
+                <span>{formatClock(e.at)}</span>
+                <span>{routeOf(e.path)}</span>
+                <span className="feed-outcome">{e.outcome ?? '—'}</span>
+                <span className="feed-tx" title={e.transaction_id ?? undefined}>
+                  {e.transaction_id ?? <em className="muted">{e.warning ?? 'no transaction_id'}</em>}
+                </span>
+                <span>
+                  {grouped ? (
+                    row.count > 1 ? (
+                      <span className="badge badge-accent" data-testid="notifications-row-count">
+                        ×{row.count}
+                      </span>
+                    ) : (
+                      '1'
+                    )
+                  ) : (
+                    (e.status ?? '—')
+                  )}
+                </span>
+                <span className="muted">{e.remote ?? ''}</span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import type { EventSummary } from '../../../electron/contract/schemas/events';
+
+/** Summaries per events.query call. */
+export const PAGE_SIZE = 5_000;
+/** At most this many summaries are kept in memory (the store keeps them all; export reads the store). */
+export const MAX_LOADED = 100_000;
+
+export const ROUTES = ['pay-in', 'pay-out', 'transfer'] as const;
+export type Route = (typeof ROUTES)[number];
+export const OUTCOMES = ['accepted', 'repeat', 'rejected'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface FeedFilter {
+  route: Route | null;
+  outcome: Outcome | null;
+  /** Substring of transaction_id, any case. */
+  text: string;
+}
+
+/** The notification route ("pay-in") of a stored path ("/api/svc/notify/pay-in"). */
+export function routeOf(path: string | null): string {
+  if (!path) return '—';
+  const clean = path.split('?')[0] ?? path;
+  return clean.slice(clean.lastIndexOf('/') + 1) || clean;
+}
+
+export function filterFeed(list: readonly EventSummary[], f: FeedFilter): readonly EventSummary[] {
+  if (!f.route && !f.outcome && !f.text) return list;
+  const text = f.text.trim().toLowerCase();
+  return list.filter(
+    (e) =>
+      (!f.route || routeOf(e.path) === f.route) &&
+      (!f.outcome || e.outcome === f.outcome) &&
+      (!text || (e.transaction_id ?? '').toLowerCase().includes(text)),
+  );
+}
+
+/** One row of the feed: a single notification, or (grouped) every notification of one transaction_id. */
+export interface FeedRow {
+  key: string;
+  event: EventSummary;
+  /** How many notifications carried this transaction_id (1 when not grouped). */
+  count: number;
+}
+
+export function toRows(list: readonly EventSummary[]): FeedRow[] {
+  return list.map((event) => ({ key: event.id, event, count: 1 }));
+}
+
+/**
+ * Repeats grouped by transaction_id: one row per id, at the place of its newest notification, with
+ * the count. Notifications without a transaction_id (rejected bodies) stay rows of their own.
+ */
+export function groupRepeats(list: readonly EventSummary[]): FeedRow[] {
+  const rows: FeedRow[] = [];
+  const byId = new Map<string, FeedRow>();
+  for (const event of list) {
+    const tx = event.transaction_id;
+    if (!tx) {
+      rows.push({ key: event.id, event, count: 1 });
+      continue;
+    }
+    const row = byId.get(tx);
+    if (row) row.count += 1;
+    else {
+      const created = { key: `tx:${tx}`, event, count: 1 };
+      byId.set(tx, created);
+      rows.push(created);
+    }
+  }
+  return rows;
+}
+
+/**
+ * Events per bucket over the last `buckets` buckets of `bucketMs` ending at `now` (oldest first).
+ * The list is newest first, so the scan stops at the first event older than the window.
+ */
+export function rateSeries(
+  list: readonly EventSummary[],
+  now: number,
+  bucketMs: number,
+  buckets: number,
+): number[] {
+  const counts = new Array<number>(buckets).fill(0);
+  const start = now - bucketMs * buckets;
+  for (const e of list) {
+    const t = Date.parse(e.at);
+    if (Number.isNaN(t)) continue;
+    if (t < start) break;
+    const i = Math.floor((t - start) / bucketMs);
+    if (i >= 0 && i < buckets) counts[i]! += 1;
+  }
+  return counts;
+}

@@ -1,0 +1,210 @@
+import { useCallback, useMemo } from 'react';
+import type { EventQuery } from '../../../electron/contract/schemas/events';
+import { useEventStreamState } from '../../api/client-context';
+import { ErrorPanel } from '../../shared/error-panel';
+import { useDebouncedValue } from '../../shared/use-debounced-value';
+import { useBankStatus } from '../bank/use-bank';
+import { NotificationFeed } from './notification-feed';
+import {
+  filterFeed,
+  groupRepeats,
+  MAX_LOADED,
+  OUTCOMES,
+  ROUTES,
+  toRows,
+  type Outcome,
+  type Route,
+} from './notifications-model';
+import { useNotificationsStore } from './notifications-store';
+import { RateChart } from './rate-chart';
+import { useExportNotifications, useLiveNotifications, useNotificationFeed } from './use-notifications';
+import './notifications.css';
+
+/**
+ * Every notification the bank endpoints stored (POST pay-in, pay-out, transfer), newest first and
+ * live, in a virtualized feed that stays smooth at 100,000 rows.
+ */
+export function NotificationsPage() {
+  useLiveNotifications();
+  const { query, events, total } = useNotificationFeed();
+  const live = useEventStreamState().status === 'connected';
+  const { route, outcome, text, grouped, scale } = useNotificationsStore();
+  const { setRoute, setOutcome, setText, setGrouped, setScale } = useNotificationsStore.getState();
+  const settledText = useDebouncedValue(text, 150);
+  const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
+  const exporter = useExportNotifications();
+
+  const filtered = useMemo(
+    () => filterFeed(events, { route, outcome, text: settledText }),
+    [events, route, outcome, settledText],
+  );
+  const rows = useMemo(() => (grouped ? groupRepeats(filtered) : toRows(filtered)), [filtered, grouped]);
+  const repeats = useMemo(() => events.filter((e) => e.outcome === 'repeat').length, [events]);
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const onNearEnd = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const exportQuery: EventQuery = {
+    kind: 'notification',
+    ...(route ? { path: `${prefix}/${route}` } : {}),
+    ...(outcome ? { outcome } : {}),
+    ...(settledText.trim() ? { text: settledText.trim() } : {}),
+  };
+
+  return (
+    <div
+      className="notifications-page"
+      data-testid="notifications-page"
+      data-state={query.data ? 'ready' : 'loading'}
+    >
+      <header className="page-head">
+        <h1>Notifications</h1>
+        <p className="page-summary">
+          Every pay-in, pay-out and transfer the service posted to your bank, stored before the 200: repeats
+          marked, invalid bodies rejected with their reason.
+        </p>
+        <div className="page-actions">
+          <span className={`live-dot ${live ? 'is-live' : ''}`} data-testid="notifications-live">
+            {live ? 'live' : 'not live'}
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => exporter.mutate({ format: 'json', query: exportQuery })}
+            disabled={exporter.isPending}
+            data-testid="notifications-export-json"
+            title="The matching notifications as JSON Lines, straight from the store"
+          >
+            Export JSON
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => exporter.mutate({ format: 'csv', query: exportQuery })}
+            disabled={exporter.isPending}
+            data-testid="notifications-export-csv"
+          >
+            Export CSV
+          </button>
+        </div>
+      </header>
+      {exporter.error ? (
+        <ErrorPanel title="Export failed" error={exporter.error} testId="notifications-export-error" />
+      ) : null}
+      {exporter.data ? (
+        <p className="muted" data-testid="notifications-export-result">
+          Exported {exporter.data.count} notifications to {exporter.data.filename}.
+        </p>
+      ) : null}
+
+      <section className="panel notifications-rate-panel" aria-label="Rate">
+        <h2 className="panel-title">
+          Rate
+          <span className="panel-spacer" />
+          <span className="segmented" role="radiogroup" aria-label="Rate scale">
+            {(['second', 'minute'] as const).map((s) => (
+              <label key={s} className="segmented-option">
+                <input
+                  type="radio"
+                  name="notifications-rate-scale"
+                  checked={scale === s}
+                  onChange={() => setScale(s)}
+                  data-testid={`notifications-rate-${s}`}
+                />
+                <span>per {s}</span>
+              </label>
+            ))}
+          </span>
+        </h2>
+        <RateChart events={events} scale={scale} />
+      </section>
+
+      <div className="notifications-toolbar">
+        <label>
+          <span className="sr-only">Route</span>
+          <select
+            className="input"
+            value={route ?? ''}
+            onChange={(e) => setRoute((e.target.value || null) as Route | null)}
+            data-testid="notifications-route"
+          >
+            <option value="">all routes</option>
+            {ROUTES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="sr-only">Outcome</span>
+          <select
+            className="input"
+            value={outcome ?? ''}
+            onChange={(e) => setOutcome((e.target.value || null) as Outcome | null)}
+            data-testid="notifications-outcome"
+          >
+            <option value="">all outcomes</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <input
+          className="input notifications-search"
+          type="search"
+          placeholder="transaction_id contains…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          data-testid="notifications-search"
+          aria-label="Search transaction_id"
+          spellCheck={false}
+        />
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={grouped}
+            onChange={(e) => setGrouped(e.target.checked)}
+            data-testid="notifications-group-repeats"
+          />
+          Group repeats by transaction_id
+        </label>
+        <span className="panel-spacer" />
+        <span
+          className="muted"
+          data-testid="notifications-count"
+          data-rows={rows.length}
+          data-loaded={events.length}
+        >
+          {rows.length.toLocaleString()} {grouped ? 'transactions' : 'shown'} ·{' '}
+          {events.length.toLocaleString()} loaded
+          {total > events.length ? ` of ${total.toLocaleString()}` : ''} · {repeats.toLocaleString()} repeats
+          {events.length >= MAX_LOADED ? ' · newest 100,000 kept here; export reads them all' : ''}
+        </span>
+      </div>
+
+      <section className="panel notifications-feed-panel" aria-label="Feed">
+        {query.error ? (
+          <ErrorPanel title="Notifications unavailable" error={query.error} testId="notifications-error" />
+        ) : !query.data ? (
+          <p className="muted">Loading…</p>
+        ) : events.length === 0 ? (
+          <div className="empty" data-testid="notifications-empty">
+            <h2>No notification yet</h2>
+            <p>
+              The service posts them to your bank at the notification paths shown on the Bank page; the
+              Sandbox page can send some on demand.
+            </p>
+          </div>
+        ) : (
+          <NotificationFeed rows={rows} grouped={grouped} onNearEnd={onNearEnd} />
+        )}
+        {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}
+      </section>
+    </div>
+  );
+}

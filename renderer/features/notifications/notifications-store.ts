@@ -1,0 +1,33 @@
+import { create } from 'zustand';
+import type { Outcome, Route } from './notifications-model';
+
+export type RateScale = 'second' | 'minute';
+
+/** UI state of the Notifications page only. */
+interface NotificationsState {
+  route: Route | null;
+  outcome: Outcome | null;
+  text: string;
+  grouped: boolean;
+  scale: RateScale;
+  setRoute: (route: Route | null) => void;
+  setOutcome: (outcome: Outcome | null) => void;
+  setText: (text: string) => void;
+  setGrouped: (grouped: boolean) => void;
+  setScale: (scale: RateScale) => void;
+}
+
+const INITIAL = { route: null, outcome: null, text: '', grouped: false, scale: 'second' as RateScale };
+
+export const useNotificationsStore = create<NotificationsState>((set) => ({
+  ...INITIAL,
+  setRoute: (route) => set({ route }),
+  setOutcome: (outcome) => set({ outcome }),
+  setText: (text) => set({ text }),
+  setGrouped: (grouped) => set({ grouped }),
+  setScale: (scale) => set({ scale }),
+}));
+
+export function resetNotificationsStore(): void {
+  useNotificationsStore.setState(INITIAL);
+}

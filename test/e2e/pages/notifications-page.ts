@@ -1,0 +1,106 @@
+import type { Locator, Page } from 'playwright-core';
+import { ConsolePageModel } from './console-page';
+
+/**
+ * The Notifications page as a test sees it. The feed is virtualized: only the rows in view are
+ * in the DOM (`notifications-row` with `data-event-id`, `data-transaction-id`, `data-outcome`,
+ * `data-count`), inside `notifications-scroller`; `notifications-count` carries the totals.
+ */
+export class NotificationsPageModel extends ConsolePageModel {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  get root(): Locator {
+    return this.byTestId('notifications-page');
+  }
+  get rows(): Locator {
+    return this.byTestId('notifications-row');
+  }
+  get scroller(): Locator {
+    return this.byTestId('notifications-scroller');
+  }
+  get rate(): Locator {
+    return this.byTestId('notifications-rate');
+  }
+
+  async open(): Promise<void> {
+    await this.goTo('notifications', 'notifications-page');
+  }
+
+  /** A row by transaction_id (it must be in view: scroll or filter first). */
+  row(transactionId: string): Locator {
+    return this.page.locator(`[data-testid="notifications-row"][data-transaction-id="${transactionId}"]`);
+  }
+
+  /** Rows matching the filters, and summaries loaded in memory. */
+  async counts(): Promise<{ rows: number; loaded: number }> {
+    const el = this.byTestId('notifications-count');
+    return {
+      rows: Number(await el.getAttribute('data-rows')),
+      loaded: Number(await el.getAttribute('data-loaded')),
+    };
+  }
+
+  /** Waits until at least `n` notifications are loaded. */
+  async waitForLoaded(n: number): Promise<void> {
+    await this.page.waitForFunction(
+      (min) =>
+        Number(document.querySelector('[data-testid="notifications-count"]')?.getAttribute('data-loaded')) >=
+        min,
+      n,
+    );
+  }
+
+  /** Event ids of the rows now in the DOM, top to bottom. */
+  async visibleIds(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) =>
+      rows
+        .map((r) => ({
+          id: r.getAttribute('data-event-id')!,
+          index: Number(r.getAttribute('aria-rowindex')),
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((r) => r.id),
+    );
+  }
+
+  async scrollTo(top: number): Promise<void> {
+    await this.scroller.evaluate((el, y) => {
+      el.scrollTop = y;
+      el.dispatchEvent(new Event('scroll'));
+    }, top);
+  }
+
+  async scrollTop(): Promise<number> {
+    return this.scroller.evaluate((el) => el.scrollTop);
+  }
+
+  async filterRoute(route: 'pay-in' | 'pay-out' | 'transfer' | null): Promise<void> {
+    await this.byTestId('notifications-route').selectOption(route ?? '');
+  }
+
+  async filterOutcome(outcome: 'accepted' | 'repeat' | 'rejected' | null): Promise<void> {
+    await this.byTestId('notifications-outcome').selectOption(outcome ?? '');
+  }
+
+  async search(text: string): Promise<void> {
+    await this.byTestId('notifications-search').fill(text);
+  }
+
+  async setGrouped(on: boolean): Promise<void> {
+    await this.byTestId('notifications-group-repeats').setChecked(on);
+  }
+
+  /** Exports and resolves to the file the browser saved (name and text). */
+  async export(format: 'json' | 'csv'): Promise<{ filename: string; text: string }> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.byTestId(`notifications-export-${format}`).click(),
+    ]);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return { filename: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+  }
+}

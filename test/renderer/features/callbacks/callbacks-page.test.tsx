@@ -1,0 +1,129 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CallbacksPage } from '../../../../renderer/features/callbacks/callbacks-page';
+import { resetCallbacksStore } from '../../../../renderer/features/callbacks/callbacks-store';
+import { curlOf } from '../../../../renderer/features/callbacks/callbacks-model';
+import { renderWithClient } from '../../support/render';
+import { BANK_URL, SESSION_TOKEN, detail, fakeEventsConsole, summary } from '../../support/fake-events';
+
+const writeText = vi.fn(async (_text: string) => undefined);
+
+beforeEach(() => {
+  resetCallbacksStore();
+  writeText.mockClear();
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  Element.prototype.scrollIntoView = vi.fn();
+});
+afterEach(() => cleanup());
+
+const EVENTS = [
+  summary({ id: 'c3', path: '/key', failed_check: 'signature', status: 401, duration_ms: 1_250 }),
+  summary({ id: 'c2', path: '/user_auth', failed_check: 'exp', status: 401 }),
+  summary({ id: 'c1', path: '/user_auth', failed_check: null, status: 200, duration_ms: 80 }),
+  summary({ id: 'c0', path: '/external_id', failed_check: 'signature', status: 401 }),
+];
+
+async function renderPage(fake = fakeEventsConsole({ events: EVENTS })) {
+  renderWithClient(<CallbacksPage />, fake.api);
+  await waitFor(() => expect(screen.getByTestId('callbacks-page').getAttribute('data-state')).toBe('ready'));
+  return fake;
+}
+
+const rowIds = () => screen.queryAllByTestId('callback-row').map((r) => r.getAttribute('data-event-id'));
+
+describe('CallbacksPage', () => {
+  it('lists callbacks newest first from events.query (kind callback), over-budget durations marked', async () => {
+    const fake = await renderPage();
+    expect(fake.events.query).toHaveBeenCalledWith(expect.objectContaining({ kind: 'callback' }));
+    expect(rowIds()).toEqual(['c3', 'c2', 'c1', 'c0']);
+    const slow = screen.getAllByTestId('callback-row')[0]!;
+    expect(slow.querySelector('[data-over="true"]')).toBeTruthy();
+    expect(screen.getByTestId('callbacks-histogram').getAttribute('data-over-budget')).toBe('1');
+  });
+
+  it('prepends a live events.appended callback into the cache without refetching; ignores other kinds', async () => {
+    const fake = await renderPage();
+    const calls = fake.events.query.mock.calls.length;
+    act(() => {
+      fake.emit('events.appended', summary({ id: 'c4', failed_check: 'obj' }));
+      fake.emit('events.appended', summary({ id: 'n1', kind: 'notification' }));
+    });
+    await waitFor(() => expect(rowIds()[0]).toBe('c4'));
+    expect(rowIds()).not.toContain('n1');
+    expect(fake.events.query.mock.calls.length).toBe(calls);
+  });
+
+  it('filters failed only, and groups by failed check with counts (click filters by that check)', async () => {
+    await renderPage();
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    expect(rowIds()).toEqual(['c3', 'c2', 'c0']);
+    fireEvent.click(screen.getByTestId('callbacks-group-by-check'));
+    const sig = screen.getByTestId('callbacks-group-signature');
+    expect(sig.getAttribute('data-count')).toBe('2');
+    expect(screen.getByTestId('callbacks-group-exp').getAttribute('data-count')).toBe('1');
+    fireEvent.click(sig);
+    expect(rowIds()).toEqual(['c3', 'c0']);
+    fireEvent.click(screen.getByTestId('callbacks-clear-check'));
+    expect(rowIds()).toEqual(['c3', 'c2', 'c0']);
+  });
+
+  it('opens the detail panel with the failed check, the token, the JWKS then and the request', async () => {
+    const fake = await renderPage();
+    fireEvent.click(screen.getAllByTestId('callback-row')[0]!);
+    const panel = await screen.findByTestId('callback-detail');
+    expect(fake.events.get).toHaveBeenCalledWith({ id: 'c3' });
+    await waitFor(() =>
+      expect(within(panel).getByTestId('check-signature').getAttribute('data-status')).toBe('failed'),
+    );
+    expect(within(panel).getByTestId('callback-token').getAttribute('data-token')).toBe(SESSION_TOKEN);
+    expect(within(panel).getByTestId('callback-jwks').textContent).toContain('svc-1');
+    expect(within(panel).getByTestId('callback-request').textContent).toContain('x-session-id');
+  });
+
+  it('moves with j/k and opens with Enter', async () => {
+    const fake = await renderPage();
+    const list = screen.getByTestId('callbacks-list');
+    fireEvent.keyDown(list, { key: 'j' });
+    fireEvent.keyDown(list, { key: 'j' });
+    fireEvent.keyDown(list, { key: 'k' });
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    // j, j, k, ↓: the second row.
+    expect(screen.getAllByTestId('callback-row')[1]!.getAttribute('data-cursor')).toBe('true');
+    expect(fake.events.get).not.toHaveBeenCalled();
+    fireEvent.keyDown(list, { key: 'Enter' });
+    await screen.findByTestId('callback-detail');
+    expect(fake.events.get).toHaveBeenCalledWith({ id: 'c2' });
+  });
+
+  it('re-check calls bank.recheck and replay calls bank.replay with the event id', async () => {
+    const fake = await renderPage();
+    fireEvent.click(screen.getAllByTestId('callback-row')[1]!);
+    await screen.findByTestId('callback-recheck');
+    fireEvent.click(screen.getByTestId('callback-recheck'));
+    await waitFor(() => expect(fake.bank.recheck).toHaveBeenCalledWith({ id: 'c2' }));
+    await screen.findByText('rechecked with the current JWKS');
+    fireEvent.click(screen.getByTestId('callback-replay'));
+    await waitFor(() => expect(fake.bank.replay).toHaveBeenCalledWith({ id: 'c2' }));
+    expect((await screen.findByTestId('callback-replay-result')).getAttribute('data-event-id')).toBe(
+      'c2-replay',
+    );
+  });
+
+  it('copies the stored request as curl with the X-Session-ID header', async () => {
+    await renderPage();
+    fireEvent.click(screen.getAllByTestId('callback-row')[2]!);
+    fireEvent.click(await screen.findByTestId('callback-copy-curl'));
+    await waitFor(() => expect(writeText).toHaveBeenCalled());
+    const curl = writeText.mock.calls[0]![0];
+    expect(curl).toBe(
+      `curl '${BANK_URL}/user_auth?obj=DE89370400440532013000' -H 'X-Session-ID: ${SESSION_TOKEN}'`,
+    );
+  });
+
+  it('curlOf quotes single quotes and keeps a non-GET method', () => {
+    const d = detail(summary({ id: 'x' }));
+    d.request = { method: 'POST', url: "http://h/a'b", headers: {}, body: null };
+    expect(curlOf(d)).toBe(`curl -X POST 'http://h/a'\\''b'`);
+  });
+});

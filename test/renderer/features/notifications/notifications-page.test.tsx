@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { EventSummary } from '../../../../electron/contract/schemas/events';
+import { NotificationsPage } from '../../../../renderer/features/notifications/notifications-page';
+import { resetNotificationsStore } from '../../../../renderer/features/notifications/notifications-store';
+import { groupRepeats, rateSeries } from '../../../../renderer/features/notifications/notifications-model';
+import { renderWithClient } from '../../support/render';
+import { fakeEventsConsole, summary } from '../../support/fake-events';
+
+// jsdom has no layout: give elements a size so the virtualizer sees a viewport of 600 px.
+const layout = {
+  clientHeight: Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!,
+  clientWidth: Object.getOwnPropertyDescriptor(Element.prototype, 'clientWidth')!,
+};
+beforeEach(() => {
+  Object.defineProperty(Element.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+  Object.defineProperty(Element.prototype, 'clientWidth', { configurable: true, get: () => 800 });
+  resetNotificationsStore();
+  URL.createObjectURL = vi.fn(() => 'blob:x');
+  URL.revokeObjectURL = vi.fn();
+});
+afterEach(() => {
+  Object.defineProperty(Element.prototype, 'clientHeight', layout.clientHeight);
+  Object.defineProperty(Element.prototype, 'clientWidth', layout.clientWidth);
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function notification(i: number, extra: Partial<EventSummary> = {}): EventSummary {
+  const route = ['pay-in', 'pay-out', 'transfer'][i % 3]!;
+  return summary({
+    id: `n${i}`,
+    kind: 'notification',
+    path: `/api/svc/notify/${route}`,
+    method: 'POST',
+    obj: null,
+    outcome: 'accepted',
+    transaction_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    duration_ms: 2,
+    at: new Date(Date.UTC(2025, 0, 1) + i).toISOString(),
+    ...extra,
+  });
+}
+
+async function renderPage(fake: ReturnType<typeof fakeEventsConsole>) {
+  renderWithClient(<NotificationsPage />, fake.api);
+  await waitFor(() =>
+    expect(screen.getByTestId('notifications-page').getAttribute('data-state')).toBe('ready'),
+  );
+  return fake;
+}
+
+const rowIds = () => screen.queryAllByTestId('notifications-row').map((r) => r.getAttribute('data-event-id'));
+
+describe('NotificationsPage', () => {
+  it('renders only a window of rows for 100,000 notifications', async () => {
+    const events = Array.from({ length: 100_000 }, (_, i) => notification(100_000 - i));
+    const fake = fakeEventsConsole({ events });
+    // One page with everything, as a store seeded by the bench would answer in pages.
+    fake.events.query.mockImplementation(async () => ({ events, total: events.length }));
+    await renderPage(fake);
+    expect(fake.events.query).toHaveBeenCalledWith(expect.objectContaining({ kind: 'notification' }));
+    const rows = screen.getAllByTestId('notifications-row');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(100);
+    expect(screen.getByTestId('notifications-count').getAttribute('data-loaded')).toBe('100000');
+    expect(rows[0]!.getAttribute('data-event-id')).toBe('n100000');
+  });
+
+  it('prepends live notifications (batched) and ignores callbacks', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: [notification(2), notification(1)] }));
+    act(() => {
+      fake.emit('events.appended', notification(3));
+      fake.emit('events.appended', summary({ id: 'cb', kind: 'callback' }));
+      fake.emit('events.appended', notification(4));
+    });
+    await waitFor(() => expect(rowIds()).toEqual(['n4', 'n3', 'n2', 'n1']));
+  });
+
+  it('filters by route, outcome and transaction_id text', async () => {
+    const events = [
+      notification(6, { outcome: 'rejected', transaction_id: null, warning: 'body is not JSON' }),
+      notification(5),
+      notification(4, { outcome: 'repeat' }),
+      notification(3),
+    ];
+    await renderPage(fakeEventsConsole({ events }));
+    fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: 'repeat' } });
+    expect(rowIds()).toEqual(['n4']);
+    fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: '' } });
+    fireEvent.change(screen.getByTestId('notifications-route'), { target: { value: 'pay-in' } });
+    expect(rowIds()).toEqual(['n6', 'n3']);
+    fireEvent.change(screen.getByTestId('notifications-route'), { target: { value: '' } });
+    fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: '000000000005' } });
+    await waitFor(() => expect(rowIds()).toEqual(['n5']));
+  });
+
+  it('groups repeats by transaction_id with their count', async () => {
+    const tx = 'aaaaaaaa-0000-4000-8000-000000000001';
+    const events = [
+      notification(4, { transaction_id: tx, outcome: 'repeat' }),
+      notification(3),
+      notification(2, { transaction_id: tx, outcome: 'repeat' }),
+      notification(1, { transaction_id: tx }),
+    ];
+    await renderPage(fakeEventsConsole({ events }));
+    fireEvent.click(screen.getByTestId('notifications-group-repeats'));
+    const rows = screen.getAllByTestId('notifications-row');
+    expect(rows.map((r) => [r.getAttribute('data-transaction-id'), r.getAttribute('data-count')])).toEqual([
+      [tx, '3'],
+      [events[1]!.transaction_id, '1'],
+    ]);
+    expect(groupRepeats(events).length).toBe(2);
+  });
+
+  it('exports the filtered notifications through events.export and downloads the file', async () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const fake = await renderPage(fakeEventsConsole({ events: [notification(1)] }));
+    fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: 'accepted' } });
+    fireEvent.click(screen.getByTestId('notifications-export-csv'));
+    await waitFor(() =>
+      expect(fake.events.export).toHaveBeenCalledWith({
+        format: 'csv',
+        query: { kind: 'notification', outcome: 'accepted' },
+      }),
+    );
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(URL.createObjectURL).toHaveBeenCalled();
+    expect((await screen.findByTestId('notifications-export-result')).textContent).toContain(
+      'notifications.csv',
+    );
+    fireEvent.click(screen.getByTestId('notifications-export-json'));
+    await waitFor(() =>
+      expect(fake.events.export).toHaveBeenLastCalledWith(expect.objectContaining({ format: 'json' })),
+    );
+  });
+
+  it('counts events per bucket over a sliding window', () => {
+    const now = Date.UTC(2025, 0, 1, 0, 0, 10);
+    const at = (s: number) =>
+      summary({ id: `r${s}`, at: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString() });
+    expect(rateSeries([at(9.5), at(9.2), at(7), at(0)], now, 1_000, 5)).toEqual([0, 0, 1, 0, 2]);
+  });
+});

@@ -1,0 +1,170 @@
+import { vi } from 'vitest';
+import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../electron/contract';
+import type { BankStatus, Customer } from '../../../electron/contract/schemas/bank';
+import type { EventDetail, EventQuery, EventSummary } from '../../../electron/contract/schemas/events';
+import { fakeApi } from './render';
+
+/**
+ * A ConsoleApi double for the issue-5 pages (Callbacks, Notifications, Bank): an in-memory event
+ * store and bank whose calls are spies, and `emit` to play the core's live events.
+ */
+
+export const BANK_URL = 'http://127.0.0.1:7303';
+
+export function summary(extra: Partial<EventSummary> & { id: string }): EventSummary {
+  return {
+    at: '2025-01-01T12:00:00.000Z',
+    kind: 'callback',
+    path: '/user_auth',
+    method: 'GET',
+    status: 200,
+    outcome: null,
+    transaction_id: null,
+    failed_check: null,
+    obj: 'DE89370400440532013000',
+    sub: null,
+    duration_ms: 40,
+    warning: null,
+    remote: '127.0.0.1',
+    ...extra,
+  };
+}
+
+const b64 = (v: unknown) =>
+  btoa(JSON.stringify(v)).replaceAll('=', '').replaceAll('+', '-').replaceAll('/', '_');
+export const SESSION_TOKEN = `${b64({ alg: 'RS256', kid: 'svc-1' })}.${b64({ flow: 'sign-in', obj: 'DE89' })}.c2ln`;
+
+export function detail(s: EventSummary, extra: Partial<EventDetail> = {}): EventDetail {
+  return {
+    ...s,
+    request: {
+      method: 'GET',
+      url: `${BANK_URL}${s.path ?? ''}?obj=${s.obj ?? ''}`,
+      headers: { 'x-session-id': SESSION_TOKEN, host: '127.0.0.1:7303' },
+      body: null,
+    },
+    response: {
+      status: s.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"ok":true}',
+    },
+    checks: [
+      { id: 'structure', title: 'Structure', status: 'passed', detail: 'three parts' },
+      {
+        id: 'signature',
+        title: 'Signature',
+        status: s.failed_check === 'signature' ? 'failed' : 'passed',
+        detail: s.failed_check === 'signature' ? 'kid svc-old is not in the service JWKS' : 'verified',
+      },
+    ],
+    token: { header: { alg: 'RS256', kid: 'svc-1' }, payload: { flow: 'sign-in', obj: 'DE89' } },
+    jwks: {
+      url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+      kids: ['svc-1'],
+      fetched_at: '2025-01-01T11:59:00.000Z',
+      stale: false,
+      error: null,
+    },
+    forward: null,
+    ...extra,
+  };
+}
+
+export function bankStatus(extra: Partial<BankStatus> = {}): BankStatus {
+  return {
+    url: BANK_URL,
+    notify_path_prefix: '/api/svc/notify',
+    service_jwks_url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+    jwks: { kids: ['svc-1'], fetched_at: '2025-01-01T11:59:00.000Z', stale: false, error: null },
+    customers: 1,
+    behaviours: {},
+    forward: { url: null },
+    ...extra,
+  };
+}
+
+type Listener = (payload: unknown) => void;
+
+export function fakeEventsConsole(
+  options: { events?: EventSummary[]; customers?: Customer[]; status?: BankStatus } = {},
+) {
+  const base = fakeApi();
+  let events = [...(options.events ?? [])];
+  let customers = structuredClone(options.customers ?? []);
+  let status = options.status ?? bankStatus();
+  const listeners = new Map<string, Set<Listener>>();
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    for (const l of listeners.get(event) ?? []) l(payload);
+  };
+  const view = (c: Customer) => {
+    const { key, ...rest } = c;
+    return { ...rest, key_hint: `${[...key].length} characters` };
+  };
+  const eventsApi = {
+    query: vi.fn(async (q: EventQuery = {}) => {
+      let list = events.filter((e) => !q.kind || e.kind === q.kind);
+      const total = list.length;
+      if (q.before) list = list.slice(list.findIndex((e) => e.id === q.before) + 1);
+      return { events: list.slice(0, q.limit ?? 100), total };
+    }),
+    get: vi.fn(async ({ id }: { id: string }) => detail(events.find((e) => e.id === id)!)),
+    export: vi.fn(async (input: MethodInput<'events.export'>) => ({
+      text: input.format === 'csv' ? 'id,at\n' : '{}\n',
+      filename: `notifications.${input.format === 'csv' ? 'csv' : 'jsonl'}`,
+      mime: input.format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+      count: 3,
+    })),
+  };
+  const bank = {
+    status: vi.fn(async () => structuredClone(status)),
+    customers: vi.fn(async () => customers.map(view)),
+    saveCustomer: vi.fn(async (c: Customer) => {
+      customers = [...customers.filter((o) => o.obj !== c.obj), c];
+      return view(c);
+    }),
+    removeCustomer: vi.fn(async ({ obj }: { obj: string }) => {
+      customers = customers.filter((c) => c.obj !== obj);
+      return { removed: obj };
+    }),
+    importCustomers: vi.fn(async ({ text }: { text: string }) => {
+      customers = JSON.parse(text) as Customer[];
+      return { imported: customers.length };
+    }),
+    exportCustomers: vi.fn(async () => ({ text: JSON.stringify(customers), filename: 'users.json' })),
+    setBehaviours: vi.fn(async (b: BankStatus['behaviours']) => {
+      status = { ...status, behaviours: b };
+      return b;
+    }),
+    setForward: vi.fn(async (f: BankStatus['forward']) => {
+      status = { ...status, forward: f };
+      return f;
+    }),
+    recheck: vi.fn(async ({ id }: { id: string }) =>
+      detail(
+        events.find((e) => e.id === id)!,
+        { warning: 'rechecked with the current JWKS' },
+      ),
+    ),
+    replay: vi.fn(async ({ id }: { id: string }) => detail(summary({ id: `${id}-replay`, status: 200 }))),
+  };
+  const api = {
+    ...base.api,
+    events: eventsApi,
+    bank,
+    on: vi.fn((event: string, listener: Listener) => {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      return () => set.delete(listener);
+    }),
+  } as unknown as ConsoleApi;
+  return {
+    api,
+    events: eventsApi,
+    bank,
+    emit,
+    setEvents(next: EventSummary[]) {
+      events = next;
+    },
+  };
+}
