@@ -46,6 +46,7 @@ export class JwksCache {
   private error: string | null = null;
   private stale = false;
   private lastAttempt = -Infinity;
+  private lastKidRefresh = -Infinity;
   private inflight: Promise<void> | null = null;
   private url: string | null = null;
   private urlAt = -Infinity;
@@ -89,11 +90,11 @@ export class JwksCache {
     if (this.setUrl !== url) {
       // A new URL: the old keys are not the service's any more.
       if (this.setUrl !== null) this.forget();
-      await this.refresh(url, true);
+      await this.refresh(url, 'force');
     } else if (this.fetchedAt !== null && this.options.now() - this.fetchedAt > JWKS_MAX_AGE_MS) {
-      void this.refresh(url, false);
+      void this.refresh(url, 'background');
     } else if (this.set === null) {
-      await this.refresh(url, false);
+      await this.refresh(url, 'background');
     }
     return { state: this.state(), set: this.setUrl === url ? this.set : null };
   }
@@ -101,7 +102,7 @@ export class JwksCache {
   /** An unknown kid: refresh once (rate-limited) and return the set as it is then. */
   async refreshForUnknownKid(): Promise<JwksSnapshot> {
     const url = await this.currentUrl();
-    if (url !== null) await this.refresh(url, false);
+    if (url !== null) await this.refresh(url, 'kid');
     return { state: this.state(), set: this.setUrl === url ? this.set : null };
   }
 
@@ -109,7 +110,7 @@ export class JwksCache {
   async reload(): Promise<JwksSnapshot> {
     this.urlAt = -Infinity;
     const url = await this.currentUrl();
-    if (url !== null) await this.refresh(url, true);
+    if (url !== null) await this.refresh(url, 'force');
     return { state: this.state(), set: this.setUrl === url ? this.set : null };
   }
 
@@ -121,11 +122,21 @@ export class JwksCache {
     this.error = null;
   }
 
-  private refresh(url: string, force: boolean): Promise<void> {
+  /**
+   * `force`: now (a new URL, a reload); `kid`: an unknown kid, at most once per interval
+   * whatever else fetched meanwhile; `background`: an old or failed set, at most once per
+   * interval after any attempt.
+   */
+  private refresh(url: string, why: 'force' | 'kid' | 'background'): Promise<void> {
     if (this.inflight) return this.inflight;
-    if (!force && this.options.now() - this.lastAttempt < JWKS_REFRESH_MIN_INTERVAL_MS)
+    const now = this.options.now();
+    if (why === 'kid') {
+      if (now - this.lastKidRefresh < JWKS_REFRESH_MIN_INTERVAL_MS) return Promise.resolve();
+      this.lastKidRefresh = now;
+    } else if (why === 'background' && now - this.lastAttempt < JWKS_REFRESH_MIN_INTERVAL_MS) {
       return Promise.resolve();
-    this.lastAttempt = this.options.now();
+    }
+    this.lastAttempt = now;
     const before = JSON.stringify([this.set?.kids, this.stale, this.error]);
     this.inflight = (async () => {
       try {

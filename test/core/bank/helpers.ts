@@ -210,7 +210,8 @@ export async function startBank(
     jwksUrl?: string | null;
     key?: ServiceKey;
     jwks?: JwksServer;
-    customers?: unknown[];
+    /** Imported at start; null: keep what the data dir holds. Default: [CUSTOMER]. */
+    customers?: unknown[] | null;
     signServiceToken?: (c: { obj: string; sub: string }) => Promise<string>;
   } = {},
 ): Promise<BankFixture> {
@@ -238,8 +239,7 @@ export async function startBank(
     fetch,
     now: () => Date.now() + clock.offsetMs,
   });
-  if (opts.customers !== undefined) await bank.importCustomers(opts.customers);
-  else await bank.importCustomers([CUSTOMER]);
+  if (opts.customers !== null) await bank.importCustomers(opts.customers ?? [CUSTOMER]);
   const listener = await bank.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(async () => {
     await bank.close();
