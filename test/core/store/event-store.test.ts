@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
-import { openEventStore, type EventStore } from '../../../electron/core/store';
+import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
 import { callback, notification, tempDir } from './helpers';
 
 const open: EventStore[] = [];
@@ -134,6 +134,19 @@ describe('event store: append, get, query', () => {
     expect(s.id).toBe('e000000000001');
     expect(s.at).toBe('2026-01-01T01:00:00+01:00');
     expect((await store.query({ until: '2026-01-01T00:00:00Z' })).events.map((e) => e.at)).toEqual([s.at]);
+  });
+
+  it('exports past one page (export.ts asks for up to 100,000), oldest first', async () => {
+    const { store } = await openStore(tempDir());
+    await Promise.all(
+      Array.from({ length: 10_050 }, (_, k) => store.append(notification({ transaction_id: `x${k}` }))),
+    );
+    const csv = await exportEvents(store, 'csv', {});
+    expect(csv.count).toBe(10_050);
+    expect(csv.text.split('\r\n')[1]).toContain('x0');
+    const json = await exportEvents(store, 'json', { transaction_id: 'x7' });
+    expect(json.count).toBe(1);
+    expect(JSON.parse(json.text).request.body).toBe('{}');
   });
 
   it('caps a record by truncating bodies with a marker', async () => {
