@@ -577,6 +577,41 @@ describe('dets-console serve: the bank endpoints', () => {
     expect(lines[0]).toContain('external_id');
   });
 
+  it('finishes a notification in flight when stopped, and lists it and a callback made just before', async () => {
+    const dir = dataDir('bank-in-flight');
+    const s = serve(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
+    const ready = await s.ready;
+    const bank = String(ready.bank);
+    expect((await fetch(`${bank}/user_auth`)).status).toBe(401);
+    const id = randomUUID();
+    const slow = slowPost(
+      portOf(bank),
+      '/api/svc/notify/transfer',
+      {},
+      JSON.stringify({ transaction_id: id }),
+    );
+    await slow.started;
+
+    s.child.kill('SIGTERM');
+    await s.waitForStderr('stopping');
+    expect(s.child.exitCode).toBeNull();
+    slow.finish();
+    expect((await slow.response).status).toBe(200);
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+
+    const events = await runBuiltCli(['events', '--data-dir', dir, '--json']);
+    expect(events.code, events.stderr).toBe(0);
+    expect(jsonLines(events.stdout)).toEqual([
+      expect.objectContaining({ kind: 'callback', path: '/user_auth', status: 401, failed_check: 'present' }),
+      expect.objectContaining({
+        kind: 'notification',
+        path: '/api/svc/notify/transfer',
+        transaction_id: id,
+        outcome: 'accepted',
+      }),
+    ]);
+  });
+
   it('flushes the event store on SIGTERM: a notification acknowledged just before is listed by events', async () => {
     const dir = dataDir('flush');
     const s = serve(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
