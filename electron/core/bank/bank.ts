@@ -371,7 +371,9 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
           text: null,
         };
       }
-      throw err;
+      // The client went away mid-body: nobody reads the answer, but the attempt is recorded.
+      const why = err instanceof Error ? err.message : String(err);
+      return { ok: false, reply: errorReply(400, 'bad_request', why), id: null, text: null };
     }
     let text: string;
     try {

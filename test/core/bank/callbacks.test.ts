@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SignJWT } from 'jose';
+import net from 'node:net';
+import { SignJWT, importJWK, exportSPKI } from 'jose';
 import {
   CUSTOMER,
   claims,
@@ -119,6 +120,12 @@ describe('each check names itself in the 401', () => {
       .sign(secret);
     const { r } = await expect401(forged, 'alg');
     expect((r.body as { detail: string }).detail).toMatch(/HMAC/);
+    // The classic form: the service's public key as PEM bytes.
+    const pem = await exportSPKI((await importJWK(fx.key.jwk, 'RS256', { extractable: true })) as CryptoKey);
+    const forgedPem = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256', kid: fx.key.kid })
+      .sign(new TextEncoder().encode(pem));
+    await expect401(forgedPem, 'alg');
   });
 
   it('signature: a wrong key with the right kid', async () => {
@@ -234,6 +241,26 @@ describe('routes and limits', () => {
     await res.text();
     const e = await event();
     expect(e).toMatchObject({ path: '/user_auth', status: 405 });
+  });
+
+  it('a slow or abandoned connection does not stall others', async () => {
+    const port = Number(new URL(fx.url).port);
+    const stuck = net.connect(port, '127.0.0.1');
+    await new Promise((r) => stuck.once('connect', r));
+    stuck.write('GET /user_auth HTTP/1.1\r\nHost: x\r\nX-Session-ID: ');
+    const slowBody = net.connect(port, '127.0.0.1');
+    await new Promise((r) => slowBody.once('connect', r));
+    slowBody.write(
+      'POST /api/svc/notify/pay-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tra',
+    );
+    try {
+      const r = await get(`${fx.url}/key`, await serviceJwt(fx.key));
+      expect(r.status).toBe(200);
+      await event();
+    } finally {
+      stuck.destroy();
+      slowBody.destroy();
+    }
   });
 
   it('huge headers: 431', async () => {
