@@ -89,4 +89,48 @@ describe('notifications survive kill -9 right after their 200', () => {
       serve?.kill();
     }
   }, 180_000);
+
+  it('keeps every acknowledged one when killed mid-burst, with requests still in flight', async () => {
+    const dir = path.join(tmp, 'mid-burst');
+    let serve: ServeChild | undefined;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    try {
+      serve = spawnServe(['--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--json', '--data-dir', dir]);
+      const child = serve.child;
+      const bank = new URL(String((await serve.ready).bank));
+      const killAt = Math.floor(TOTAL / 2);
+      const acknowledged: string[] = [];
+      let next = 0;
+      let killed = false;
+      const worker = async () => {
+        while (next < TOTAL && !killed) {
+          next += 1;
+          const id = randomUUID();
+          const status = await postPayIn(agent, bank, id);
+          if (status !== 200 || killed) continue;
+          acknowledged.push(id);
+          if (acknowledged.length === killAt) {
+            // Others are still in flight: some half-written, some written and not yet answered.
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+      expect((await serve.exit).signal).toBe('SIGKILL');
+      expect(acknowledged.length).toBe(killAt);
+
+      const r = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const accepted = jsonLines(r.stdout)
+        .filter((e) => e.outcome === 'accepted')
+        .map((e) => String(e.transaction_id));
+      const acceptedSet = new Set(accepted);
+      expect(accepted.length, 'a transaction_id listed twice as accepted').toBe(acceptedSet.size);
+      expect(acknowledged.filter((id) => !acceptedSet.has(id))).toEqual([]);
+    } finally {
+      agent.destroy();
+      serve?.kill();
+    }
+  }, 180_000);
 });
