@@ -206,7 +206,7 @@ describe('dets-console events on a stored profile', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TIME\s+KIND\s+ROUTE\s+STATUS\s+FAILED CHECK\s+TRANSACTION \/ OBJ\s+DURATION$/);
     expect(lines[1]).toMatch(
-      /^2026-01-02T10:00:00\.000Z\s+notification\s+POST \/api\/svc\/notify\/pay-in\s+200 accepted\s+-\s+\S+\s+3 ms$/,
+      /^2026-01-02T10:00:00\.000Z\s+notification\s+POST \/api\/svc\/notify\/pay-in\s+200 accepted\s+-\s+\S+\s+3\.2 ms$/,
     );
     expect(lines[1]).toContain(tx);
     expect(lines[2]).toMatch(/callback\s+GET \/user_auth\s+401\s+obj\s+DE02120300000000202051\s+12 ms$/);

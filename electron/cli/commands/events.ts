@@ -128,8 +128,13 @@ function row(e: EventSummary): string[] {
     status,
     e.failed_check ?? (e.kind === 'callback' ? 'passed' : '-'),
     e.transaction_id ?? e.obj ?? '-',
-    e.duration_ms === null ? '-' : `${Math.round(e.duration_ms)} ms`,
+    e.duration_ms === null ? '-' : formatMs(e.duration_ms),
   ];
+}
+
+/** Milliseconds as the table shows them: one decimal under 10 ms, whole above. */
+function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
 /**
