@@ -149,6 +149,20 @@ describe('event store: append, get, query', () => {
     expect(JSON.parse(json.text).request.body).toBe('{}');
   });
 
+  it('close() writes and syncs what is pending, then refuses appends', async () => {
+    const dir = tempDir();
+    const a = await openStore(dir);
+    const pending = Array.from({ length: 300 }, (_, k) =>
+      a.store.append(notification({ transaction_id: `c${k}` })),
+    );
+    await a.store.close();
+    expect((await Promise.all(pending)).length).toBe(300);
+    await expect(a.store.append(notification(), { durable: true })).rejects.toThrow(/closed/);
+    const b = await openStore(dir);
+    expect((await b.store.query({})).total).toBe(300);
+    expect(b.store.hasTransaction('c299')).toBe(true);
+  });
+
   it('caps a record by truncating bodies with a marker', async () => {
     const { store } = await openStore(tempDir());
     const big = 'x'.repeat(600 * 1024);
