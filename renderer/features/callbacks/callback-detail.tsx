@@ -19,6 +19,7 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
   const d = detail.data;
   if (!d) return <p className="muted">Loading the callback…</p>;
   const token = sessionIdOf(d);
+  const failed = d.checks?.find((c) => c.status === 'failed') ?? null;
   const curl = curlOf(d);
   const request = d.request
     ? httpRequestText({
@@ -76,6 +77,19 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
         </p>
       ) : null}
 
+      {failed ? (
+        <div className="banner banner-fail" role="status" data-testid="callback-failure">
+          <span className="banner-icon" aria-hidden="true">
+            ✗
+          </span>
+          <div className="banner-body">
+            <strong>
+              {failed.title} (<code>{failed.id}</code>) failed
+            </strong>
+            : {failed.detail}
+          </div>
+        </div>
+      ) : null}
       <div className="callback-actions">
         <button
           type="button"
@@ -116,6 +130,7 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
         </p>
       ) : null}
 
+      {d.checks ? <ChecksList checks={d.checks} title="X-Session-ID checks" /> : null}
       <section className="panel" aria-label="X-Session-ID">
         <h2 className="panel-title">
           X-Session-ID
@@ -130,7 +145,6 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
           )}
         </div>
       </section>
-      {d.checks ? <ChecksList checks={d.checks} title="X-Session-ID checks" /> : null}
       {d.token ? (
         <div className="callback-decoded">
           <DecodedPart title="Header" kind="header" value={d.token.header} />

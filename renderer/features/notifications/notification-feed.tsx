@@ -11,15 +11,7 @@ export const ROW_HEIGHT = 26;
  * keyed by event id (or transaction_id when grouped). When new rows arrive at the top while the
  * user has scrolled down, the scroll position moves by their height so what they read stays put.
  */
-export function NotificationFeed({
-  rows,
-  grouped,
-  onNearEnd,
-}: {
-  rows: readonly FeedRow[];
-  grouped: boolean;
-  onNearEnd: () => void;
-}) {
+export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; grouped: boolean }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -48,10 +40,6 @@ export function NotificationFeed({
   }, [rows]);
 
   const items = virtualizer.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
-  useLayoutEffect(() => {
-    if (rows.length > 0 && lastIndex >= rows.length - 50) onNearEnd();
-  }, [lastIndex, rows.length, onNearEnd]);
 
   return (
     <div className="feed" role="table" aria-label="Notifications, newest first" aria-rowcount={rows.length}>

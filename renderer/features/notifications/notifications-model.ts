@@ -1,7 +1,7 @@
 import type { EventSummary } from '../../../electron/contract/schemas/events';
 
-/** Summaries per events.query call. */
-export const PAGE_SIZE = 5_000;
+/** Summaries per events.query call (the contract's maximum). */
+export const PAGE_SIZE = 10_000;
 /** At most this many summaries are kept in memory (the store keeps them all; export reads the store). */
 export const MAX_LOADED = 100_000;
 

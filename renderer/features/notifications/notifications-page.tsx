@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -41,10 +41,14 @@ export function NotificationsPage() {
   const rows = useMemo(() => (grouped ? groupRepeats(filtered) : toRows(filtered)), [filtered, grouped]);
   const repeats = useMemo(() => events.filter((e) => e.outcome === 'repeat').length, [events]);
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
-  const onNearEnd = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // Older pages load one after the other in the background, up to MAX_LOADED, so grouping and
+  // the rate chart see everything kept here; the first page is on screen at once.
+  // Keyed on the page count: each page that arrives asks for the next one.
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
+  const pagesLoaded = query.data?.pages.length ?? 0;
+  useEffect(() => {
+    if (pagesLoaded > 0 && hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [pagesLoaded, hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
 
   const exportQuery: EventQuery = {
     kind: 'notification',
@@ -201,7 +205,7 @@ export function NotificationsPage() {
             </p>
           </div>
         ) : (
-          <NotificationFeed rows={rows} grouped={grouped} onNearEnd={onNearEnd} />
+          <NotificationFeed rows={rows} grouped={grouped} />
         )}
         {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}
       </section>

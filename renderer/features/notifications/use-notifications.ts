@@ -28,7 +28,9 @@ export function useNotificationFeed() {
       }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last, pages) =>
-      last.events.length < PAGE_SIZE || loadedCount(pages) >= MAX_LOADED ? undefined : last.events.at(-1)?.id,
+      last.events.length < PAGE_SIZE || loadedCount(pages) >= Math.min(MAX_LOADED, pages[0]!.total)
+        ? undefined
+        : last.events.at(-1)?.id,
     // Live events keep it current; a refetch would reload every page.
     staleTime: Infinity,
   });
