@@ -221,33 +221,36 @@ export const bankSuite: Suite = {
       { log: ctx.log, beforeRun: (t) => alive(t.id) },
     );
 
-    // The fixed-rate run: the bank alone at BENCH_RATE requests/s.
-    let rateRun: TargetRun | null = null;
-    const bankTarget = targets.find((t) => t.id === 'bank');
-    if (bankTarget) {
-      alive('bank');
+    // The fixed-rate runs at BENCH_RATE requests/s: the bank (the target), then the http floor
+    // (what the same bursts cost where there is no work: the machine's and autocannon's share).
+    const rateRuns: TargetRun[] = [];
+    for (const id of ['bank', 'http-floor'] as const) {
+      const t = targets.find((x) => x.id === id);
+      if (!t) continue;
+      alive(id);
       const amount = Math.max(cfg.connections, Math.round(cfg.rate * cfg.rateSeconds));
       const r = await runLoad(
-        { ...bankTarget, id: 'bank-fixed-rate' },
+        { ...t, id: `${id}-fixed-rate` },
         { connections: cfg.connections, amount, maxSeconds: cfg.rateSeconds * 2 + 2, overallRate: cfg.rate },
       );
       if (!isClean(r))
         throw new BenchBroken(
-          `bank fixed-rate run: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} bad bodies of ${r.responses} [${JSON.stringify(r.statusCodes)}]`,
+          `${id} fixed-rate run: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} bad bodies of ${r.responses} [${JSON.stringify(r.statusCodes)}]`,
         );
       const { latencies, statusCodes: _s, ...stats } = r;
-      rateRun = {
-        id: 'bank-fixed-rate',
-        title: `bank /user_auth at ${cfg.rate} req/s`,
+      rateRuns.push({
+        id: `${id}-fixed-rate`,
+        title: `${id === 'bank' ? 'bank /user_auth' : 'http floor'} at ${cfg.rate} req/s`,
         warmup: stats,
         amount,
         rounds: [stats],
         summary: summarizeTarget([stats], latencies),
-      };
+      });
       ctx.log(
-        `  fixed rate: ${r.responses} req in ${(r.elapsedMs / 1000).toFixed(1)} s, p99 ${r.latencyMs.p99.toFixed(2)} ms`,
+        `  fixed rate, ${id}: ${r.responses} req in ${(r.elapsedMs / 1000).toFixed(1)} s, p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms`,
       );
     }
+    const rateRun = rateRuns.find((r) => r.id === 'bank-fixed-rate') ?? null;
     const jwksAfter = await jwksFetches(jwks);
 
     // Still correct after the load.
@@ -316,7 +319,7 @@ export const bankSuite: Suite = {
     return {
       id: SUITE_ID,
       title: SUITE_TITLE,
-      targets: rateRun ? [...runs, rateRun] : runs,
+      targets: [...runs, ...rateRuns],
       ratios,
       verdicts,
       checks,

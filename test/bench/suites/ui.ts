@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
@@ -17,6 +18,7 @@ import { openEventStore, type NewEvent } from '../../../electron/core/store';
 import { startChild } from '../lib/children';
 import { BenchBroken } from '../lib/errors';
 import { frameDeltas, summarizeFrames } from '../lib/frames';
+import { summarizeProfile, type CpuProfile, type ProfileSummary } from '../lib/profile';
 import { judge } from '../lib/stats';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
@@ -90,6 +92,7 @@ interface PageMeasure {
   stepAt: number[];
   heightAt: number[];
   longTasks: number[];
+  longTaskStarts: number[];
   steps: number;
   scrollHeight: number;
   clientHeight: number;
@@ -190,19 +193,36 @@ export const uiSuite: Suite = {
         `  notifications page: first rows after ${Math.round(loadMs)} ms, ${rowsAtStart} rows in the DOM`,
       );
 
+      // BENCH_PROFILE=ui: the page's JavaScript sampled over the scroll (Chrome DevTools Protocol).
+      const profileFile = ctx.profileFile('ui');
+      const cdp = profileFile ? await page.context().newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
       const measure = (await scroller.evaluate(
-        async (el, opts: { steps: number; maxMs: number }) => {
+        async (el, opts: { steps: number; maxMs: number; rows: number }) => {
           // Runs in the page: only globals (the bundler renames this module's own imports), and
-          // scrollTarget (lib/frames.ts) inlined, as the console's CSP allows no eval.
+          // scrollTarget (lib/frames.ts) inlined, as the console's CSP allows no eval. The steps
+          // spread over the height all `rows` events would take, never past the list's current
+          // end: a list that pages in more rows at its end is scrolled as far as it loads.
+          const firstRow = el.querySelector('[data-testid="notifications-row"]');
+          const rowHeight = firstRow ? firstRow.getBoundingClientRect().height : 0;
+          const fullHeight = Math.max(el.scrollHeight, rowHeight * opts.rows);
           const target = (s: number, n: number, h: number, c: number) =>
-            Math.round((Math.min(s, n) / n) * Math.max(0, h - c));
+            Math.min(Math.max(0, h - c), Math.round((Math.min(s, n) / n) * Math.max(0, fullHeight - c)));
           const timestamps: number[] = [];
           /** The scroll step each timestamp follows (0: before scrolling), and the list's height then. */
           const stepAt: number[] = [];
           const heightAt: number[] = [];
           const longTasks: number[] = [];
+          const longTaskStarts: number[] = [];
           const observer = new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) longTasks.push(e.duration);
+            for (const e of list.getEntries()) {
+              longTasks.push(e.duration);
+              longTaskStarts.push(e.startTime);
+            }
           });
           try {
             observer.observe({ type: 'longtask', buffered: false });
@@ -212,22 +232,25 @@ export const uiSuite: Suite = {
           const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
           const started = globalThis.performance.now();
           let capped = false;
-          const mark = async (step: number) => {
+          // One layout read per step (the height the step scrolls within), none in between.
+          const mark = async (step: number, height: number) => {
             timestamps.push(await frame());
             stepAt.push(step);
-            heightAt.push(el.scrollHeight);
+            heightAt.push(height);
           };
-          for (let i = 0; i < 5; i++) await mark(0);
+          for (let i = 0; i < 5; i++) await mark(0, el.scrollHeight);
           let step = 1;
           for (; step <= opts.steps; step++) {
-            el.scrollTop = target(step, opts.steps, el.scrollHeight, el.clientHeight);
-            await mark(step);
+            const height = el.scrollHeight;
+            el.scrollTop = target(step, opts.steps, height, el.clientHeight);
+            await mark(step, height);
             if (globalThis.performance.now() - started > opts.maxMs) {
               capped = true;
               break;
             }
           }
-          for (let i = 0; i < 10; i++) await mark(opts.steps + 1);
+          el.scrollTop = el.scrollHeight; // the very end, then let it settle
+          for (let i = 0; i < 10; i++) await mark(opts.steps + 1, el.scrollHeight);
           observer.disconnect();
           const rows = el.querySelectorAll('[data-testid="notifications-row"]');
           const first = rows[0] as HTMLElement | undefined;
@@ -236,6 +259,7 @@ export const uiSuite: Suite = {
             stepAt,
             heightAt,
             longTasks,
+            longTaskStarts,
             steps: Math.min(step, opts.steps),
             scrollHeight: el.scrollHeight,
             clientHeight: el.clientHeight,
@@ -245,8 +269,18 @@ export const uiSuite: Suite = {
             capped,
           };
         },
-        { steps: cfg.uiSteps, maxMs: 60_000 },
+        { steps: cfg.uiSteps, maxMs: 60_000, rows: count },
       )) as PageMeasure;
+      const profiles: ProfileSummary[] = [];
+      if (cdp && profileFile) {
+        const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+        await mkdir(join(profileFile, '..'), { recursive: true });
+        await writeFile(profileFile, JSON.stringify(profile));
+        // Script URLs without the origin: the renderer's chunks (assets/…) are the areas.
+        const origin = new URL(uiUrl).origin;
+        for (const n of profile.nodes) n.callFrame.url = n.callFrame.url.replace(origin, '');
+        profiles.push(summarizeProfile(profile, { file: profileFile }));
+      }
       const slow = measure.timestamps.flatMap((t, i) => {
         const d = i > 0 ? t - measure.timestamps[i - 1]! : 0;
         return d > 50
@@ -254,10 +288,19 @@ export const uiSuite: Suite = {
           : [];
       });
       if (slow.length) notes.push(`frames over 50 ms: ${slow.slice(0, 10).join('; ')}`);
+      const tasks = measure.longTasks.map((d, i) => {
+        const at = measure.timestamps.findIndex((t) => t >= measure.longTaskStarts[i]!);
+        return `${d.toFixed(0)} ms before step ${at >= 0 ? measure.stepAt[at] : '?'} (list ${at >= 0 ? measure.heightAt[at] : '?'} px high)`;
+      });
+      if (tasks.length) notes.push(`long tasks (the page's main thread): ${tasks.slice(0, 10).join('; ')}`);
       if (pageErrors.length) notes.push(`page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
 
       const frames = summarizeFrames(frameDeltas(measure.timestamps), 50);
       const listRows = measure.rowHeight > 0 ? Math.round(measure.scrollHeight / measure.rowHeight) : null;
+      const rowReached =
+        measure.rowHeight > 0
+          ? Math.round((measure.finalScrollTop + measure.clientHeight) / measure.rowHeight)
+          : null;
       const reachedEnd = measure.finalScrollTop + measure.clientHeight >= measure.scrollHeight - 2;
       ctx.log(
         `  scrolled ${measure.steps} steps${measure.capped ? ' (time cap)' : ''}: ${frames.frames} frames, max ${frames.maxMs.toFixed(1)} ms, p99 ${frames.p99Ms.toFixed(1)} ms, ${frames.over} over 50 ms, ${measure.longTasks.length} long tasks`,
@@ -269,7 +312,7 @@ export const uiSuite: Suite = {
       });
       if (listRows !== null && listRows < count * 0.9)
         notes.push(
-          `the scroller is ${measure.scrollHeight} px high, about ${listRows} rows: the page does not lay out all ${count} events at once (paged or capped list)`,
+          `the scroller ended ${measure.scrollHeight} px high, about ${listRows} rows, and the scroll reached row ${rowReached ?? '?'} of ${count}: the page lays out its events in pages loaded at the end of the list, and ${measure.steps} steps reached only so far`,
         );
       await page.close();
 
@@ -294,7 +337,7 @@ export const uiSuite: Suite = {
           `${count} events seeded through openEventStore (append durable:false, then flush); dist/cli serve --no-sandbox; Chromium ${browser.version()} headless, 1280×800; ${measure.steps} scroll steps, one per animation frame, top to bottom.`,
           ...notes,
         ],
-        profiles: [],
+        profiles,
         figures: {
           events_seeded: count,
           seed_seconds: Number((seedMs / 1000).toFixed(2)),
@@ -310,6 +353,7 @@ export const uiSuite: Suite = {
           long_task_max_ms: measure.longTasks.length ? Number(Math.max(...measure.longTasks).toFixed(1)) : 0,
           scroll_height_px: measure.scrollHeight,
           list_rows_by_height: listRows,
+          last_row_reached: rowReached,
         },
       };
     } finally {
