@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
-import { callback, notification, tempDir } from './helpers';
+import { callback, notification, removeTempDirs, tempDir } from './helpers';
+
+afterAll(removeTempDirs);
 
 const open: EventStore[] = [];
 async function openStore(dataDir: string, extra: Record<string, unknown> = {}) {

@@ -3,8 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { NewEvent } from '../../../electron/core/store';
 
+const made: string[] = [];
+
+/** A temp dir, removed by removeTempDirs() (call it in afterAll). */
 export function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'dets-store-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dets-store-'));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export function notification(over: Partial<NewEvent> = {}): NewEvent {

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore, type NewEvent } from '../../../electron/core/store';
 import { formatEventId } from '../../../electron/core/store/event-store';
-import { tempDir } from './helpers';
+import { removeTempDirs, tempDir } from './helpers';
+
+afterAll(removeTempDirs);
 
 /**
  * A big store, built fast by writing segment files the way the store writes them (building
