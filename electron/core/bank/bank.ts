@@ -613,6 +613,9 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
 
   return {
     async status() {
+      const before = customers.count();
+      await customers.retryLoad();
+      if (customers.count() !== before) changed();
       const s = statusNow();
       if (s.service_jwks_url === null) {
         s.service_jwks_url = await options.serviceJwksUrl().catch(() => null);

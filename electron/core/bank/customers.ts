@@ -83,8 +83,9 @@ export function parseCustomer(value: unknown): Customer {
 }
 
 export interface CustomerDirectory {
-  /** Loads the file (opening the sealed keys). Called once before use. */
+  /** Loads the file (opening the sealed keys). Called once before use; a failure becomes warning(). */
   load(): Promise<void>;
+  retryLoad(): Promise<void>;
   /** The hot path: a synchronous map lookup. */
   get(obj: string): Customer | undefined;
   list(): Customer[];
@@ -189,22 +190,28 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
 
   const guarded = <T>(task: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
+      // The vault may have been unlocked since: try the file again before refusing.
+      if (loadError) await tryLoad();
       if (loadError) throw loadError;
       return task();
     });
 
+  async function tryLoad(): Promise<void> {
+    try {
+      await readFile();
+      loadError = null;
+    } catch (err) {
+      loadError =
+        err instanceof ConsoleError
+          ? err
+          : new ConsoleError('INTERNAL', err instanceof Error ? err.message : String(err));
+    }
+  }
+
   return {
-    async load() {
-      try {
-        await readFile();
-        loadError = null;
-      } catch (err) {
-        loadError =
-          err instanceof ConsoleError
-            ? err
-            : new ConsoleError('INTERNAL', err instanceof Error ? err.message : String(err));
-      }
-    },
+    load: () => exclusive(tryLoad),
+    /** Loads again when the last load failed (e.g. the vault was locked then). */
+    retryLoad: () => exclusive(async () => (loadError ? tryLoad() : undefined)),
     get: (obj) => customers.get(obj),
     list: () => [...customers.values()],
     count: () => customers.size,

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SecretSealer } from '../../../electron/core/vault/sealer';
 import {
   CUSTOMER,
   cleanup,
@@ -67,6 +68,30 @@ describe('customers', () => {
     await expect(fx.bank.removeCustomer('EMOJI')).rejects.toThrow(/no customer/);
     expect(await fx.bank.importCustomers([{ obj: 'N1', external_id: 'e', phone: 'p', key: 'k' }])).toBe(1);
     expect((await fx.bank.status()).customers).toBe(1);
+  });
+
+  it('a sealed directory the vault cannot open yet: no customers, a warning, writes refused; loaded once it can', async () => {
+    const fx = await startBank();
+    await fx.bank.close();
+    await fx.store.close();
+    const real = fx.sealer as SecretSealer;
+    let locked = true;
+    const gate: SecretSealer = {
+      kind: real.kind,
+      seal: (p, aad) => (locked ? Promise.reject(new Error('vault locked')) : real.seal(p, aad)),
+      open: (p, aad) => (locked ? Promise.reject(new Error('vault locked')) : real.open(p, aad)),
+    };
+    const again = await startBank({ dir: fx.dir, sealer: gate, key: fx.key, jwks: fx.jwks, customers: null });
+    expect((await again.bank.status()).warnings?.join(' ')).toMatch(/customers not loaded/);
+    expect((await get(`${again.url}/key`, await serviceJwt(fx.key))).body).toMatchObject({ check: 'obj' });
+    await expect(again.bank.saveCustomer({ ...CUSTOMER, obj: 'NEW' })).rejects.toThrow(/left untouched/);
+    const file = await fs.readFile(path.join(fx.dir, 'bank', 'customers.json'), 'utf8');
+    expect(file).toContain('DE001');
+    locked = false;
+    const status = await again.bank.status();
+    expect(status.customers).toBe(1);
+    expect(status.warnings).toBeUndefined();
+    expect((await get(`${again.url}/key`, await serviceJwt(fx.key))).body).toEqual({ key: CUSTOMER.key });
   });
 
   it('without a vault: kept in memory only, never written, with a warning in status', async () => {
