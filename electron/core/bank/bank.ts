@@ -439,8 +439,14 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     if (seen.has(key)) outcome = 'repeat';
     else {
       seen.add(key);
-      // Earlier processes' notifications: the store's index (exact string).
-      if (options.store.hasTransaction(read.id)) outcome = 'repeat';
+      // Earlier processes' notifications: the store's index (exact string) says whether any event
+      // carries the id; only an accepted one makes this a repeat (a rejected attempt was never taken).
+      if (options.store.hasTransaction(read.id)) {
+        const earlier = await options.store
+          .query({ kind: 'notification', transaction_id: read.id, outcome: 'accepted', limit: 1 })
+          .catch(() => ({ total: 1 }));
+        if (earlier.total > 0) outcome = 'repeat';
+      }
     }
     const b = behaviourFor(name);
     const forwardUrl = settings.get().forward.url;

@@ -59,6 +59,24 @@ describe('notifications (spec 4.3)', () => {
     expect(e).toMatchObject({ outcome: 'rejected', status: 400, path: `${prefix}/pay-out` });
   });
 
+  it('a notification rejected for its content type, then sent right, is accepted (not a repeat)', async () => {
+    const id = randomUUID();
+    expect(
+      (await post(`${fx.url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id }), 'text/plain')).status,
+    ).toBe(400);
+    expect(await lastEvent(fx.store, 'notification')).toMatchObject({
+      transaction_id: id,
+      outcome: 'rejected',
+    });
+    expect((await post(`${fx.url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id }))).status).toBe(
+      200,
+    );
+    expect(await lastEvent(fx.store, 'notification')).toMatchObject({
+      transaction_id: id,
+      outcome: 'accepted',
+    });
+  });
+
   it('the non-UUID transaction_id is recorded as sent', async () => {
     await post(`${fx.url}${prefix}/pay-out`, JSON.stringify({ transaction_id: 'abc' }));
     expect(await lastEvent(fx.store, 'notification')).toMatchObject({
