@@ -1,5 +1,5 @@
 /**
- * Bench settings from the environment. Defaults keep `npm run bench` well under two minutes on
+ * Bench settings from the environment. Defaults keep `npm run bench` about two minutes on
  * two cores; BENCH_SCALE stretches or shrinks every size at once (0.2 for a smoke run, 3 for a
  * steadier one).
  *
