@@ -224,57 +224,63 @@ function CustomersPanel() {
         </p>
       ) : null}
       {list.length > 0 ? (
-        <table className="data-table customers-table">
-          <thead>
-            <tr>
-              <th>obj</th>
-              <th>sub</th>
-              <th>external_id</th>
-              <th>phone</th>
-              <th>key</th>
-              <th>name</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.obj} data-testid={`customer-${c.obj}`} data-obj={c.obj}>
-                <td>
-                  <code>{c.obj}</code>
-                </td>
-                <td>{c.sub ? <code>{c.sub}</code> : <span className="muted">—</span>}</td>
-                <td className="customers-extid" title={c.external_id}>
-                  {c.external_id}
-                </td>
-                <td>{c.phone}</td>
-                <td className="muted" data-testid="customer-key-hint" title="The key itself is never shown">
-                  {c.key_hint}
-                </td>
-                <td>
-                  {[c.first_name, c.last_name].filter(Boolean).join(' ') || <span className="muted">—</span>}
-                </td>
-                <td className="row-actions nowrap">
-                  <button
-                    type="button"
-                    className="btn btn-small"
-                    onClick={() => setEditing(c)}
-                    data-testid="customer-edit"
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-danger"
-                    onClick={() => remove.mutate(c.obj)}
-                    data-testid="customer-remove"
-                  >
-                    Remove
-                  </button>
-                </td>
+        <div className="table-scroll">
+          <table className="data-table customers-table">
+            <thead>
+              <tr>
+                <th>obj · sub · name</th>
+                <th>external_id</th>
+                <th>phone</th>
+                <th>key</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((c) => (
+                <tr key={c.obj} data-testid={`customer-${c.obj}`} data-obj={c.obj}>
+                  <td>
+                    <code>{c.obj}</code>
+                    <span className="customer-sub">
+                      {c.sub ? `sub ${c.sub}` : 'no sub'}
+                      {c.first_name || c.last_name
+                        ? ` · ${[c.first_name, c.last_name].filter(Boolean).join(' ')}`
+                        : ''}
+                    </span>
+                  </td>
+                  <td className="customers-extid" title={c.external_id}>
+                    {c.external_id}
+                  </td>
+                  <td>{c.phone}</td>
+                  <td
+                    className="muted nowrap"
+                    data-testid="customer-key-hint"
+                    title="The key itself is never shown"
+                  >
+                    {c.key_hint}
+                  </td>
+                  <td className="row-actions nowrap">
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => setEditing(c)}
+                      data-testid="customer-edit"
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-danger"
+                      onClick={() => remove.mutate(c.obj)}
+                      data-testid="customer-remove"
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {editing ? (
         <CustomerDialog editing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />

@@ -86,7 +86,7 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
             <strong>
               {failed.title} (<code>{failed.id}</code>) failed
             </strong>
-            : {failed.detail}
+            <span>{failed.detail}</span>
           </div>
         </div>
       ) : null}

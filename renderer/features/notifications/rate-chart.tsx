@@ -5,8 +5,8 @@ import type { RateScale } from './notifications-store';
 
 const W = 480;
 const H = 90;
-const PAD_B = 14;
-const PAD_T = 12;
+const PAD_B = 1;
+const PAD_T = 2;
 
 const SCALES: Record<RateScale, { bucketMs: number; buckets: number; unit: string; span: string }> = {
   second: { bucketMs: 1_000, buckets: 120, unit: '/s', span: 'last 2 min' },
@@ -34,8 +34,19 @@ export function RateChart({ events, scale }: { events: readonly EventSummary[]; 
   const last = series.at(-1) ?? 0;
   return (
     <figure className="rate" data-testid="notifications-rate" data-peak={peak}>
+      <div className="rate-labels" aria-hidden="true">
+        <span>
+          peak {peak}
+          {s.unit}
+        </span>
+        <span>
+          now {last}
+          {s.unit}
+        </span>
+      </div>
       <svg
         viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
         role="img"
         aria-label={`Notifications ${s.unit}, ${s.span}; peak ${peak}`}
       >
@@ -54,21 +65,11 @@ export function RateChart({ events, scale }: { events: readonly EventSummary[]; 
             </rect>
           ) : null,
         )}
-        <text x={2} y={9} className="rate-label">
-          peak {peak}
-          {s.unit}
-        </text>
-        <text x={W - 2} y={9} className="rate-label" textAnchor="end">
-          now {last}
-          {s.unit}
-        </text>
-        <text x={2} y={H - 2} className="rate-label">
-          −{s.span.replace('last ', '')}
-        </text>
-        <text x={W - 2} y={H - 2} className="rate-label" textAnchor="end">
-          now
-        </text>
       </svg>
+      <div className="rate-labels" aria-hidden="true">
+        <span>−{s.span.replace('last ', '')}</span>
+        <span>now</span>
+      </div>
     </figure>
   );
 }
