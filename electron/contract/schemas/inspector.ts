@@ -40,7 +40,17 @@ export const CHECK_IDS = [
   'obj',
   'sub',
 ] as const;
-export const CheckId = z.enum(CHECK_IDS);
+
+/**
+ * Ids beyond the token's own checks: `present` (the bank endpoints' first check, DESIGN.md
+ * "Bank endpoints": the X-Session-ID header is there) and the verdicts on a forwarded answer
+ * (forward mode: the backend was reachable, answered a fitting status, JSON, the required
+ * fields, an external_id within 500 symbols, within the 1 s budget).
+ */
+export const BANK_CHECK_IDS = ['present'] as const;
+export const FORWARD_VERDICT_IDS = ['reachable', 'status', 'json', 'fields', 'external_id', 'time'] as const;
+
+export const CheckId = z.enum([...BANK_CHECK_IDS, ...CHECK_IDS, ...FORWARD_VERDICT_IDS]);
 export type CheckId = z.infer<typeof CheckId>;
 
 export const CheckStatus = z.enum(['passed', 'failed', 'skipped']);

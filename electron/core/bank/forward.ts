@@ -5,7 +5,7 @@
  * judged by the service's rules (spec 4.2, 2.5, 2.6, 8): 200 or 401 as the token deserves, JSON,
  * the required fields, external_id up to 500 symbols, and an answer within 1 second.
  */
-import type { Check, CheckId } from '../../contract/schemas/inspector';
+import type { Check, CheckId, FORWARD_VERDICT_IDS } from '../../contract/schemas/inspector';
 import { exchange, type ExchangeResult } from '../http/exchange';
 
 /** Spec 4.2 / 8: each callback must answer within 1 second. */
@@ -14,10 +14,9 @@ export const CALLBACK_BUDGET_MS = 1000;
 export const FORWARD_GIVE_UP_MS = 10_000;
 
 /**
- * Forward verdict ids. They are not inspector check ids: the contract's Check schema names the
- * token checks only, so these are carried as Check-shaped records (see the report's note).
+ * Forward verdict ids: the contract's FORWARD_VERDICT_IDS, so verdicts are ordinary Checks.
  */
-export type VerdictId = 'status' | 'json' | 'fields' | 'external_id' | 'time' | 'reachable';
+export type VerdictId = (typeof FORWARD_VERDICT_IDS)[number];
 const TITLES: Record<VerdictId, string> = {
   reachable: 'Backend reachable',
   status: 'Status',
@@ -28,7 +27,7 @@ const TITLES: Record<VerdictId, string> = {
 };
 
 function verdict(id: VerdictId, status: Check['status'], detail: string): Check {
-  return { id: id as unknown as CheckId, title: TITLES[id], status, detail };
+  return { id: id satisfies CheckId, title: TITLES[id], status, detail };
 }
 
 const REQUIRED: Record<string, string[]> = {

@@ -19,6 +19,7 @@ import {
 } from './time';
 
 export const CHECK_TITLES: Record<CheckId, string> = {
+  present: 'X-Session-ID present',
   structure: 'Structure',
   alg: 'Algorithm (alg)',
   kid: 'Key ID (kid)',
@@ -31,6 +32,12 @@ export const CHECK_TITLES: Record<CheckId, string> = {
   flow: 'Flow',
   obj: 'Object (obj)',
   sub: 'Subject (sub)',
+  reachable: 'Backend reachable',
+  status: 'Status fits the check',
+  json: 'JSON answer',
+  fields: 'Required fields',
+  external_id: 'external_id length',
+  time: 'Answered within 1 s',
 };
 
 /** Lifetime above which the console's sandbox refuses a bank JWT (DESIGN.md "Sandbox service"). */

@@ -446,6 +446,7 @@ class SegmentedEventStore implements EventStore {
   private readonly segmentBytes: number;
   private readonly maxRecordBytes: number;
   private readonly hub: EventHub;
+  private readonly readOnly: boolean;
 
   constructor(
     private readonly dir: string,
@@ -456,6 +457,7 @@ class SegmentedEventStore implements EventStore {
     this.segmentBytes = Math.max(1024, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
     this.maxRecordBytes = Math.max(4096, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
     this.hub = options.events;
+    this.readOnly = options.readOnly === true;
   }
 
   private segFile(num: number): string {
@@ -464,9 +466,15 @@ class SegmentedEventStore implements EventStore {
 
   /** Streams every segment into the index; truncates a torn tail of the newest one only. */
   async load(): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    if (process.platform !== 'win32') await fsp.chmod(this.dir, 0o700).catch(() => undefined);
-    const nums = (await fsp.readdir(this.dir))
+    if (!this.readOnly) {
+      await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      if (process.platform !== 'win32') await fsp.chmod(this.dir, 0o700).catch(() => undefined);
+    }
+    const names = await fsp.readdir(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (this.readOnly && err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    const nums = names
       .map((name) => SEGMENT_RE.exec(name))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => Number(m[1]))
@@ -505,7 +513,10 @@ class SegmentedEventStore implements EventStore {
         );
       }
       let bytes = tail.offset + tail.bytes;
-      if (bad || tail.bytes > 0) {
+      if ((bad || tail.bytes > 0) && this.readOnly) {
+        // The writer may be in the middle of this record: skip it, repair nothing.
+        bytes = lastLineEnd;
+      } else if (bad || tail.bytes > 0) {
         // Torn tail after a crash: never acknowledged (its fdatasync never returned). Cut it.
         const fh = await fsp.open(file, 'r+');
         try {
@@ -522,7 +533,7 @@ class SegmentedEventStore implements EventStore {
     this.nextSeq = lastSeq + 1;
     if (this.segments.length === 0) this.segments.push({ num: 1, file: this.segFile(1), bytes: 0 });
     this.activeBytes = this.segments[this.segments.length - 1]!.bytes;
-    await this.trim();
+    if (!this.readOnly) await this.trim();
   }
 
   private index(s: EventSummary, seq: number, seg: number, offset: number, size: number): void {
@@ -584,6 +595,10 @@ class SegmentedEventStore implements EventStore {
   }
 
   append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary> {
+    if (this.readOnly)
+      return Promise.reject(
+        new ConsoleError('INTERNAL', 'This event store was opened read-only; the event was not stored.'),
+      );
     if (this.closed)
       return Promise.reject(
         new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),

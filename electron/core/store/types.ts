@@ -41,6 +41,12 @@ export interface EventStoreOptions {
   retention?: { maxEvents?: number; maxBytes?: number };
   /** A segment file rolls over past this size (default 64 MiB; tests use small values). */
   segmentBytes?: number;
+  /**
+   * A second opener beside a running writer (e.g. `dets-console events` while `serve` runs):
+   * creates nothing, leaves a half-written tail alone (skips it), deletes nothing, and refuses
+   * appends.
+   */
+  readOnly?: boolean;
   /** A record's cap once serialized (default 256 KiB): bodies past it are cut with a marker. */
   maxRecordBytes?: number;
   now?: () => number;

@@ -202,6 +202,32 @@ describe('event store: damage and recovery', () => {
     expect((await c.store.query({})).total).toBe(6);
   });
 
+  it('opens read-only beside a writer: skips a half-written tail, repairs and creates nothing, refuses appends', async () => {
+    // Nothing there yet: a read-only open creates no folder.
+    const empty = tempDir();
+    const none = await openEventStore({ dataDir: empty, events: new EventHub(), readOnly: true });
+    expect((await none.query({})).total).toBe(0);
+    expect(fs.existsSync(path.join(empty, 'events'))).toBe(false);
+    await none.close();
+
+    const dir = tempDir();
+    const a = await openStore(dir);
+    for (let k = 0; k < 3; k++) await a.store.append(notification(), { durable: true });
+    const file = path.join(dir, 'events', 'seg-000001.jsonl');
+    // The writer is in the middle of its next record.
+    fs.appendFileSync(file, '{"id":"e000000000004","at":"2026-');
+    const before = fs.readFileSync(file);
+    const reader = await openEventStore({ dataDir: dir, events: new EventHub(), readOnly: true });
+    expect((await reader.query({})).total).toBe(3);
+    const scanned: string[] = [];
+    for await (const e of reader.scan()) scanned.push(e.id);
+    expect(scanned).toHaveLength(3);
+    await expect(reader.append(notification())).rejects.toMatchObject({ message: /read-only/ });
+    await reader.close();
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    await a.store.close();
+  });
+
   it('refuses a damaged middle record with STATE_DAMAGED naming the file, untouched', async () => {
     const dir = tempDir();
     const a = await openStore(dir);
