@@ -10,7 +10,16 @@ import { DurationBar } from './duration-bar';
 import { useCallbackDetail, useRecheck, useReplay } from './use-callbacks';
 
 /** One callback in full: the token and its checks, the JWKS then, forward verdicts, request and response. */
-export function CallbackDetail({ id, onClose }: { id: string; onClose: () => void }) {
+export function CallbackDetail({
+  id,
+  onClose,
+  onOpen,
+}: {
+  id: string;
+  onClose: () => void;
+  /** Opens another callback (the replay) in this panel. */
+  onOpen: (id: string) => void;
+}) {
   const detail = useCallbackDetail(id);
   const recheck = useRecheck();
   const replay = useReplay();
@@ -127,6 +136,14 @@ export function CallbackDetail({ id, onClose }: { id: string; onClose: () => voi
           Replayed: HTTP {replay.data.status ?? '—'},{' '}
           {replay.data.failed_check ? `failed ${replay.data.failed_check}` : 'all checks passed'},{' '}
           {formatMs(replay.data.duration_ms)}.
+          <button
+            type="button"
+            className="btn btn-small btn-link"
+            onClick={() => onOpen(replay.data.id)}
+            data-testid="callback-open-replay"
+          >
+            Open the replay
+          </button>
         </p>
       ) : null}
 

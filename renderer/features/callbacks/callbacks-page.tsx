@@ -187,9 +187,13 @@ export function CallbacksPage() {
                       {formatClock(e.at)}
                     </time>
                     <code>{routeOf(e.path)}</code>
-                    <code className="callback-obj" title={e.obj ?? ''}>
-                      {e.obj ?? '—'}
-                    </code>
+                    {e.obj ? (
+                      <code className="callback-obj" title={e.obj}>
+                        {e.obj}
+                      </code>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
                     <span data-testid="callback-outcome">
                       {e.failed_check ? (
                         <StatusMark status="failed" word={e.failed_check} />
@@ -209,12 +213,13 @@ export function CallbacksPage() {
         </section>
         <div className="callbacks-side">
           {selectedId ? (
-            <CallbackDetail id={selectedId} onClose={() => select(null)} />
+            <CallbackDetail key={selectedId} id={selectedId} onClose={() => select(null)} onOpen={select} />
           ) : (
             <>
               <section className="panel" aria-label="Durations">
                 <h2 className="panel-title">
-                  Durations <span className="panel-note">last {all.length}, against the 1 s budget</span>
+                  Durations{' '}
+                  <span className="panel-note">ms, last {all.length} callbacks, against the 1 s budget</span>
                 </h2>
                 <LatencyHistogram events={all} />
               </section>

@@ -107,7 +107,7 @@ export function fakeEventsConsole(
       if (q.before) list = list.slice(list.findIndex((e) => e.id === q.before) + 1);
       return { events: list.slice(0, q.limit ?? 100), total };
     }),
-    get: vi.fn(async ({ id }: { id: string }) => detail(events.find((e) => e.id === id)!)),
+    get: vi.fn(async ({ id }: { id: string }) => detail(events.find((e) => e.id === id) ?? summary({ id }))),
     export: vi.fn(async (input: MethodInput<'events.export'>) => ({
       text: input.format === 'csv' ? 'id,at\n' : '{}\n',
       filename: `notifications.${input.format === 'csv' ? 'csv' : 'jsonl'}`,

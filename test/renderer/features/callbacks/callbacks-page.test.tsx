@@ -108,6 +108,11 @@ describe('CallbacksPage', () => {
     expect((await screen.findByTestId('callback-replay-result')).getAttribute('data-event-id')).toBe(
       'c2-replay',
     );
+    fireEvent.click(screen.getByTestId('callback-open-replay'));
+    await waitFor(() => expect(fake.events.get).toHaveBeenCalledWith({ id: 'c2-replay' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('callback-detail').getAttribute('data-event-id')).toBe('c2-replay'),
+    );
   });
 
   it('copies the stored request as curl with the X-Session-ID header', async () => {
