@@ -10,7 +10,7 @@ import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
 import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
 import { openVault, type KeychainBackend, type Vault } from './vault';
-import { exportEvents, openEventStore, type EventStore } from './store';
+import { blankEvent, exportEvents, openEventStore, type EventStore } from './store';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { createKeyStore, type KeyStore } from './keys';
@@ -154,30 +154,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     path: string | null,
   ) =>
     void store()
-      .then((s) =>
-        s.append({
-          at: summary.at,
-          kind,
-          path,
-          method: null,
-          status: null,
-          outcome: null,
-          transaction_id: null,
-          failed_check: null,
-          obj: null,
-          sub: null,
-          duration_ms: null,
-          warning: null,
-          remote: null,
-          request: null,
-          response: null,
-          checks: null,
-          token: null,
-          jwks: null,
-          forward: null,
-          data,
-        }),
-      )
+      .then((s) => s.append({ ...blankEvent(kind, summary.at), path, data }))
       .catch(() => undefined);
   events.on('service.exchanged', (x) => record('exchange', x, x, x.request.url));
   events.on('sandbox.traced', (t) => record('trace', t, t, t.kind));

@@ -24,11 +24,11 @@ import type { EventDetail, EventSummary } from '../../contract/schemas/events';
 import { isJsonContentType, readBody } from '../http/body';
 import { exchange } from '../http/exchange';
 import { HttpError } from '../http/http-error';
-import type { NewEvent } from '../store';
+import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
 import { JwksCache } from './jwks-cache';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import type { BankEndpoints, BankOptions } from './types';
 import { verifySessionToken, type Verdict } from './verify';
@@ -129,30 +129,6 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function longExternalId(base: string): string {
   const chars = [...base].slice(0, 501);
   return chars.join('') + 'x'.repeat(501 - chars.length);
-}
-
-function emptyEvent(at: string): NewEvent {
-  return {
-    at,
-    kind: 'callback',
-    path: null,
-    method: null,
-    status: null,
-    outcome: null,
-    transaction_id: null,
-    failed_check: null,
-    obj: null,
-    sub: null,
-    duration_ms: null,
-    warning: null,
-    remote: null,
-    request: null,
-    response: null,
-    checks: null,
-    token: null,
-    jwks: null,
-    forward: null,
-  };
 }
 
 /**
@@ -487,7 +463,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     const method = req.method ?? 'GET';
     const replay = typeof req.headers[REPLAY_HEADER] === 'string' ? req.headers[REPLAY_HEADER] : undefined;
     const base: NewEvent = {
-      ...emptyEvent(new Date(now()).toISOString()),
+      ...blankEvent('callback', new Date(now()).toISOString()),
       path: pathOnly,
       method,
       remote: req.socket.remoteAddress ?? null,

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlRoutes } from './control-routes';
 import { SandboxEngine } from './engine';
 import { Router } from './router';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../http/listener';
 import { serviceRoutes } from './service-routes';
 import type { Sandbox, SandboxListener, SandboxOptions } from './types';
 

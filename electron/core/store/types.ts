@@ -51,3 +51,33 @@ export interface EventStoreOptions {
   maxRecordBytes?: number;
   now?: () => number;
 }
+
+/**
+ * An event of `kind` with every optional field empty, for producers to fill in.
+ *
+ * @example
+ * const e = { ...blankEvent('callback', at), path: '/user_auth', status: 200 };
+ */
+export function blankEvent(kind: NewEvent['kind'], at: string): NewEvent {
+  return {
+    at,
+    kind,
+    path: null,
+    method: null,
+    status: null,
+    outcome: null,
+    transaction_id: null,
+    failed_check: null,
+    obj: null,
+    sub: null,
+    duration_ms: null,
+    warning: null,
+    remote: null,
+    request: null,
+    response: null,
+    checks: null,
+    token: null,
+    jwks: null,
+    forward: null,
+  };
+}

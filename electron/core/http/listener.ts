@@ -1,5 +1,6 @@
 /**
- * The bank endpoints' node:http listener (a copy of the sandbox's, with an explicit header cap). Loopback by default (the host decides), with timeouts so a
+ * The node:http listener the sandbox and the bank endpoints share. Loopback by default (the
+ * host decides), with timeouts so a
  * slow or abandoned client cannot hold a connection forever (headers within 10 s, the whole
  * request within 30 s, idle keep-alive connections closed after 5 s), malformed HTTP answered
  * with a JSON 400, and a close that stops accepting, lets in-flight requests finish (bounded),

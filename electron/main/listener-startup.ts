@@ -1,0 +1,65 @@
+/**
+ * How the desktop app starts its loopback listeners (the sandbox, the bank endpoints): on the
+ * port `serve` uses by default, so a bank backend or a service configured once reaches them
+ * whichever host runs them; on any free port when that one is taken; and never fatally: the rest
+ * of the console works without them. Either way the engineer is told, with the URL in use.
+ */
+import type { EventPayload } from '../contract';
+import { toErrorData } from '../contract';
+
+type Notice = EventPayload<'app.noticed'>;
+
+export interface ListenerStartup<L> {
+  /** Null when the listener could not start at all. */
+  listener: L | null;
+  /** What the engineer must know about how it started; null when it started as configured. */
+  notice: Notice | null;
+}
+
+export interface ListenerSpec<L extends { url: string }> {
+  /** "Sandbox", "Bank endpoints": the subject of the notices. */
+  name: string;
+  listen(options: { host: string; port: number }): Promise<L>;
+  host: string;
+  port: number;
+  /** What probably holds the port and what to do, for the in-use warning. */
+  busyHint(url: string): string;
+  now?: () => Date;
+}
+
+function errorCode(err: unknown): unknown {
+  return err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
+}
+
+/** Starts a listener on its port, falling back to any free port when that one is in use. */
+export async function startListener<L extends { url: string }>(
+  spec: ListenerSpec<L>,
+): Promise<ListenerStartup<L>> {
+  const { host, port } = spec;
+  const at = () => (spec.now?.() ?? new Date()).toISOString();
+  const failed = (err: unknown): ListenerStartup<L> => {
+    const { code, message } = toErrorData(err);
+    return {
+      listener: null,
+      notice: {
+        at: at(),
+        level: 'error',
+        message: `${spec.name} not started: ${code === 'INTERNAL' ? '' : `${code}: `}${message}. The rest of the console works.`,
+      },
+    };
+  };
+  try {
+    return { listener: await spec.listen({ host, port }), notice: null };
+  } catch (err) {
+    if (errorCode(err) !== 'EADDRINUSE' || port === 0) return failed(err);
+    try {
+      const listener = await spec.listen({ host, port: 0 });
+      return {
+        listener,
+        notice: { at: at(), level: 'warning', message: spec.busyHint(listener.url.replace(/\/+$/, '')) },
+      };
+    } catch (second) {
+      return failed(second);
+    }
+  }
+}
