@@ -5,69 +5,21 @@
  * JWK alone. The vault is the real one (npm test runs inside scripts/with-keyring.sh).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../electron/cli/io';
-import { runCli } from '../../electron/cli/run';
 import { createSignedPairs } from '../../electron/core/jwt/signed-pairs';
-import {
-  createOsKeychain,
-  KEYCHAIN_SERVICE,
-  vaultFilePath,
-  vaultKeyAccount,
-} from '../../electron/core/vault';
+import { runCaptured, tempDataDirs, type Run } from './support/cli-run';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'dist/cli/dets-console.js');
 const IBAN = 'DE89370400440532013000';
-const dirs: string[] = [];
+const temp = tempDataDirs('dets-cli-jwt-sign-');
+const newDir = () => temp.newDir();
+afterAll(() => temp.cleanup());
 
-function newDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dets-cli-jwt-sign-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  const keychain = createOsKeychain();
-  for (const dir of dirs) {
-    try {
-      const vault = JSON.parse(readFileSync(vaultFilePath(dir), 'utf8')) as {
-        kind: string;
-        profile_id: string;
-      };
-      if (vault.kind === 'keychain')
-        await keychain.delete(KEYCHAIN_SERVICE, vaultKeyAccount(vault.profile_id));
-    } catch {
-      // no vault in this folder
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(argv: string[], dataDir: string): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DETS_DATA_DIR: dataDir },
-    waitForStop: () => new Promise(() => {}),
-    stdinIsTTY: false,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], dataDir: string): Promise<Run> => runCaptured(argv, dataDir);
 
 /** Runs the built CLI as a separate process, as scripts and CI do. */
 function spawnCli(argv: string[], dataDir: string): Promise<Run> {

@@ -6,63 +6,22 @@
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/run';
 import { promptHidden, PromptCancelled, type CliIo } from '../../electron/cli/io';
 import { createConsoleCore } from '../../electron/core/console-core';
-import {
-  createOsKeychain,
-  KEYCHAIN_SERVICE,
-  vaultFilePath,
-  vaultKeyAccount,
-} from '../../electron/core/vault';
 import { privateMaterialIn } from '../core/keys/helpers';
+import { runCaptured, tempDataDirs, type Run } from './support/cli-run';
 
 const SPEC_MEMBERS = ['alg', 'e', 'kid', 'kty', 'n', 'use'];
-const dirs: string[] = [];
+const temp = tempDataDirs('dets-cli-keys-');
+const newDir = (prefix?: string) => temp.newDir(prefix);
+afterAll(() => temp.cleanup());
 
-function newDir(prefix = 'dets-cli-keys-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  const keychain = createOsKeychain();
-  for (const dir of dirs) {
-    try {
-      const vault = JSON.parse(readFileSync(vaultFilePath(dir), 'utf8')) as {
-        kind: string;
-        profile_id: string;
-      };
-      if (vault.kind === 'keychain')
-        await keychain.delete(KEYCHAIN_SERVICE, vaultKeyAccount(vault.profile_id));
-    } catch {
-      // no vault in this folder
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(argv: string[], dataDir: string, extra: Partial<CliIo> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DETS_DATA_DIR: dataDir },
-    waitForStop: () => new Promise(() => {}),
-    stdinIsTTY: false,
+function cli(argv: string[], dataDir: string, extra: Partial<CliIo> = {}): Promise<Run> {
+  return runCaptured(argv, dataDir, {
     readStdin: async () => {
       throw new Error('this test gives no stdin');
     },
@@ -70,9 +29,7 @@ async function cli(argv: string[], dataDir: string, extra: Partial<CliIo> = {}):
       throw new Error('this test expects no prompt');
     },
     ...extra,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  });
 }
 
 /** The one line of stderr a usage error prints. */
