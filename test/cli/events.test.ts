@@ -12,7 +12,7 @@ import { parseEventsFlags } from '../../electron/cli/commands/events';
 import type { CliIo } from '../../electron/cli/io';
 import { runCli } from '../../electron/cli/run';
 import { EventHub } from '../../electron/core/event-hub';
-import { openEventStore, type NewEvent } from '../../electron/core/store';
+import { blankEvent, openEventStore, type NewEvent } from '../../electron/core/store';
 import { jsonLines, runBuiltCli, spawnServe, type ServeChild } from './helpers';
 
 let tmp: string;
@@ -78,28 +78,7 @@ describe('dets-console events: usage', () => {
 });
 
 function event(over: Partial<NewEvent>): NewEvent {
-  return {
-    at: new Date().toISOString(),
-    kind: 'notification',
-    path: null,
-    method: null,
-    status: null,
-    outcome: null,
-    transaction_id: null,
-    failed_check: null,
-    obj: null,
-    sub: null,
-    duration_ms: null,
-    warning: null,
-    remote: null,
-    request: null,
-    response: null,
-    checks: null,
-    token: null,
-    jwks: null,
-    forward: null,
-    ...over,
-  };
+  return { ...blankEvent('notification', new Date().toISOString()), ...over };
 }
 
 /** Runs `dets-console events ARGS` in this process; resolves to exit code and output. */

@@ -3,7 +3,8 @@
  * service"): the built CLI in its own process, the --json ready line, the spec's endpoints with
  * real jose keys and tokens, exit codes, a damaged state file left alone, and a clean stop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnCli, type SpawnedCli } from './support/spawn-cli';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,8 +13,6 @@ import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, typ
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { slowPost } from '../headless/http-client';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const cli = path.join(root, 'dist/cli/dets-console.js');
 let tmp: string;
 const children = new Set<ChildProcess>();
 
@@ -29,63 +28,10 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-interface Run {
-  child: ChildProcess;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** The first stdout line, once complete. */
-  firstLine: Promise<string>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  waitForStderr(text: string): Promise<void>;
-}
+type Run = SpawnedCli;
 
-function sandbox(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const baseEnv = { ...process.env };
-  delete baseEnv.DETS_DATA_DIR;
-  const child = spawn(process.execPath, [cli, 'sandbox', ...args], {
-    cwd: root,
-    env: { ...baseEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  const stderrWaiters: Array<() => void> = [];
-  child.stdout!.setEncoding('utf8');
-  child.stderr!.setEncoding('utf8');
-  const firstLine = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
-      stdout += chunk;
-      const nl = stdout.indexOf('\n');
-      if (nl >= 0) resolve(stdout.slice(0, nl));
-    });
-    child.on('exit', () => reject(new Error(`exited before a stdout line; stderr: ${stderr}`)));
-  });
-  firstLine.catch(() => undefined);
-  child.stderr!.on('data', (chunk: string) => {
-    stderr += chunk;
-    stderrWaiters.splice(0).forEach((w) => w());
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    child,
-    get stdout() {
-      return stdout;
-    },
-    get stderr() {
-      return stderr;
-    },
-    firstLine,
-    exit,
-    waitForStderr: (text) =>
-      new Promise<void>((resolve) => {
-        const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
-        check();
-      }),
-  };
-}
+const sandbox = (args: string[], env: NodeJS.ProcessEnv = {}): Run =>
+  spawnCli(['sandbox', ...args], children, env);
 
 const dataDir = (name: string) => path.join(tmp, name, 'profile');
 

@@ -2,7 +2,8 @@
  * `dets-console serve` as scripts and CI drive it (DESIGN.md "Command line"): the built CLI in
  * its own process, the --json ready line, port 0, exit codes, and a clean stop on signals.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnCli, type SpawnedCli } from './support/spawn-cli';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -15,8 +16,6 @@ import { TRANSPORT } from '../../electron/contract';
 import { openEventStream, request, slowPost } from '../headless/http-client';
 import { callApi, jsonLines, runBuiltCli } from './helpers';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const cli = path.join(root, 'dist/cli/dets-console.js');
 let tmp: string;
 const children = new Set<ChildProcess>();
 
@@ -34,68 +33,16 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-interface Serve {
-  child: ChildProcess;
-  readonly stdout: string;
-  readonly stderr: string;
+interface Serve extends SpawnedCli {
   /** The parsed ready line. */
   ready: Promise<Record<string, unknown>>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  waitForStderr(text: string): Promise<void>;
 }
 
 function serve(args: string[], env: NodeJS.ProcessEnv = {}): Serve {
-  const baseEnv = { ...process.env };
-  delete baseEnv.DETS_DATA_DIR;
-  const child = spawn(process.execPath, [cli, 'serve', ...args], {
-    cwd: root,
-    env: { ...baseEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  const stderrWaiters: Array<() => void> = [];
-  child.stdout!.setEncoding('utf8');
-  child.stderr!.setEncoding('utf8');
-  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
-      stdout += chunk;
-      const nl = stdout.indexOf('\n');
-      if (nl >= 0) {
-        try {
-          resolve(JSON.parse(stdout.slice(0, nl)) as Record<string, unknown>);
-        } catch (err) {
-          reject(err as Error);
-        }
-      }
-    });
-    child.on('exit', () => reject(new Error(`exited before the ready line; stderr: ${stderr}`)));
-  });
+  const run = spawnCli(['serve', ...args], children, env);
+  const ready = run.firstLine.then((line) => JSON.parse(line) as Record<string, unknown>);
   ready.catch(() => undefined);
-  child.stderr!.on('data', (chunk: string) => {
-    stderr += chunk;
-    stderrWaiters.splice(0).forEach((w) => w());
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    child,
-    get stdout() {
-      return stdout;
-    },
-    get stderr() {
-      return stderr;
-    },
-    ready,
-    exit,
-    waitForStderr: (text) =>
-      new Promise<void>((resolve) => {
-        const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
-        check();
-      }),
-  };
+  return Object.assign(run, { ready });
 }
 
 const dataDir = (name: string) => path.join(tmp, name, 'profile');
