@@ -7,6 +7,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import { startFakeServer, type FakeServer, type Received } from '../../support/fake-server';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -197,48 +198,16 @@ export function errorOf(a: Answer): { error: string; detail: string } {
 
 // --------------------------------------------------------------------------- fake banks
 
-export interface Received {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-export interface FakeBank {
-  url: string;
-  port: number;
-  received: Received[];
-  close(): Promise<void>;
-}
+export type { Received } from '../../support/fake-server';
+export type FakeBank = FakeServer;
 
 /** A bank server on 127.0.0.1:0; `respond` answers each request (after its body arrived). */
 export async function fakeBank(
   respond: (req: Received, res: http.ServerResponse) => void | Promise<void>,
 ): Promise<FakeBank> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      received.push(r);
-      void respond(r, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  cleanups.push(close);
-  return { url: `http://127.0.0.1:${port}`, port, received, close };
+  const bank = await startFakeServer(respond);
+  cleanups.push(bank.close);
+  return bank;
 }
 
 export function json(res: http.ServerResponse, status: number, body: unknown): void {

@@ -7,6 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import { startFakeServer, type FakeServer, type Received } from '../../support/fake-server';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -103,50 +104,16 @@ export function eventsOf<T = unknown>(running: Running, name: string): T[] {
 
 // --------------------------------------------------------------------------- fake services
 
-export interface Received {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-export interface FakeService {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
+export type { Received } from '../../support/fake-server';
+export type FakeService = FakeServer;
 
 /** An HTTP server on 127.0.0.1:0; `respond` answers each request once its body has arrived. */
 export async function fakeService(
   respond: (req: Received, res: http.ServerResponse) => void | Promise<void>,
 ): Promise<FakeService> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      received.push(r);
-      Promise.resolve(respond(r, res)).catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  let closed = false;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      if (closed) return resolve();
-      closed = true;
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  cleanups.push(close);
-  return { url: `http://127.0.0.1:${port}`, received, close };
+  const service = await startFakeServer(respond);
+  cleanups.push(service.close);
+  return service;
 }
 
 /** Answers as the guide's service does when it refuses a JWT: 401 with free text. */
