@@ -64,8 +64,18 @@ export const DEFAULT_MAX_EVENTS = 1_000_000;
 export const DEFAULT_MAX_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_SEGMENT_BYTES = 64 * 1024 ** 2;
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
-/** Non-durable appends are made durable at most this long after their write. */
-const LAZY_SYNC_MS = 1000;
+/**
+ * Non-durable appends (callbacks, exchanges, traces) are made durable at most this long after
+ * their write (once written they survive a crash of the process; a power cut may lose the last
+ * few seconds of them, never an acknowledged notification). Each fdatasync costs the machine the writeback of everything written since,
+ * which on a small VM shows in the tail latency of the requests being answered meanwhile, so it
+ * runs every few seconds rather than every second.
+ */
+const LAZY_SYNC_MS = 3000;
+/** Non-durable appends are written at most this long after they arrive (see pumpSoon). */
+const COALESCE_MS = 20;
+/** …or at once when this many are waiting. */
+const COALESCE_MAX = 512;
 /** fdatasyncs allowed to overlap (pipelined group commit). */
 const MAX_SYNCS_IN_FLIGHT = 4;
 const SEGMENT_RE = /^seg-(\d{6,})\.jsonl$/;
@@ -313,8 +323,8 @@ interface Segment {
 }
 
 interface Pending {
-  /** null: a flush request (no bytes, only the fdatasync). */
-  line: Buffer | null;
+  /** The record's JSON (without its newline); null: a flush request (only the fdatasync). */
+  line: string | null;
   seg: number;
   seq: number;
   durable: boolean;
@@ -326,7 +336,8 @@ interface Pending {
 /** Makes a record fit the cap: bodies first, then the free-form data, then the headers. */
 function capRecord(record: EventDetail, max: number): string {
   let line = JSON.stringify(record);
-  if (Buffer.byteLength(line) + 1 <= max) return line;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short lines need no byte count.
+  if (line.length * 3 + 1 <= max || Buffer.byteLength(line) + 1 <= max) return line;
   const cut = (text: string | null, keep: number) =>
     text === null || text.length <= keep ? text : `${text.slice(0, keep)}${TRUNCATED_MARKER}`;
   const copy: EventDetail = { ...record };
@@ -436,6 +447,7 @@ class SegmentedEventStore implements EventStore {
   private fdSeg = -1;
   private dirty = false;
   private lazyTimer: NodeJS.Timeout | null = null;
+  private coalesceTimer: NodeJS.Timeout | null = null;
   private readonly readers = new Map<number, Promise<fsp.FileHandle>>();
   private closed = false;
   private failure: unknown = null;
@@ -623,23 +635,25 @@ class SegmentedEventStore implements EventStore {
       return Promise.reject(new ConsoleError('BAD_ARGUMENT', `The event cannot be stored as JSON: ${why}`));
     }
     this.nextSeq++;
-    const line = Buffer.from(`${text}\n`);
-    if (this.activeBytes > 0 && this.activeBytes + line.length > this.segmentBytes) {
+    // The text itself waits in the queue (and in `unwritten` for get()); a batch becomes one
+    // Buffer when it is written, so an event costs one string, not a string and a Buffer.
+    const bytes = Buffer.byteLength(text) + 1;
+    if (this.activeBytes > 0 && this.activeBytes + bytes > this.segmentBytes) {
       const num = this.segments[this.segments.length - 1]!.num + 1;
       this.segments.push({ num, file: this.segFile(num), bytes: 0 });
       this.activeBytes = 0;
     }
     const seg = this.segments[this.segments.length - 1]!;
     const offset = this.activeBytes;
-    this.activeBytes += line.length;
-    seg.bytes += line.length;
-    this.totalBytes += line.length;
+    this.activeBytes += bytes;
+    seg.bytes += bytes;
+    this.totalBytes += bytes;
     const summary = summarize(record);
-    this.index(summary, seq, seg.num, offset, line.length);
+    this.index(summary, seq, seg.num, offset, bytes);
     this.unwritten.set(seq, text);
     return new Promise<EventSummary>((resolve, reject) => {
       this.queue.push({
-        line,
+        line: text,
         seg: seg.num,
         seq,
         durable: options?.durable === true,
@@ -647,8 +661,22 @@ class SegmentedEventStore implements EventStore {
         resolve,
         reject,
       });
-      void this.pump();
+      if (options?.durable === true || this.queue.length >= COALESCE_MAX) void this.pump();
+      else this.pumpSoon();
     });
+  }
+
+  /**
+   * Non-durable appends (callbacks, exchanges, traces) wait up to COALESCE_MS for company, so a
+   * steady trickle of requests becomes a few larger writes instead of one write(2) and one
+   * thread-pool wake-up per event. A durable append or a flush takes them along at once.
+   */
+  private pumpSoon(): void {
+    if (this.coalesceTimer) return;
+    this.coalesceTimer = setTimeout(() => {
+      this.coalesceTimer = null;
+      void this.pump();
+    }, COALESCE_MS);
   }
 
   private failed(): ConsoleError {
@@ -658,14 +686,17 @@ class SegmentedEventStore implements EventStore {
 
   /**
    * The single writer (group commit). Each turn takes every append that arrived since the last
-   * one, writes them with one write(2) (synchronous: a page-cache copy of a few KiB, cheaper
-   * than a thread-pool round trip) and, when any of them is durable, starts one fdatasync. Up to
+   * one, writes them with one write(2) (synchronous when a durable append waits for it: a
+   * page-cache copy of a few KiB, cheaper than a thread-pool round trip; in the thread pool
+   * otherwise) and, when any of them is durable, starts one fdatasync. Up to
    * MAX_SYNCS_IN_FLIGHT fdatasyncs overlap, so the next batch is written and queued for the
    * journal while the previous commit runs instead of waiting for its callback. A batch settles
    * (resolve, then `events.appended`) after its own fdatasync, which covers every byte written
    * before it, and after the batches before it settled, so acknowledgements stay in order.
    */
   private async pump(): Promise<void> {
+    if (this.coalesceTimer) clearTimeout(this.coalesceTimer);
+    this.coalesceTimer = null;
     if (this.writing) return;
     this.writing = true;
     try {
@@ -733,18 +764,24 @@ class SegmentedEventStore implements EventStore {
     let i = 0;
     while (i < batch.length) {
       const seg = batch[i]!.seg;
-      const parts: Buffer[] = [];
+      let text = '';
       let j = i;
       for (; j < batch.length && batch[j]!.seg === seg; j++) {
         const p = batch[j]!;
         if (p.durable) sync = true;
-        if (p.line) parts.push(p.line);
+        if (p.line !== null) text += `${p.line}\n`;
       }
-      if (parts.length > 0) {
+      if (text !== '') {
         await this.openForWrite(seg);
-        const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        const buf = Buffer.from(text);
         let done = 0;
-        while (done < buf.length) done += fs.writeSync(this.fd!.fd, buf, done, buf.length - done);
+        if (sync) {
+          while (done < buf.length) done += fs.writeSync(this.fd!.fd, buf, done, buf.length - done);
+        } else {
+          // Nobody waits for these bytes: write them off the event loop, so a write(2) held up
+          // by the kernel's dirty-page throttling never stalls the requests being answered.
+          while (done < buf.length) done += (await this.fd!.write(buf, done, buf.length - done)).bytesWritten;
+        }
         this.dirty = true;
       }
       i = j;

@@ -18,7 +18,8 @@
  *   BENCH_RESULTS         .bench/results.json
  *   BENCH_CUSTOMERS       1000   customers in the bank's directory (bank suite)
  *   BENCH_RATE            2000   requests/s of the bank's fixed-rate /user_auth run
- *   BENCH_RATE_SECONDS    5×S    length of that run
+ *   BENCH_RATE_SECONDS    4×S    length of each round of that run
+ *   BENCH_RATE_ROUNDS     3      interleaved rounds of that run (bank, http floor, bank, …)
  *   BENCH_UI_EVENTS       100000 notification events seeded for the notifications page (ui suite)
  *   BENCH_UI_STEPS        200    programmatic scroll steps through the list
  *   BENCH_CHROMIUM        /usr/bin/chromium
@@ -46,6 +47,7 @@ export interface BenchConfig {
   customers: number;
   rate: number;
   rateSeconds: number;
+  rateRounds: number;
   uiEvents: number;
   uiSteps: number;
   chromium: string;
@@ -113,7 +115,8 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     capFactor: 2,
     customers: numberVar(env, 'BENCH_CUSTOMERS', 1000, 1, 1_000_000, true),
     rate: numberVar(env, 'BENCH_RATE', 2000, 1, 1_000_000, true),
-    rateSeconds: numberVar(env, 'BENCH_RATE_SECONDS', Math.max(1, 5 * scale), 0.5, 600),
+    rateSeconds: numberVar(env, 'BENCH_RATE_SECONDS', Math.max(1, 4 * scale), 0.5, 600),
+    rateRounds: numberVar(env, 'BENCH_RATE_ROUNDS', 3, 1, 20, true),
     uiEvents: numberVar(env, 'BENCH_UI_EVENTS', 100_000, 1, 10_000_000, true),
     uiSteps: numberVar(env, 'BENCH_UI_STEPS', 200, 1, 100_000, true),
     chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',

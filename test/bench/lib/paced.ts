@@ -1,0 +1,149 @@
+/**
+ * A fixed-rate load run with evenly paced requests: request i is due at start + i / rate, and a
+ * 1 ms timer sends every request that is due (at 2,000 req/s, two per millisecond). autocannon's
+ * `overallRate` instead lets each connection send its share of a second at the start of that
+ * second, so its latencies measure the bursts it makes, not the server (docs/benchmarks.md).
+ *
+ * Latency is measured from the moment a request is due, not from when it was handed to a
+ * socket: a request that waits for a free connection or for a late timer counts that wait
+ * (no coordinated omission). Bounded by count (`amount`) and by a hard time cap.
+ */
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { summarizeLatencies } from './stats';
+import type { LoadResult, LoadTarget } from './load';
+
+export interface PacedOptions {
+  /** Requests per second over all connections. */
+  rate: number;
+  /** Requests to send in total. */
+  amount: number;
+  /** At most this many requests in flight (keep-alive connections). */
+  connections: number;
+  /** Hard cap: the run stops after this long even if `amount` is not reached. */
+  maxSeconds: number;
+  /** Per-request timeout, seconds (a timeout is an error). Default 10. */
+  requestTimeoutSeconds?: number;
+}
+
+const LOOPBACK = /^http:\/\/127\.0\.0\.1:(\d+)$/;
+
+/** Runs the paced load and resolves with its counts, throughput and latencies. */
+export function runPaced(target: LoadTarget, opts: PacedOptions): Promise<LoadResult> {
+  const m = LOOPBACK.exec(target.url);
+  if (!m) throw new Error(`${target.id}: the bench only loads 127.0.0.1, got ${target.url}`);
+  if (!(opts.rate > 0)) throw new Error(`${target.id}: rate must be positive, got ${opts.rate}`);
+  const port = Number(m[1]);
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const timeoutMs = (opts.requestTimeoutSeconds ?? 10) * 1000;
+  const intervalMs = 1000 / opts.rate;
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let ok2xx = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let mismatches = 0;
+  let sent = 0;
+  let settled = 0;
+  let capped = false;
+  let lastResponseAt = 0;
+
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let done = false;
+
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(tick);
+      clearTimeout(cap);
+      agent.destroy();
+      const elapsedMs = (lastResponseAt || performance.now()) - started;
+      resolve({
+        responses: latencies.length,
+        ok2xx,
+        non2xx,
+        errors,
+        timeouts,
+        mismatches,
+        elapsedMs,
+        rps: elapsedMs > 0 ? (latencies.length * 1000) / elapsedMs : 0,
+        capped,
+        latencyMs: summarizeLatencies(latencies),
+        latencies,
+        statusCodes,
+      });
+    };
+
+    const settle = () => {
+      settled++;
+      if (settled >= opts.amount) finish();
+    };
+
+    const send = (dueAt: number) => {
+      const spec = target.nextRequest();
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          agent,
+          method: spec.method,
+          path: spec.path,
+          headers: {
+            ...spec.headers,
+            ...(spec.body !== undefined ? { 'Content-Length': Buffer.byteLength(spec.body) } : {}),
+          },
+          timeout: timeoutMs,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const now = performance.now();
+            if (done) return;
+            lastResponseAt = now;
+            latencies.push(now - dueAt);
+            const status = res.statusCode ?? 0;
+            statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+            if (status >= 200 && status < 300) ok2xx++;
+            else non2xx++;
+            if (target.verifyBody && !target.verifyBody(Buffer.concat(chunks).toString('utf8'))) mismatches++;
+            target.onResponse?.(status, spec.tag);
+            settle();
+          });
+          res.on('error', () => {
+            if (done) return;
+            errors++;
+            settle();
+          });
+        },
+      );
+      req.on('timeout', () => {
+        timeouts++;
+        req.destroy(new Error('timeout'));
+      });
+      req.on('error', () => {
+        if (done) return;
+        errors++;
+        settle();
+      });
+      req.end(spec.body);
+    };
+
+    let tick: NodeJS.Timeout;
+    const pump = () => {
+      const now = performance.now();
+      while (sent < opts.amount && started + sent * intervalMs <= now) {
+        send(started + sent * intervalMs);
+        sent++;
+      }
+      if (sent < opts.amount) tick = setTimeout(pump, 1);
+    };
+    const cap = setTimeout(() => {
+      capped = true;
+      finish();
+    }, opts.maxSeconds * 1000);
+    pump();
+  });
+}
