@@ -23,7 +23,7 @@ import {
   type SessionToken,
 } from '../lib/customers';
 import { BenchBroken } from '../lib/errors';
-import { runLoad, type LoadTarget } from '../lib/load';
+import type { LoadTarget } from '../lib/load';
 import { runPaced } from '../lib/paced';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved, type TargetRun } from '../lib/rounds';
