@@ -18,6 +18,8 @@ import { envEvents, envMethods } from './domains/env';
 import { serviceEvents, serviceMethods } from './domains/service';
 import { eventsEvents, eventsMethods } from './domains/events';
 import { bankEvents, bankMethods } from './domains/bank';
+import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
+import { conformanceEvents, conformanceMethods } from './domains/conformance';
 import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
@@ -36,6 +38,8 @@ export const methods = {
   ...serviceMethods,
   ...eventsMethods,
   ...bankMethods,
+  ...walkthroughMethods,
+  ...conformanceMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
@@ -48,6 +52,8 @@ export const events = {
   ...serviceEvents,
   ...eventsEvents,
   ...bankEvents,
+  ...walkthroughEvents,
+  ...conformanceEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -25,6 +25,9 @@ import {
   type SignedPairs,
 } from './service';
 import { APP_NAME, APP_VERSION } from './version';
+import type { CoreDeps } from './core-deps';
+import { walkthroughHandlers } from './walkthrough';
+import { conformanceHandlers } from './conformance';
 
 export interface CoreOptions {
   dataDir: string;
@@ -179,7 +182,22 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     ...(await (await sandbox()).status()),
   });
 
+  const deps: CoreDeps = {
+    dataDir,
+    events,
+    fetch: fetchImpl,
+    services,
+    store,
+    bank,
+    sandbox,
+    listeners: () => ({ ...listeners }),
+  };
+  const { close: closeWalkthrough, ...walkthrough } = walkthroughHandlers(deps);
+  const { close: closeConformance, ...conformance } = conformanceHandlers(deps);
+
   const handlers: Handlers = {
+    ...walkthrough,
+    ...conformance,
     'app.info': async () => ({
       name: APP_NAME,
       version: APP_VERSION,
@@ -272,6 +290,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       return listener;
     },
     async close() {
+      await closeConformance?.().catch(() => undefined);
+      await closeWalkthrough?.().catch(() => undefined);
       // Bank first (stop accepting, finish in-flight), then flush and close the store.
       await (await bank.started()?.catch(() => undefined))?.close();
       if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
