@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { formatClock } from '../../shared/format';
 import { routeOf, type FeedRow } from './notifications-model';
 
@@ -11,13 +11,18 @@ export const ROW_HEIGHT = 26;
  * keyed by event id (or transaction_id when grouped). When new rows arrive at the top while the
  * user has scrolled down, the scroll position moves by their height so what they read stays put.
  */
+const rowHeight = () => ROW_HEIGHT;
+
 export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; grouped: boolean }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const getScrollElement = useCallback(() => scroller.current, []);
+  // Stable options: the virtualizer recomputes its 100,000 row positions whenever count,
+  // estimateSize or getItemKey change identity, so neither is a fresh closure per render (the
+  // default key is the index; React keys the rows by event below).
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (i) => rows[i]!.key,
+    getScrollElement,
+    estimateSize: rowHeight,
     overscan: 12,
     // Before the first layout (and in tests without layout) assume a window's worth of rows.
     initialRect: { width: 800, height: 600 },
@@ -58,7 +63,7 @@ export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; 
             const e = row.event;
             return (
               <div
-                key={item.key}
+                key={row.key}
                 role="row"
                 aria-rowindex={item.index + 1}
                 className={`feed-row outcome-${e.outcome ?? 'none'}`}

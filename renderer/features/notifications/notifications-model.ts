@@ -1,7 +1,10 @@
 import type { EventSummary } from '../../../electron/contract/schemas/events';
 
-/** Summaries per events.query call (the contract's maximum). */
-export const PAGE_SIZE = 10_000;
+/**
+ * Summaries per events.query call: small enough that parsing one page and adding it to the list
+ * fits within a frame or two while the user scrolls (the contract allows 10,000).
+ */
+export const PAGE_SIZE = 4_000;
 /** At most this many summaries are kept in memory (the store keeps them all; export reads the store). */
 export const MAX_LOADED = 100_000;
 

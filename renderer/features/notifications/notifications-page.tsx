@@ -46,8 +46,11 @@ export function NotificationsPage() {
   // Keyed on the page count: each page that arrives asks for the next one.
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
   const pagesLoaded = query.data?.pages.length ?? 0;
+  // A short pause between pages leaves frames for scrolling while the rest loads.
   useEffect(() => {
-    if (pagesLoaded > 0 && hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+    if (!(pagesLoaded > 0 && hasNextPage && !isFetchingNextPage && !isError)) return;
+    const t = setTimeout(() => void fetchNextPage(), 30);
+    return () => clearTimeout(t);
   }, [pagesLoaded, hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
 
   const exportQuery: EventQuery = {
