@@ -57,13 +57,14 @@ describe('NotificationsPage', () => {
   it('renders only a window of rows for 100,000 notifications', async () => {
     const events = Array.from({ length: 100_000 }, (_, i) => notification(100_000 - i));
     const fake = await renderPage(fakeEventsConsole({ events }));
-    // Pages of 10,000, each `before` the last id of the one before, until all are loaded.
+    // Pages of PAGE_SIZE (4,000), each `before` the last id of the one before, until all are loaded.
     await waitFor(
       () => expect(screen.getByTestId('notifications-count').getAttribute('data-loaded')).toBe('100000'),
       { timeout: 15_000 },
     );
-    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 10_000 });
-    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 10_000, before: 'n90001' });
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 4_000 });
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 4_000, before: 'n96001' });
+    expect(fake.events.query).toHaveBeenCalledTimes(25);
     const rows = screen.getAllByTestId('notifications-row');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
