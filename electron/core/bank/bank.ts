@@ -28,7 +28,7 @@ import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
 import { JwksCache } from './jwks-cache';
-import { startServer, type RunningServer } from '../http/listener';
+import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import type { BankEndpoints, BankOptions } from './types';
 import { verifySessionToken, type Verdict } from './verify';
@@ -576,6 +576,26 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     recordLater(callbackEvent(base, req, reply, null, null, started), replay);
   }
 
+  /** A request node:http refused before routing (431 headers, 408 timeout, 400 malformed) is an event too. */
+  function recordClientError(info: ClientErrorInfo): void {
+    const at = new Date(now()).toISOString();
+    recordLater(
+      {
+        ...blankEvent('callback', at),
+        status: info.status,
+        remote: info.remote,
+        duration_ms: 0,
+        warning: `refused before routing: ${info.status}${info.code ? ` (${info.code})` : ''}`,
+        response: {
+          status: info.status,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: info.body,
+        },
+      },
+      undefined,
+    );
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     route(req, res).catch((err: unknown) => {
       send(res, errorReply(500, 'internal', err instanceof Error ? err.message : String(err)));
@@ -725,7 +745,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     },
     handle,
     async listen(opts) {
-      const server = await startServer(handle, opts);
+      const server = await startServer(handle, { ...opts, onClientError: recordClientError });
       servers.add(server);
       return {
         url: server.url,

@@ -7,7 +7,7 @@
  * and then resolves.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -44,9 +44,19 @@ function clientErrorBody(code: string | undefined): { status: number; text: stri
  * const s = await startServer(router.handle.bind(router), { host: '127.0.0.1', port: 0 });
  * console.log(s.url); // http://127.0.0.1:40123
  */
+/** A request refused before it reached the handler (oversized headers, timeout, malformed HTTP). */
+export interface ClientErrorInfo {
+  status: number;
+  /** Node's error code, e.g. HPE_HEADER_OVERFLOW. */
+  code: string | null;
+  /** The JSON body sent. */
+  body: string;
+  remote: string | null;
+}
+
 export function startServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { host: string; port: number },
+  options: { host: string; port: number; onClientError?: (info: ClientErrorInfo) => void },
 ): Promise<RunningServer> {
   const server = http.createServer(
     { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
@@ -60,6 +70,16 @@ export function startServer(
       return;
     }
     const { status, text } = clientErrorBody(err.code);
+    try {
+      options.onClientError?.({
+        status,
+        code: err.code ?? null,
+        body: text,
+        remote: (socket as Socket).remoteAddress ?? null,
+      });
+    } catch {
+      // Recording a refusal never stops the refusal.
+    }
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +

@@ -263,11 +263,18 @@ describe('routes and limits', () => {
     }
   });
 
-  it('huge headers: 431', async () => {
+  it('huge headers: 431, recorded as a refused callback', async () => {
     const r = await fetch(`${fx.url}/user_auth`, { headers: { 'X-Session-ID': 'a'.repeat(40_000) } }).catch(
       (err: unknown) => err,
     );
     expect(r instanceof Response ? r.status : String(r)).toBe(431);
+    const e = await event();
+    expect(e.status).toBe(431);
+    expect(e.warning).toMatch(/refused before routing: 431 \(HPE_HEADER_OVERFLOW\)/);
+    expect(e.response?.body).toContain('request_header_fields_too_large');
+    // The listener still answers the next client.
+    expect((await get(`${fx.url}/key`, await serviceJwt(fx.key))).status).toBe(200);
+    expect((await event()).status).toBe(200);
   });
 
   it('Authorization and Cookie are masked in the event, X-Session-ID kept', async () => {
