@@ -263,6 +263,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     }),
     'bank.setBehaviours': async (args) => (await bank()).setBehaviours(args),
     'bank.setForward': async (args) => (await bank()).setForward(args),
+    'bank.setNotifyPrefix': async (args) => ({
+      notify_path_prefix: await (await bank()).setNotifyPrefix(args.prefix),
+    }),
     'bank.recheck': async (args) => (await bank()).recheck(args.id),
     'bank.replay': async (args) => (await bank()).replay(args.id),
   };

@@ -54,6 +54,12 @@ export const bankMethods = {
     input: ForwardSettings,
     output: ForwardSettings,
   }),
+  'bank.setNotifyPrefix': method({
+    summary:
+      'Where notifications are received under the bank URL: /api/svc/notify (spec 4.3, the default) or another path such as /api/dcm/notify (the service guide).',
+    input: z.object({ prefix: z.string().min(1).max(200) }),
+    output: z.object({ notify_path_prefix: z.string() }),
+  }),
   'bank.recheck': method({
     summary: "Run a stored callback's X-Session-ID checks again with the current JWKS.",
     input: z.object({ id: z.string().min(1).max(100) }),

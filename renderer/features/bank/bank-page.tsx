@@ -8,12 +8,15 @@ import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from './forward-panel';
 import { ImportCustomersDialog } from './import-dialog';
+import { Field } from '../../shared/field';
+import { useSandboxStatus } from '../sandbox/use-sandbox';
 import {
   activeBehaviours,
   useBankStatus,
   useCustomers,
   useExportCustomers,
   useRemoveCustomer,
+  useSetNotifyPrefix,
 } from './use-bank';
 import './bank.css';
 
@@ -103,6 +106,7 @@ function EndpointsPanel({ status }: { status: BankStatus }) {
             The bank listener is not running (start serve with --bank-port).
           </p>
         )}
+        <NotifyPrefixField prefix={status.notify_path_prefix} />
         <p className="muted">Give the service these URLs (the sandbox uses them already):</p>
         <table className="data-table bank-urls">
           <tbody>
@@ -121,6 +125,73 @@ function EndpointsPanel({ status }: { status: BankStatus }) {
         </table>
       </div>
     </section>
+  );
+}
+
+const PREFIX_PRESETS = [
+  { prefix: '/api/svc/notify', label: 'spec 4.3' },
+  { prefix: '/api/dcm/notify', label: 'service guide' },
+] as const;
+
+/** Where notifications are received: the spec's /api/svc/notify, the guide's /api/dcm/notify, or any path. */
+function NotifyPrefixField({ prefix }: { prefix: string }) {
+  const [text, setText] = useState(prefix);
+  const set = useSetNotifyPrefix();
+  const sandboxPrefix = useSandboxStatus().data?.settings.notify_path_prefix;
+  const dirty = text.trim() !== prefix;
+  const save = (value: string) => {
+    setText(value);
+    set.mutate(value);
+  };
+  return (
+    <div className="notify-prefix" data-testid="bank-notify-prefix">
+      <Field id="bank-notify-prefix-input" label="Notification path prefix" error={set.error?.message}>
+        <input
+          id="bank-notify-prefix-input"
+          className="input"
+          value={text}
+          spellCheck={false}
+          onChange={(e) => {
+            setText(e.target.value);
+            set.reset();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && dirty) save(text.trim());
+          }}
+          data-testid="bank-notify-prefix-input"
+        />
+      </Field>
+      <div className="form-actions">
+        {PREFIX_PRESETS.map((p) => (
+          <button
+            key={p.prefix}
+            type="button"
+            className="btn btn-small"
+            disabled={set.isPending || prefix === p.prefix}
+            onClick={() => save(p.prefix)}
+            data-testid={`bank-notify-prefix-${p.prefix.split('/')[2]}`}
+            title={`Receive notifications under ${p.prefix} (${p.label})`}
+          >
+            {p.prefix} <span className="muted">({p.label})</span>
+          </button>
+        ))}
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={set.isPending || !dirty}
+          onClick={() => save(text.trim())}
+          data-testid="bank-notify-prefix-save"
+        >
+          Save
+        </button>
+      </div>
+      {sandboxPrefix && sandboxPrefix !== prefix ? (
+        <p className="field-note field-error" role="status" data-testid="bank-notify-prefix-mismatch">
+          The sandbox posts notifications under {sandboxPrefix}: they will get 404 here until both use the
+          same prefix (Sandbox page, settings).
+        </p>
+      ) : null}
+    </div>
   );
 }
 

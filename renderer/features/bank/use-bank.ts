@@ -74,6 +74,18 @@ export function useSetForward() {
   });
 }
 
+export function useSetNotifyPrefix() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (prefix: string) => api.bank.setNotifyPrefix({ prefix }),
+    onSuccess: ({ notify_path_prefix }) =>
+      queryClient.setQueryData<BankStatus>(bankKeys.status(), (old) =>
+        old ? { ...old, notify_path_prefix } : old,
+      ),
+  });
+}
+
 /** Routes with at least one deliberate misbehaviour switched on. */
 export function activeBehaviours(status: BankStatus | undefined): string[] {
   if (!status) return [];

@@ -1,3 +1,4 @@
+import { ConsoleError } from '../../../electron/contract';
 import { vi } from 'vitest';
 import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../electron/contract';
 import type { BankStatus, Customer } from '../../../electron/contract/schemas/bank';
@@ -138,6 +139,15 @@ export function fakeEventsConsole(
     setForward: vi.fn(async (f: BankStatus['forward']) => {
       status = { ...status, forward: f };
       return f;
+    }),
+    setNotifyPrefix: vi.fn(async ({ prefix }: { prefix: string }) => {
+      if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
+        throw new ConsoleError(
+          'BAD_ARGUMENT',
+          `notify path prefix ${JSON.stringify(prefix)} must be an absolute path`,
+        );
+      status = { ...status, notify_path_prefix: prefix };
+      return { notify_path_prefix: prefix };
     }),
     recheck: vi.fn(async ({ id }: { id: string }) =>
       detail(

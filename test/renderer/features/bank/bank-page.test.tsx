@@ -53,6 +53,26 @@ describe('BankPage', () => {
     expect(screen.getByTestId('bank-jwks-kids').textContent).toContain('svc-1');
   });
 
+  it('changes the notification prefix (presets or typed), the URLs follow, a bad one is refused with its reason', async () => {
+    const fake = await renderPage();
+    fireEvent.click(screen.getByTestId('bank-notify-prefix-dcm'));
+    await waitFor(() =>
+      expect(screen.getByTestId('bank-url-pay-in').textContent).toBe(`${BANK_URL}/api/dcm/notify/pay-in`),
+    );
+    expect(fake.bank.setNotifyPrefix).toHaveBeenCalledWith({ prefix: '/api/dcm/notify' });
+    const input = screen.getByTestId('bank-notify-prefix-input') as HTMLInputElement;
+    expect(input.value).toBe('/api/dcm/notify');
+    fireEvent.change(input, { target: { value: 'no-slash' } });
+    fireEvent.click(screen.getByTestId('bank-notify-prefix-save'));
+    expect(await screen.findByText(/must be an absolute path/)).toBeTruthy();
+    expect(screen.getByTestId('bank-url-transfer').textContent).toBe(`${BANK_URL}/api/dcm/notify/transfer`);
+    fireEvent.change(input, { target: { value: '/hooks/dets' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await waitFor(() =>
+      expect(screen.getByTestId('bank-url-transfer').textContent).toBe(`${BANK_URL}/hooks/dets/transfer`),
+    );
+  });
+
   it('never renders a customer key: only its length', async () => {
     await renderPage();
     const row = await screen.findByTestId(`customer-${CUSTOMER.obj}`);
