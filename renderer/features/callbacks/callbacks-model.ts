@@ -2,8 +2,13 @@ import type { EventDetail, EventSummary } from '../../../electron/contract/schem
 
 /** Spec 4.2: the bank answers each callback within 1 second. */
 export const BUDGET_MS = 1_000;
-/** How many callbacks the page keeps (newest first). */
-export const CALLBACK_LIMIT = 2_000;
+/**
+ * How many callbacks the page keeps (newest first): one events.query page, the contract's
+ * maximum. The list is virtualized, so this bounds memory, not rendering.
+ */
+export const CALLBACK_LIMIT = 10_000;
+/** Fixed row height of the list (px): the virtualizer never measures. */
+export const CALLBACK_ROW_HEIGHT = 30;
 
 /** Prepends a live summary unless it is already there (the event and the page load can overlap). */
 export function prependSummary(
@@ -17,12 +22,17 @@ export function prependSummary(
   return next.length > limit ? next.slice(0, limit) : next;
 }
 
+/** A failed callback: a check failed, or the request was refused (404, 405, 413, 431, …). */
+export function isFailed(e: EventSummary): boolean {
+  return e.failed_check !== null || (e.status !== null && e.status >= 400);
+}
+
 export function applyFilter(
   list: EventSummary[],
   f: { failedOnly: boolean; failedCheck: string | null },
 ): EventSummary[] {
   if (f.failedCheck) return list.filter((e) => e.failed_check === f.failedCheck);
-  if (f.failedOnly) return list.filter((e) => e.failed_check !== null);
+  if (f.failedOnly) return list.filter(isFailed);
   return list;
 }
 

@@ -1,10 +1,18 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatClock } from '../../shared/format';
 import { StatusMark } from '../../shared/status-mark';
 import { CallbackDetail } from './callback-detail';
-import { applyFilter, groupByFailedCheck, routeOf } from './callbacks-model';
+import {
+  applyFilter,
+  CALLBACK_LIMIT,
+  CALLBACK_ROW_HEIGHT,
+  groupByFailedCheck,
+  isFailed,
+  routeOf,
+} from './callbacks-model';
 import { useCallbacksStore } from './callbacks-store';
 import { DurationBar } from './duration-bar';
 import { LatencyHistogram } from './latency-histogram';
@@ -16,6 +24,8 @@ import './callbacks.css';
  * Failures are first-class: "failed only", grouping by the failed check, and a detail panel that
  * explains the failure with the same check list as the Inspector.
  */
+const rowHeight = () => CALLBACK_ROW_HEIGHT;
+
 export function CallbacksPage() {
   useLiveCallbacks();
   const callbacks = useCallbacks();
@@ -25,20 +35,24 @@ export function CallbacksPage() {
   const all = useMemo(() => callbacks.data ?? [], [callbacks.data]);
   const shown = useMemo(() => applyFilter(all, { failedOnly, failedCheck }), [all, failedOnly, failedCheck]);
   const groups = useMemo(() => groupByFailedCheck(all), [all]);
-  const failedCount = useMemo(() => all.filter((e) => e.failed_check !== null).length, [all]);
-  const listRef = useRef<HTMLOListElement>(null);
+  const failedCount = useMemo(() => all.filter(isFailed).length, [all]);
+  const scroller = useRef<HTMLDivElement>(null);
   const at = shown.findIndex((e) => e.id === cursorId);
+  // Virtualized with a fixed row height and stable options (no re-layout of every row per render).
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: useCallback(() => scroller.current, []),
+    estimateSize: rowHeight,
+    overscan: 10,
+    initialRect: { width: 800, height: 600 },
+  });
 
   useEffect(() => {
-    if (!cursorId) return;
-    const row = [...(listRef.current?.children ?? [])].find(
-      (el) => el instanceof HTMLElement && el.dataset.eventId === cursorId,
-    );
-    row?.scrollIntoView?.({ block: 'nearest' });
-  }, [cursorId]);
+    if (at >= 0) virtualizer.scrollToIndex(at, { align: 'auto' });
+  }, [at, virtualizer]);
 
   // j/k or the arrows move the cursor; Enter opens the callback under it.
-  const onKeyDown = (ev: KeyboardEvent<HTMLOListElement>) => {
+  const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
     if (shown.length === 0) return;
     if (ev.key === 'j' || ev.key === 'ArrowDown') {
       ev.preventDefault();
@@ -164,50 +178,64 @@ export function CallbacksPage() {
                 <span>HTTP</span>
                 <span>duration</span>
               </div>
-              <ol
+              <div
                 className="callbacks-list"
-                ref={listRef}
+                ref={scroller}
                 tabIndex={0}
                 onKeyDown={onKeyDown}
                 data-testid="callbacks-list"
                 aria-label="Callbacks, newest first"
               >
-                {shown.map((e) => (
-                  <li
-                    key={e.id}
-                    className={`callback-row ${e.failed_check ? 'is-failed' : 'is-passed'} ${e.id === selectedId ? 'is-selected' : ''} ${e.id === cursorId ? 'is-cursor' : ''}`}
-                    data-testid="callback-row"
-                    data-event-id={e.id}
-                    data-failed-check={e.failed_check ?? ''}
-                    data-cursor={String(e.id === cursorId)}
-                    aria-selected={e.id === selectedId}
-                    onClick={() => select(e.id)}
-                  >
-                    <time dateTime={e.at} title={e.at}>
-                      {formatClock(e.at)}
-                    </time>
-                    <code>{routeOf(e.path)}</code>
-                    {e.obj ? (
-                      <code className="callback-obj" title={e.obj}>
-                        {e.obj}
-                      </code>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                    <span data-testid="callback-outcome">
-                      {e.failed_check ? (
-                        <StatusMark status="failed" word={e.failed_check} />
-                      ) : (
-                        <StatusMark status="passed" />
-                      )}
-                    </span>
-                    <span className={e.status !== null && e.status >= 400 ? 'text-fail' : ''}>
-                      {e.status ?? '—'}
-                    </span>
-                    <DurationBar ms={e.duration_ms} />
-                  </li>
-                ))}
-              </ol>
+                <ol className="callbacks-rows" style={{ height: virtualizer.getTotalSize() }}>
+                  {virtualizer.getVirtualItems().map((item) => {
+                    const e = shown[item.index]!;
+                    return (
+                      <li
+                        key={e.id}
+                        className={`callback-row ${isFailed(e) ? 'is-failed' : 'is-passed'} ${e.id === selectedId ? 'is-selected' : ''} ${e.id === cursorId ? 'is-cursor' : ''}`}
+                        style={{ transform: `translateY(${item.start}px)` }}
+                        data-testid="callback-row"
+                        data-event-id={e.id}
+                        data-failed-check={e.failed_check ?? ''}
+                        data-cursor={String(e.id === cursorId)}
+                        aria-selected={e.id === selectedId}
+                        onClick={() => select(e.id)}
+                      >
+                        <time dateTime={e.at} title={e.at}>
+                          {formatClock(e.at)}
+                        </time>
+                        <code>{routeOf(e.path)}</code>
+                        {e.obj ? (
+                          <code className="callback-obj" title={e.obj}>
+                            {e.obj}
+                          </code>
+                        ) : (
+                          <span className="muted">—</span>
+                        )}
+                        <span data-testid="callback-outcome">
+                          {e.failed_check ? (
+                            <StatusMark status="failed" word={e.failed_check} />
+                          ) : e.status !== null && e.status >= 400 ? (
+                            <StatusMark status="failed" word={`HTTP ${e.status}`} />
+                          ) : (
+                            <StatusMark status="passed" />
+                          )}
+                        </span>
+                        <span className={e.status !== null && e.status >= 400 ? 'text-fail' : ''}>
+                          {e.status ?? '—'}
+                        </span>
+                        <DurationBar ms={e.duration_ms} />
+                      </li>
+                    );
+                  })}
+                </ol>
+              </div>
+              {all.length >= CALLBACK_LIMIT ? (
+                <p className="muted callbacks-limit" data-testid="callbacks-limit">
+                  The newest {CALLBACK_LIMIT.toLocaleString('en')} callbacks are listed; every one is in the
+                  event store (dets-console events --kind callback).
+                </p>
+              ) : null}
             </>
           )}
         </section>

@@ -4,11 +4,13 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { CallbacksPage } from '../../../../renderer/features/callbacks/callbacks-page';
 import { resetCallbacksStore } from '../../../../renderer/features/callbacks/callbacks-store';
 import { curlOf } from '../../../../renderer/features/callbacks/callbacks-model';
+import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
 import { BANK_URL, SESSION_TOKEN, detail, fakeEventsConsole, summary } from '../../support/fake-events';
 
 const writeText = vi.fn(async (_text: string) => undefined);
 
+useFakeViewport();
 beforeEach(() => {
   resetCallbacksStore();
   writeText.mockClear();
@@ -40,6 +42,39 @@ describe('CallbacksPage', () => {
     const slow = screen.getAllByTestId('callback-row')[0]!;
     expect(slow.querySelector('[data-over="true"]')).toBeTruthy();
     expect(screen.getByTestId('callbacks-histogram').getAttribute('data-over-budget')).toBe('1');
+  });
+
+  it('renders only a window of rows for 10,000 callbacks, and says older ones are in the store', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      summary({
+        id: `m${10_000 - i}`,
+        path: '/user_auth',
+        failed_check: i % 3 ? null : 'sub',
+        status: i % 3 ? 200 : 401,
+      }),
+    );
+    await renderPage(fakeEventsConsole({ events: many }));
+    const rows = screen.getAllByTestId('callback-row');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(100);
+    expect(rows[0]!.getAttribute('data-event-id')).toBe('m10000');
+    expect(screen.getByTestId('callbacks-count').textContent).toBe('10000 of 10000');
+    expect(screen.getByTestId('callbacks-limit').textContent).toMatch(/newest 10,000/);
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    expect(screen.getByTestId('callbacks-count').textContent).toBe('3334 of 10000');
+  });
+
+  it('a refused request (431, no check) counts as failed', async () => {
+    await renderPage(
+      fakeEventsConsole({
+        events: [...EVENTS, summary({ id: 'r1', path: null, failed_check: null, status: 431 })],
+      }),
+    );
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    expect(rowIds()).toEqual(['c3', 'c2', 'c0', 'r1']);
+    expect(
+      within(screen.getAllByTestId('callback-row')[3]!).getByTestId('callback-outcome').textContent,
+    ).toContain('HTTP 431');
   });
 
   it('prepends a live events.appended callback into the cache without refetching; ignores other kinds', async () => {

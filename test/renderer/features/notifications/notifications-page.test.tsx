@@ -5,24 +5,17 @@ import type { EventSummary } from '../../../../electron/contract/schemas/events'
 import { NotificationsPage } from '../../../../renderer/features/notifications/notifications-page';
 import { resetNotificationsStore } from '../../../../renderer/features/notifications/notifications-store';
 import { groupRepeats, rateSeries } from '../../../../renderer/features/notifications/notifications-model';
+import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
 import { fakeEventsConsole, summary } from '../../support/fake-events';
 
-// jsdom has no layout: give elements a size so the virtualizer sees a viewport of 600 px.
-const layout = {
-  clientHeight: Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!,
-  clientWidth: Object.getOwnPropertyDescriptor(Element.prototype, 'clientWidth')!,
-};
+useFakeViewport();
 beforeEach(() => {
-  Object.defineProperty(Element.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(Element.prototype, 'clientWidth', { configurable: true, get: () => 800 });
   resetNotificationsStore();
   URL.createObjectURL = vi.fn(() => 'blob:x');
   URL.revokeObjectURL = vi.fn();
 });
 afterEach(() => {
-  Object.defineProperty(Element.prototype, 'clientHeight', layout.clientHeight);
-  Object.defineProperty(Element.prototype, 'clientWidth', layout.clientWidth);
   cleanup();
   vi.restoreAllMocks();
 });
