@@ -1,3 +1,40 @@
+import { z } from 'zod';
+import {
+  ConformanceExport,
+  ConformanceProgress,
+  ConformanceReport,
+  ConformanceRunInput,
+} from '../schemas/conformance';
+import { method, NoInput } from './method';
+
 /** `conformance.*` methods and events: the bank callback conformance suite (issue 7). */
-export const conformanceMethods = {} as const;
-export const conformanceEvents = {} as const;
+export const conformanceMethods = {
+  'conformance.run': method({
+    summary:
+      "Run the suite against a bank's own /user_auth, /key and /external_id, playing the service with the runner's own JWKS on 127.0.0.1:<jwks_port>.",
+    input: ConformanceRunInput,
+    output: ConformanceReport,
+  }),
+  'conformance.selfCheck': method({
+    summary:
+      "Run the suite against a private, temporary instance of the console's own bank endpoints (never the live one): every case must pass.",
+    input: NoInput,
+    output: ConformanceReport,
+  }),
+  'conformance.lastReport': method({
+    summary: 'The last finished report of this session (null before any run).',
+    input: NoInput,
+    output: ConformanceReport.nullable(),
+  }),
+  'conformance.export': method({
+    summary:
+      'The last report as a file: JSON with every case’s full exchange (tokens included, no private key), or JUnit XML.',
+    input: z.object({ format: z.enum(['json', 'junit']) }),
+    output: ConformanceExport,
+  }),
+} as const;
+
+export const conformanceEvents = {
+  /** A run started, a case finished, the run finished (or could not start). */
+  'conformance.progressed': ConformanceProgress,
+} as const;

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/**
+ * The conformance suite's report (issue 7; DESIGN.md "Command line" `conformance`): cases run
+ * against a bank's own GET /user_auth, /key and /external_id, each with the full exchange kept
+ * for export. Tokens sent are included (they are what was tested); private keys never are.
+ */
+
+export const CaseStatus = z.enum(['passed', 'failed', 'skipped']);
+export type CaseStatus = z.infer<typeof CaseStatus>;
+
+/** One HTTP request the runner sent and what came back (or why nothing did). */
+export const CaseExchange = z.object({
+  /** What this request was for, e.g. "valid token", "call 3 of 10", "after rotation". */
+  label: z.string(),
+  at: z.string(),
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+  }),
+  /** The X-Session-ID sent, decoded (header and claims), when there was a JWT. */
+  token: z
+    .object({
+      header: z.record(z.string(), z.unknown()),
+      payload: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable(),
+  response: z
+    .object({
+      status: z.number().int(),
+      headers: z.record(z.string(), z.string()),
+      /** The body as text (cut at 64 KiB). */
+      body: z.string(),
+      truncated: z.boolean(),
+    })
+    .nullable(),
+  /** No (complete) answer: connection refused, timeout, broken answer. */
+  error: z.string().nullable(),
+  duration_ms: z.number(),
+});
+export type CaseExchange = z.infer<typeof CaseExchange>;
+
+export const CaseMetrics = z.object({
+  count: z.number().int(),
+  p50_ms: z.number(),
+  p95_ms: z.number(),
+  max_ms: z.number(),
+  budget_ms: z.number(),
+});
+
+export const CaseResult = z.object({
+  /** Stable id, e.g. `user_auth.alg-none` (CI systems track cases by it). */
+  id: z.string(),
+  /** What the case checks, citing the spec section. */
+  title: z.string(),
+  status: CaseStatus,
+  /** What was sent, what came back, what was expected. */
+  detail: z.string(),
+  /** The callback path the case ran against, null for none. */
+  route: z.string().nullable(),
+  /** The spec sections the case checks, e.g. "2.5, 4.2". */
+  spec: z.string(),
+  duration_ms: z.number(),
+  exchanges: z.array(CaseExchange),
+  metrics: CaseMetrics.optional(),
+});
+export type CaseResult = z.infer<typeof CaseResult>;
+
+export const ConformanceReport = z.object({
+  /** `run` against a bank; `self-check` against a private instance of the console's own bank endpoints. */
+  kind: z.enum(['run', 'self-check']),
+  bank_auth_url: z.string(),
+  obj: z.string(),
+  sub: z.string(),
+  /** The URL the bank under test was configured to trust. */
+  jwks_url: z.string(),
+  /** The kids the runner published (the first key, then the rotated one). */
+  kids: z.array(z.string()),
+  /** How many times the bank fetched the runner's JWKS during the run. */
+  jwks_fetches: z.number().int(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  duration_ms: z.number(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  cases: z.array(CaseResult),
+});
+export type ConformanceReport = z.infer<typeof ConformanceReport>;
+
+/** Input of `conformance.run`. */
+export const ConformanceRunInput = z.object({
+  bank_auth_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2048)
+    .refine((u) => {
+      try {
+        const p = new URL(u);
+        return !p.search && !p.hash && !p.username && !p.password;
+      } catch {
+        return false;
+      }
+    }, 'must have no query, fragment or credentials'),
+  obj: z.string().trim().min(1, 'obj must not be empty').max(200),
+  sub: z.string().trim().min(1, 'sub must not be empty').max(200),
+  /** Where the runner serves its JWKS on 127.0.0.1 (default 7303; 0: any free port). */
+  jwks_port: z.number().int().min(0).max(65535).optional(),
+});
+
+/** Live progress of a run, one event per phase and per finished case. */
+export const ConformanceProgress = z.object({
+  run_id: z.string(),
+  kind: z.enum(['run', 'self-check']),
+  phase: z.enum(['started', 'case', 'finished', 'error']),
+  /** Cases in the plan. */
+  total: z.number().int(),
+  /** Cases finished so far. */
+  done: z.number().int(),
+  jwks_url: z.string().nullable(),
+  bank_auth_url: z.string().nullable(),
+  /** The case just finished (phase `case`). */
+  case: CaseResult.optional(),
+  /** The run's error (phase `error`): e.g. the JWKS port is taken. */
+  error: z.string().optional(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+export type ConformanceProgress = z.infer<typeof ConformanceProgress>;
+
+export const ConformanceExport = z.object({
+  text: z.string(),
+  filename: z.string(),
+  mime: z.string(),
+});
