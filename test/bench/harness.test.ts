@@ -8,6 +8,7 @@ import { killAllSync, parseReady, startChild } from './lib/children';
 import { ConfigError, readConfig } from './lib/config';
 import { BenchBroken } from './lib/errors';
 import { runLoad, type LoadTarget } from './lib/load';
+import { runPaced } from './lib/paced';
 import { bundleMarkers, summarizeProfile, type CpuProfile } from './lib/profile';
 import { formatTable, formatVerdict } from './lib/report';
 import { runInterleaved } from './lib/rounds';
@@ -308,6 +309,41 @@ describe('a tiny real run on 127.0.0.1', () => {
     const exit = await server.stop();
     expect(exit.code).toBe(0);
     expect(server.alive()).toBe(false);
+  });
+
+  it('paces a fixed-rate run: every request sent once, answered, tagged, counted; a loopback URL only', async () => {
+    const server = await startChild({ id: 'bare', args: ['-e', bare] });
+    let built = 0;
+    const tags: string[] = [];
+    const target: LoadTarget = {
+      id: 'bare',
+      title: 'bare',
+      url: server.url,
+      nextRequest: () => ({
+        method: 'POST',
+        path: `/r/${built}`,
+        headers: { 'cx-authorization': 'x' },
+        tag: String(built++),
+      }),
+      verifyBody: sessionBodyCheck(null, 1),
+      onResponse: (status, tag) => {
+        if (status === 200 && tag !== undefined) tags.push(tag);
+      },
+    };
+    const r = await runPaced(target, { rate: 1000, amount: 150, connections: 4, maxSeconds: 30 });
+    expect([r.responses, r.ok2xx, built]).toEqual([150, 150, 150]);
+    expect([r.non2xx, r.errors, r.timeouts, r.mismatches]).toEqual([0, 0, 0, 0]);
+    expect(r.latencies).toHaveLength(150);
+    expect(r.capped).toBe(false);
+    expect(tags.map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i));
+    expect(() =>
+      runPaced(
+        { ...target, url: 'http://example.com:80' },
+        { rate: 1, amount: 1, connections: 1, maxSeconds: 1 },
+      ),
+    ).toThrow(/127\.0\.0\.1/);
+    const exit = await server.stop();
+    expect(exit.code).toBe(0);
   });
 
   it('calls the bench broken when a target answers non-2xx', async () => {
