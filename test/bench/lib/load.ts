@@ -57,6 +57,16 @@ export interface LoadResult extends RoundStats {
 
 const LOOPBACK = /^http:\/\/127\.0\.0\.1:\d+$/;
 
+/** A run's result from its counts and latencies (throughput and the latency summary derived). */
+export function loadResult(r: Omit<LoadResult, 'responses' | 'rps' | 'latencyMs'>): LoadResult {
+  return {
+    ...r,
+    responses: r.latencies.length,
+    rps: r.elapsedMs > 0 ? (r.latencies.length * 1000) / r.elapsedMs : 0,
+    latencyMs: summarizeLatencies(r.latencies),
+  };
+}
+
 /** Runs the load and resolves with its counts, throughput and latencies. */
 export function runLoad(target: LoadTarget, opts: LoadOptions): Promise<LoadResult> {
   if (!LOOPBACK.test(target.url))
@@ -115,20 +125,19 @@ export function runLoad(target: LoadTarget, opts: LoadOptions): Promise<LoadResu
           (n, [code, c]) => (code.startsWith('2') ? n + c : n),
           0,
         );
-        resolve({
-          responses: latencies.length,
-          ok2xx,
-          non2xx: result.non2xx,
-          errors: result.errors,
-          timeouts: result.timeouts,
-          mismatches: result.mismatches,
-          elapsedMs,
-          rps: elapsedMs > 0 ? (latencies.length * 1000) / elapsedMs : 0,
-          capped,
-          latencyMs: summarizeLatencies(latencies),
-          latencies,
-          statusCodes,
-        });
+        resolve(
+          loadResult({
+            latencies,
+            statusCodes,
+            ok2xx,
+            non2xx: result.non2xx,
+            errors: result.errors,
+            timeouts: result.timeouts,
+            mismatches: result.mismatches,
+            elapsedMs,
+            capped,
+          }),
+        );
       },
     );
     instance.on('response', (_client, _status, _bytes, responseTimeMs) => {

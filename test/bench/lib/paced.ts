@@ -10,8 +10,7 @@
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { summarizeLatencies } from './stats';
-import type { LoadResult, LoadTarget } from './load';
+import { loadResult, type LoadTarget } from './load';
 
 export interface PacedOptions {
   /** Requests per second over all connections. */
@@ -60,20 +59,19 @@ export function runPaced(target: LoadTarget, opts: PacedOptions): Promise<LoadRe
       clearTimeout(cap);
       agent.destroy();
       const elapsedMs = (lastResponseAt || performance.now()) - started;
-      resolve({
-        responses: latencies.length,
-        ok2xx,
-        non2xx,
-        errors,
-        timeouts,
-        mismatches,
-        elapsedMs,
-        rps: elapsedMs > 0 ? (latencies.length * 1000) / elapsedMs : 0,
-        capped,
-        latencyMs: summarizeLatencies(latencies),
-        latencies,
-        statusCodes,
-      });
+      resolve(
+        loadResult({
+          latencies,
+          statusCodes,
+          ok2xx,
+          non2xx,
+          errors,
+          timeouts,
+          mismatches,
+          elapsedMs,
+          capped,
+        }),
+      );
     };
 
     const settle = () => {
