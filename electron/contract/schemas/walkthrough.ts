@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { InspectReport } from './inspector';
+
+/**
+ * The guided onboarding walkthrough (issue 6): the registration flow of spec 4.4 and the work
+ * around it, as eight steps whose state is derived from real events (stored keys, exchanges with
+ * the service, callbacks and notifications the bank endpoints recorded, rotations), never from
+ * checkboxes.
+ */
+export const WALKTHROUGH_STEP_IDS = [
+  'key',
+  'register',
+  'compose',
+  'authenticate',
+  'callbacks',
+  'sign-in',
+  'notifications',
+  'rotate',
+] as const;
+export const StepId = z.enum(WALKTHROUGH_STEP_IDS);
+export type StepId = z.infer<typeof StepId>;
+
+/**
+ * pending: nothing proves it yet (and nothing failed); done: the event that proves it exists;
+ * failed: its last attempt failed (reason and fix say why and what to do); waiting: the
+ * service's part, the console waits for it (a real environment).
+ */
+export const StepState = z.enum(['pending', 'done', 'failed', 'waiting']);
+export type StepState = z.infer<typeof StepState>;
+
+/** One fact shown under a step: "kid", "fingerprint", "counterparty_guid"… */
+export const StepFact = z.object({ label: z.string(), value: z.string() });
+export type StepFact = z.infer<typeof StepFact>;
+
+export const WalkthroughStep = z.object({
+  id: StepId,
+  number: z.number().int().min(1).max(8),
+  title: z.string(),
+  /** What the service expects and why, in plain words. */
+  explanation: z.string(),
+  /** The spec sections it follows, e.g. "spec 4.4 #2, 2.4". */
+  spec: z.string(),
+  state: StepState,
+  /** One line: what proved it, what is missing, or what the console waits for. */
+  summary: z.string(),
+  /** failed: what went wrong (the service's or the bank's own words where there are some). */
+  reason: z.string().nullable(),
+  /** failed (and some pending steps): what to do about it. */
+  fix: z.string().nullable(),
+  /** waiting: what the console is waiting for from the service. */
+  waiting_for: z.string().nullable(),
+  /** When the proving (or failing) event happened. */
+  at: z.string().nullable(),
+  /** An earlier step that is not done yet and this one builds on. */
+  needs: StepId.nullable(),
+  /** The label of the step's one action ("Create the signing key"), null when there is none here. */
+  action: z.string().nullable(),
+  /** What the action needs typed (a real environment's counterparty_guid). */
+  action_input: z.enum(['counterparty_guid', 'bank_url']).nullable(),
+  facts: z.array(StepFact),
+  /** Related event ids (the exchange, the callback, the notifications), for links and the pack. */
+  event_ids: z.array(z.string()),
+});
+export type WalkthroughStep = z.infer<typeof WalkthroughStep>;
+
+/** The bank JWT the walkthrough composed (step 3), as the composer signed it. */
+export const ComposedToken = z.object({
+  at: z.string(),
+  kid: z.string(),
+  obj: z.string(),
+  sub: z.string(),
+  token: z.string(),
+  header: z.record(z.string(), z.unknown()),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type ComposedToken = z.infer<typeof ComposedToken>;
+
+export const WalkthroughState = z.object({
+  environment: z.object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['sandbox', 'real']),
+    base_url: z.string().nullable(),
+    counterparty_guid: z.string().nullable(),
+    active_kid: z.string().nullable(),
+  }),
+  /** Events before this instant are ignored (null: never reset). */
+  reset_at: z.string().nullable(),
+  /** The bank endpoints' URL the service calls (the listener, or the public URL given in step 5). */
+  bank_url: z.string().nullable(),
+  /** The customer the walkthrough signs in (obj) and who acts (sub). */
+  obj: z.string(),
+  sub: z.string(),
+  composed: ComposedToken.nullable(),
+  /** The latest session_token (step 4), decoded and checked against the service JWKS. */
+  session: z
+    .object({ exchange_id: z.string(), token: z.string(), report: InspectReport.nullable() })
+    .nullable(),
+  steps: z.array(WalkthroughStep),
+  done: z.number().int(),
+  total: z.number().int(),
+  derived_at: z.string(),
+});
+export type WalkthroughState = z.infer<typeof WalkthroughState>;
+
+export const WalkthroughTarget = z.object({
+  /** An environment id; default the active environment. */
+  env_id: z.string().min(1).max(100).optional(),
+});
+
+const Guid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
+
+export const RunStepInput = WalkthroughTarget.extend({
+  step: StepId,
+  /** Step 2 on a real environment: the counterparty_guid the service's onboarding answered. */
+  counterparty_guid: Guid.optional(),
+  /** Step 5 on a real environment: the URL the service will call (a tunnel's), default the listener. */
+  bank_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2048)
+    .optional(),
+});
+
+export const RunStepResult = z.object({
+  step: StepId,
+  ok: z.boolean(),
+  /** What the action did, or why it failed. */
+  message: z.string(),
+  state: WalkthroughState,
+});
+
+export const ExportPackInput = WalkthroughTarget.extend({
+  /**
+   * Keep tokens whole (signatures included). Private keys and customers' secret keys are never
+   * in the pack, whatever this says.
+   */
+  full_tokens: z.boolean().optional(),
+});
+
+export const EvidencePack = z.object({
+  text: z.string(),
+  filename: z.string(),
+  mime: z.string(),
+});
+
+/** `walkthrough.changed`: a reset or a recorded attempt changed an environment's walkthrough. */
+export const WalkthroughChanged = z.object({ environment_id: z.string(), at: z.string() });

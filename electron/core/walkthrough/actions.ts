@@ -1,0 +1,449 @@
+/**
+ * Each step's one action, done with the same services the pages use (keys, environments, the
+ * service client, the sandbox, the bank endpoints), so what the walkthrough proves is what the
+ * console really does. An action never marks a step done itself: the state is derived afterwards
+ * from the events the action caused. What failed before any event could record it (a locked
+ * vault, a missing counterparty_guid) is kept as the step's last attempt, with the fix.
+ */
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { ConsoleError } from '../../contract/errors';
+import type { KeyInfo } from '../../contract/schemas/keys';
+import type { Environment } from '../../contract/schemas/service';
+import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas/walkthrough';
+import type { CoreDeps } from '../core-deps';
+import { specJwk } from '../service/client';
+import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
+import { NOTIFY_ROUTES } from './derive';
+import type { Progress, ProgressStore } from './progress';
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+}
+
+/** A bank JWT is recomposed when it has less than this left. */
+const FRESH_SECONDS = 60;
+/** The walkthrough's tokens live this long (the sandbox accepts up to an hour). */
+const TOKEN_TTL_SECONDS = 600;
+/** Keys the walkthrough creates expire in a year: step 8 rotates before then. */
+const KEY_DAYS = 365;
+/** The reachability self-test gives up after this long; the 1 s budget is judged separately. */
+const PROBE_TIMEOUT_MS = 5000;
+
+const quote = (s: string) => JSON.stringify(s);
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** What to do when an action fails before the service or the bank could record anything. */
+const THROWN_FIXES: Record<StepId, string> = {
+  key: 'Unlock or set up the vault (the banner at the top), then create the key again.',
+  register: 'Create the key first (step 1); for the sandbox, the sandbox must be running.',
+  compose: 'Create the key first (step 1), and unlock the vault if it is locked.',
+  authenticate: 'Register the key first (step 2: it saves the counterparty_guid), then authenticate again.',
+  callbacks: 'Register with the service first (step 2), and start the bank endpoints.',
+  'sign-in': 'Register (step 2) and compose a JWT (step 3) first.',
+  notifications: 'Register (step 2) and give the service the bank URL (step 5) first.',
+  rotate: 'Authenticate with the current key first (step 4): rotation is signed by it.',
+};
+
+export interface ActionContext {
+  deps: CoreDeps;
+  progress: ProgressStore;
+  env: Environment;
+  input: z.output<typeof RunStepInput>;
+  now: () => number;
+}
+
+function inDays(now: number, days: number): string {
+  return new Date(now + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function activeKey(ctx: ActionContext): Promise<KeyInfo> {
+  const kid = ctx.env.active_kid;
+  if (!kid)
+    throw new ConsoleError('BAD_ARGUMENT', 'this environment has no signing key yet: create it (step 1)');
+  return ctx.deps.services.keys().get(kid);
+}
+
+/** The customer the walkthrough signs in: the chosen one, the bank's first, or a default test customer. */
+async function ensureCustomer(ctx: ActionContext, p: Progress): Promise<{ obj: string; sub: string }> {
+  const bank = await ctx.deps.bank();
+  const customers = await bank.customers();
+  const wanted = p.obj ?? ctx.env.default_obj;
+  const chosen =
+    (wanted ? customers.find((c) => c.obj === wanted) : undefined) ?? (wanted ? undefined : customers[0]);
+  if (chosen) return { obj: chosen.obj, sub: chosen.sub ?? p.sub ?? ctx.env.default_sub ?? DEFAULT_SUB };
+  const obj = wanted ?? DEFAULT_OBJ;
+  const sub = p.sub ?? ctx.env.default_sub ?? DEFAULT_SUB;
+  // A test customer of the bank endpoints, so /user_auth can answer (spec 2.5); its secret key is
+  // random and sealed by the vault, never shown.
+  await bank.saveCustomer({
+    obj,
+    sub,
+    external_id: 'walkthrough-customer-0001',
+    phone: '+4915112345678',
+    key: randomBytes(18).toString('base64url'),
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada.lovelace@example.com',
+  });
+  return { obj, sub };
+}
+
+async function compose(ctx: ActionContext): Promise<ComposedToken> {
+  const key = await activeKey(ctx);
+  const p = await ctx.progress.read(ctx.env.id);
+  const { obj, sub } = await ensureCustomer(ctx, p);
+  const signed = await ctx.deps.services.composer().sign({ kid: key.kid, obj, sub, ttl: TOKEN_TTL_SECONDS });
+  const composed: ComposedToken = {
+    at: new Date(ctx.now()).toISOString(),
+    kid: key.kid,
+    obj,
+    sub,
+    token: signed.token,
+    header: signed.header,
+    payload: signed.payload,
+  };
+  await ctx.progress.update(ctx.env.id, (q) => {
+    q.composed = composed;
+    q.obj = obj;
+    q.sub = sub;
+  });
+  return composed;
+}
+
+/** The composed JWT when it is signed by the active key and still fresh; else a new one. */
+async function freshToken(ctx: ActionContext): Promise<ComposedToken> {
+  const p = await ctx.progress.read(ctx.env.id);
+  const c = p.composed;
+  const exp = typeof c?.payload.exp === 'number' ? c.payload.exp : 0;
+  if (c && c.kid === ctx.env.active_kid && exp - ctx.now() / 1000 > FRESH_SECONDS) return c;
+  return compose(ctx);
+}
+
+function requireGuid(env: Environment): string {
+  if (!env.counterparty_guid) {
+    throw new ConsoleError(
+      'BAD_ARGUMENT',
+      'this environment has no counterparty_guid yet: register first (step 2)',
+      {
+        field: 'counterparty_guid',
+      },
+    );
+  }
+  return env.counterparty_guid;
+}
+
+/** Waits (briefly) for the bank endpoints to record a /user_auth for `obj`: they record after answering. */
+function awaitCallback(
+  deps: CoreDeps,
+  obj: string,
+  timeoutMs = 3000,
+): { done: Promise<void>; cancel(): void } {
+  let off: () => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    off = deps.events.on('events.appended', (e) => {
+      if (e.kind === 'callback' && e.path === '/user_auth' && e.obj === obj) resolve();
+    });
+    timer = setTimeout(resolve, timeoutMs);
+  }).finally(() => {
+    off();
+    clearTimeout(timer);
+  });
+  return {
+    done,
+    cancel: () => {
+      off();
+      clearTimeout(timer);
+    },
+  };
+}
+
+const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
+  async key(ctx) {
+    const keys = ctx.deps.services.keys();
+    const current = ctx.env.active_kid ? await keys.get(ctx.env.active_kid).catch(() => null) : null;
+    const all = await keys.list();
+    // "active" is the key store's default signer: take it over only when this environment's key
+    // holds it (or none does), so another environment's key is not retired behind its back.
+    const status =
+      !all.some((k) => k.status === 'active') || current?.status === 'active' ? 'active' : 'next';
+    const key = await keys.generate({
+      label: `walkthrough key (${ctx.env.name})`,
+      expires: inDays(ctx.now(), KEY_DAYS),
+      status,
+    });
+    await ctx.deps.services.environments().save({ id: ctx.env.id, active_kid: key.kid });
+    return {
+      ok: true,
+      message: `generated kid ${quote(key.kid)} (${key.alg}, ${key.bits} bits, expires ${key.expires}); it is this environment's active key`,
+    };
+  },
+
+  async register(ctx) {
+    const key = await activeKey(ctx);
+    if (ctx.env.kind === 'real') {
+      const guid = ctx.input.counterparty_guid;
+      if (!guid) {
+        throw new ConsoleError(
+          'BAD_ARGUMENT',
+          'enter the counterparty_guid the service’s onboarding answered for this JWK',
+          { field: 'counterparty_guid' },
+        );
+      }
+      await ctx.deps.services.environments().save({ id: ctx.env.id, counterparty_guid: guid.toLowerCase() });
+      return { ok: true, message: `counterparty_guid ${guid} saved on ${ctx.env.name}` };
+    }
+    const sb = await ctx.deps.sandbox();
+    const status = await sb.status();
+    const guid = ctx.env.counterparty_guid?.toLowerCase() ?? null;
+    const cp = status.counterparties.find((c) => c.counterparty_guid === guid);
+    if (cp) {
+      if (cp.jwks.some((j) => j.jwk.kid === key.kid && j.jwk.n === key.public_jwk.n)) {
+        return {
+          ok: true,
+          message: `kid ${quote(key.kid)} is already registered for ${cp.counterparty_guid}`,
+        };
+      }
+      // Spec 4.1 #1: a new JWK is registered with PUT, signed by a key already registered.
+      const keys = await ctx.deps.services.keys().list();
+      const signer = keys.find(
+        (k) =>
+          k.kid !== key.kid &&
+          (k.expires_in_days === null || k.expires_in_days >= 0) &&
+          cp.jwks.some((j) => j.jwk.kid === k.kid && j.jwk.n === k.public_jwk.n),
+      );
+      if (signer) {
+        const exchange = await ctx.deps.services
+          .service()
+          .updateJwk({ kid: key.kid, signing_kid: signer.kid });
+        return exchange.ok
+          ? {
+              ok: true,
+              message: `registered kid ${quote(key.kid)} with PUT …/jwk/${exchange.jwk_guid}, signed by ${quote(signer.kid)}`,
+            }
+          : { ok: false, message: exchange.explanation ?? exchange.error ?? 'the registration was refused' };
+      }
+    }
+    // Onboarding (spec 5.2; the sandbox's stand-in): the initial JWK and the bank's URLs.
+    const bankUrl = ctx.deps.listeners().bank;
+    const created = await sb.onboard({
+      jwk: specJwk(key),
+      ...(bankUrl ? { bank_auth_url: bankUrl, bank_sender_url: bankUrl, bank_receiver_url: bankUrl } : {}),
+    });
+    await ctx.deps.services
+      .environments()
+      .save({ id: ctx.env.id, counterparty_guid: created.counterparty_guid });
+    return {
+      ok: true,
+      message: `onboarded: counterparty_guid ${created.counterparty_guid}, jwk_guid ${created.jwk_guid}`,
+    };
+  },
+
+  async compose(ctx) {
+    const c = await compose(ctx);
+    return {
+      ok: true,
+      message: `composed a bank JWT for obj ${quote(c.obj)}, sub ${quote(c.sub)}, kid ${quote(c.kid)}`,
+    };
+  },
+
+  async authenticate(ctx) {
+    requireGuid(ctx.env);
+    const token = await freshToken(ctx);
+    const result = await ctx.deps.services.service().authenticate({ token: token.token });
+    if (result.session_token) {
+      await ctx.progress.update(ctx.env.id, (p) => {
+        p.session = {
+          exchange_id: result.exchange.id,
+          token: result.session_token as string,
+          report: result.session_report,
+        };
+      });
+    }
+    return result.exchange.ok
+      ? { ok: true, message: 'the service answered a session_token' }
+      : { ok: false, message: result.exchange.explanation ?? result.exchange.error ?? 'refused' };
+  },
+
+  async callbacks(ctx) {
+    const listener = ctx.deps.listeners().bank;
+    if (ctx.env.kind === 'sandbox') {
+      if (!listener) {
+        throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening in this process');
+      }
+      const guid = requireGuid(ctx.env);
+      await (
+        await ctx.deps.sandbox()
+      ).updateCounterparty({
+        counterparty_guid: guid,
+        bank_auth_url: listener,
+        bank_sender_url: listener,
+        bank_receiver_url: listener,
+      });
+      return { ok: true, message: `the sandbox calls the bank endpoints at ${listener}` };
+    }
+    const p = await ctx.progress.read(ctx.env.id);
+    const url = (ctx.input.bank_url ?? p.bank_url ?? listener)?.replace(/\/+$/, '') ?? null;
+    if (!url) throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening in this process');
+    const probe = await probeCallbacks(ctx.deps.fetch, url, ctx.now);
+    await ctx.progress.update(ctx.env.id, (q) => {
+      if (ctx.input.bank_url) q.bank_url = url;
+      q.probe = probe;
+    });
+    return { ok: probe.ok, message: probe.detail };
+  },
+
+  async 'sign-in'(ctx) {
+    if (ctx.env.kind === 'real') {
+      return {
+        ok: true,
+        message: 'waiting for the service to call GET /user_auth (its sign-in is started on its side)',
+      };
+    }
+    const guid = requireGuid(ctx.env);
+    const token = await freshToken(ctx);
+    const recorded = awaitCallback(ctx.deps, token.obj);
+    try {
+      const result = await (await ctx.deps.sandbox()).signIn({ counterparty_guid: guid, token: token.token });
+      if (!result.ok) {
+        recorded.cancel();
+        return { ok: false, message: `the sign-in stopped at ${result.failed ?? 'a step'}` };
+      }
+      await recorded.done; // the bank endpoints record the callback just after answering it
+      return { ok: true, message: 'the sandbox called /user_auth and every check passed' };
+    } catch (err) {
+      recorded.cancel();
+      throw err;
+    }
+  },
+
+  async notifications(ctx) {
+    if (ctx.env.kind === 'real') {
+      return { ok: true, message: 'waiting for the service’s notifications' };
+    }
+    const guid = requireGuid(ctx.env);
+    const sb = await ctx.deps.sandbox();
+    const problems: string[] = [];
+    for (const event of NOTIFY_ROUTES) {
+      const r = await sb.notify({
+        counterparty_guid: guid,
+        event,
+        ...(event === 'transfer' ? { to: 'receiver' as const } : {}),
+      });
+      if (r.status !== 200) problems.push(`${event}: ${r.status ?? r.error ?? 'no answer'}`);
+    }
+    return problems.length === 0
+      ? { ok: true, message: 'pay-in, pay-out and transfer sent; the bank endpoints answered 200 to each' }
+      : { ok: false, message: problems.join('; ') };
+  },
+
+  async rotate(ctx) {
+    const rotation = await ctx.deps.services.service().rotate({ expires: inDays(ctx.now(), KEY_DAYS) });
+    await ctx.progress.update(ctx.env.id, (p) => {
+      p.rotation = rotation;
+    });
+    const failed = rotation.steps.find((s) => s.status === 'failed');
+    return rotation.state === 'done'
+      ? { ok: true, message: `rotated from ${quote(rotation.from_kid)} to ${quote(rotation.to_kid ?? '?')}` }
+      : { ok: false, message: failed?.detail ?? 'the rotation stopped' };
+  },
+};
+
+/**
+ * The reachability self-test (step 5, a real environment): GET {url}/user_auth without an
+ * X-Session-ID. A bank endpoint that is up answers 401 at once (spec 4.2: "otherwise HTTP 401"),
+ * within the 1 s budget (spec 8). It proves the URL answers from this machine; the service
+ * reaching it from its network is the service's own test (step 6).
+ */
+export async function probeCallbacks(
+  fetchImpl: typeof fetch,
+  url: string,
+  now: () => number,
+): Promise<{
+  at: string;
+  url: string;
+  ok: boolean;
+  status: number | null;
+  duration_ms: number | null;
+  detail: string;
+}> {
+  const at = new Date(now()).toISOString();
+  const started = performance.now();
+  try {
+    const res = await fetchImpl(`${url}/user_auth`, {
+      method: 'GET',
+      headers: { Accept: 'application/json', 'User-Agent': 'dets-console walkthrough self-test' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    const duration = Math.round(performance.now() - started);
+    if (res.status !== 401) {
+      return {
+        at,
+        url,
+        ok: false,
+        status: res.status,
+        duration_ms: duration,
+        detail: `GET ${url}/user_auth without X-Session-ID answered ${res.status}; a bank endpoint must answer 401 when a check fails (spec 4.2): is this URL the bank's callback host?`,
+      };
+    }
+    if (duration > 1000) {
+      return {
+        at,
+        url,
+        ok: false,
+        status: 401,
+        duration_ms: duration,
+        detail: `answered 401 but in ${duration} ms: over the 1 s budget of spec 8`,
+      };
+    }
+    return {
+      at,
+      url,
+      ok: true,
+      status: 401,
+      duration_ms: duration,
+      detail: `401 without X-Session-ID, in ${duration} ms: reachable, and refusing an unauthenticated call as spec 4.2 requires`,
+    };
+  } catch (err) {
+    return {
+      at,
+      url,
+      ok: false,
+      status: null,
+      duration_ms: Math.round(performance.now() - started),
+      detail: `GET ${url}/user_auth failed: ${messageOf(err)}`,
+    };
+  }
+}
+
+/**
+ * Runs a step's action. Errors thrown before anything reached the service or the bank are kept
+ * as the step's last attempt (with the fix) and answered as a failed result, not thrown: the page
+ * shows them on the step.
+ */
+export async function runAction(ctx: ActionContext): Promise<ActionResult> {
+  const step = ctx.input.step;
+  try {
+    const result = await ACTIONS[step](ctx);
+    await ctx.progress.update(ctx.env.id, (p) => {
+      p.attempts[step] = { at: new Date(ctx.now()).toISOString(), ok: true, reason: null, fix: null };
+    });
+    return result;
+  } catch (err) {
+    // Bad arguments of the method itself are the caller's to fix, not the step's.
+    const reason = messageOf(err);
+    await ctx.progress.update(ctx.env.id, (p) => {
+      p.attempts[step] = {
+        at: new Date(ctx.now()).toISOString(),
+        ok: false,
+        reason,
+        fix: THROWN_FIXES[step],
+      };
+    });
+    return { ok: false, message: reason };
+  }
+}
