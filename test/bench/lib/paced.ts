@@ -10,7 +10,7 @@
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { loadResult, type LoadTarget } from './load';
+import { loadResult, type LoadResult, type LoadTarget } from './load';
 
 export interface PacedOptions {
   /** Requests per second over all connections. */
