@@ -1,0 +1,194 @@
+/**
+ * The walkthrough through the real core: createConsoleCore on a fresh data directory, the
+ * sandbox and the bank endpoints listening on 127.0.0.1:0, real keys in the vault, real HTTP
+ * between them. Each step's action is run in order and each step turns done only after it;
+ * one step fails on purpose (a key the service does not know); progress survives a restart;
+ * a reset ignores what came before; the evidence pack is redacted.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { methods, type MethodOutput } from '../../../electron/contract';
+import type { StepId } from '../../../electron/contract/schemas/walkthrough';
+import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
+
+type State = MethodOutput<'walkthrough.state'>;
+
+const cores: ConsoleCore[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close().catch(() => undefined);
+  for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function start(dataDir: string): Promise<ConsoleCore> {
+  const core = await createConsoleCore({
+    dataDir,
+    host: 'cli',
+    env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
+  });
+  cores.push(core);
+  await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+  await core.listenBank({ host: '127.0.0.1', port: 0 });
+  return core;
+}
+
+async function call<M extends keyof typeof methods>(core: ConsoleCore, method: M, input?: unknown) {
+  const envelope = await core.dispatch(method, input);
+  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.code} ${envelope.error.message}`);
+  return methods[method].output.parse(envelope.value) as MethodOutput<M>;
+}
+
+const stateOf = (s: State, id: StepId) => s.steps.find((x) => x.id === id)!;
+const states = (s: State) => Object.fromEntries(s.steps.map((x) => [x.id, x.state]));
+
+async function run(core: ConsoleCore, step: StepId, extra: Record<string, unknown> = {}) {
+  return call(core, 'walkthrough.run', { step, ...extra });
+}
+
+describe('the walkthrough against the sandbox, through the core', () => {
+  it('completes all eight steps by their actions, each proven by its event', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
+    dirs.push(dataDir);
+    let core = await start(dataDir);
+
+    const fresh = await call(core, 'walkthrough.state');
+    expect(fresh.environment).toMatchObject({ id: 'sandbox', kind: 'sandbox' });
+    expect(fresh.steps.map((s) => s.state)).toEqual(Array(8).fill('pending'));
+    expect(fresh.done).toBe(0);
+
+    // One step failed on purpose: authenticate before anything is registered.
+    await run(core, 'key');
+    const early = await run(core, 'authenticate');
+    expect(early.ok).toBe(false);
+    expect(stateOf(early.state, 'authenticate')).toMatchObject({ state: 'failed', needs: 'register' });
+    expect(stateOf(early.state, 'authenticate').reason).toMatch(/counterparty_guid/);
+    expect(stateOf(early.state, 'authenticate').fix).toMatch(/Register the key first/);
+
+    const order: StepId[] = [
+      'register',
+      'compose',
+      'authenticate',
+      'callbacks',
+      'sign-in',
+      'notifications',
+      'rotate',
+    ];
+    let previous = await call(core, 'walkthrough.state');
+    expect(stateOf(previous, 'key').state).toBe('done');
+    for (const step of order) {
+      if (step !== 'callbacks')
+        expect(stateOf(previous, step).state, `${step} before its action`).not.toBe('done');
+      const result = await run(core, step);
+      expect(result.ok, `${step}: ${result.message}`).toBe(true);
+      expect(
+        stateOf(result.state, step).state,
+        `${step} after its action: ${stateOf(result.state, step).summary}`,
+      ).toBe('done');
+      previous = result.state;
+      if (step === 'authenticate') {
+        // The session_token, decoded and checked against the sandbox's JWKS in place.
+        expect(stateOf(previous, step).facts.map((f) => f.label)).toContain('session_token checks');
+        expect(previous.session?.report?.ok).toBe(true);
+      }
+    }
+    expect(previous.done).toBe(8);
+    expect(stateOf(previous, 'rotate').summary).toMatch(/^Rotated from/);
+
+    // The events really exist: a passed /user_auth and one stored notification per route.
+    const store = await core.store();
+    const callbacks = await store.query({ kind: 'callback', path: '/user_auth' });
+    expect(callbacks.events.some((e) => e.status === 200 && e.failed_check === null)).toBe(true);
+    const notes = await store.query({ kind: 'notification' });
+    expect(notes.events.map((e) => e.path?.split('/').pop()).sort()).toEqual([
+      'pay-in',
+      'pay-out',
+      'transfer',
+    ]);
+
+    // The pack: redacted, with fingerprints and public JWKs.
+    const secret = (await (await core.bank()).exportCustomers())[0]!.key;
+    const pack = await call(core, 'walkthrough.exportPack');
+    expect(pack.filename).toMatch(/^dets-walkthrough-sandbox-\d{4}-\d{2}-\d{2}\.json$/);
+    expect(pack.text).not.toContain(secret);
+    expect(pack.text).not.toContain('PRIVATE KEY');
+    expect(pack.text).not.toMatch(/"(d|p|q|dp|dq|qi)":/);
+    const parsed = JSON.parse(pack.text) as {
+      keys: Array<{ kid: string; fingerprint: { value: string }; public_jwk: Record<string, unknown> }>;
+      steps: Array<{ state: string }>;
+      tokens: { bank_jwt: { token: string; payload: { flow: string } } };
+      markdown: string;
+    };
+    expect(parsed.steps.map((s) => s.state)).toEqual(Array(8).fill('done'));
+    const keys = await core.services.keys().list();
+    for (const k of parsed.keys) {
+      expect(k.fingerprint.value).toBe(keys.find((x) => x.kid === k.kid)!.fingerprint);
+      expect(Object.keys(k.public_jwk).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    }
+    expect(parsed.tokens.bank_jwt.payload.flow).toBe('sign-in');
+    expect(parsed.tokens.bank_jwt.token).toMatch(/^eyJ[^.]*\.eyJ[^.]*\.[A-Za-z0-9_-]{8}…$/);
+    expect(parsed.markdown).toMatch(/8 of 8 steps done/);
+
+    // A restart on other ports: the progress is still there; the sandbox must learn the new bank URL.
+    await core.close();
+    cores.splice(cores.indexOf(core), 1);
+    core = await start(dataDir);
+    const again = await call(core, 'walkthrough.state');
+    expect(states(again)).toMatchObject({
+      key: 'done',
+      register: 'done',
+      compose: 'done',
+      authenticate: 'done',
+      'sign-in': 'done',
+      notifications: 'done',
+      rotate: 'done',
+    });
+    expect(stateOf(again, 'callbacks').state).toBe('pending');
+    expect(stateOf(again, 'callbacks').summary).toMatch(/but the sandbox has bank_auth_url/);
+    expect(stateOf(await run(core, 'callbacks').then((r) => r.state), 'callbacks').state).toBe('done');
+
+    // Reset: the events before it are ignored; the key and the registration stay.
+    const reset = await call(core, 'walkthrough.reset');
+    expect(states(reset)).toEqual({
+      key: 'done',
+      register: 'done',
+      compose: 'pending',
+      authenticate: 'pending',
+      callbacks: 'done',
+      'sign-in': 'pending',
+      notifications: 'pending',
+      rotate: 'pending',
+    });
+    const signIn = await run(core, 'sign-in');
+    expect(stateOf(signIn.state, 'sign-in').state).toBe('done');
+  });
+
+  it('explains a 401 for a key the service does not know, and turns green once it is registered', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
+    dirs.push(dataDir);
+    const core = await start(dataDir);
+    await run(core, 'key');
+    await run(core, 'register');
+    expect(stateOf((await run(core, 'authenticate')).state, 'authenticate').state).toBe('done');
+
+    // A new key, active but not registered: the service refuses it.
+    const second = await run(core, 'key');
+    const kid = second.state.environment.active_kid!;
+    expect(stateOf(second.state, 'register').state).toBe('pending');
+    expect(stateOf(second.state, 'authenticate').state).toBe('pending');
+    const refused = await run(core, 'authenticate');
+    expect(refused.ok).toBe(false);
+    const step = stateOf(refused.state, 'authenticate');
+    expect(step.state).toBe('failed');
+    expect(step.reason).toMatch(new RegExp(`^the service answered 401: kid "${kid}" is not registered`));
+    expect(step.fix).toMatch(/not registered/);
+    expect(step.fix).toMatch(/register/);
+
+    // Registering it (PUT, signed by the first key) and authenticating again fixes it.
+    const registered = await run(core, 'register');
+    expect(registered.message).toMatch(/PUT/);
+    expect(stateOf(registered.state, 'register').state).toBe('done');
+    expect(stateOf((await run(core, 'authenticate')).state, 'authenticate').state).toBe('done');
+  });
+});
