@@ -1,4 +1,5 @@
-import { type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { Modal } from '../../shared/modal';
 import type { MethodInput } from '../../../electron/contract';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -51,9 +52,12 @@ export function RotationPanel({ env }: { env: Environment | null }) {
   const last = useLastRotation().data ?? null;
   const ready = Boolean(env?.active_kid && env.counterparty_guid && env.base_url);
 
+  // Against a real environment the rotation changes what the service trusts: confirm first.
+  const [confirming, setConfirming] = useState(false);
   const start = (e: FormEvent) => {
     e.preventDefault();
-    rotate.mutate(rotateInput(draft));
+    if (env?.kind === 'real') setConfirming(true);
+    else rotate.mutate(rotateInput(draft));
   };
 
   return (
@@ -153,6 +157,42 @@ export function RotationPanel({ env }: { env: Environment | null }) {
           />
         ) : null}
       </div>
+      {confirming && env ? (
+        <Modal
+          title="Rotate the key of a real environment?"
+          onClose={() => setConfirming(false)}
+          testId="rotate-confirm"
+          tone="danger"
+        >
+          <p>
+            This registers a new key with <code>{env.base_url}</code> for counterparty{' '}
+            <code>{env.counterparty_guid}</code>, proves it, then makes it the active key and retires{' '}
+            <code>{env.active_kid}</code> for signing. If a step is refused, the current key stays active.
+          </p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setConfirming(false)}
+              data-testid="rotate-confirm-cancel"
+              data-autofocus
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => {
+                setConfirming(false);
+                rotate.mutate(rotateInput(draft));
+              }}
+              data-testid="rotate-confirm-go"
+            >
+              Rotate
+            </button>
+          </div>
+        </Modal>
+      ) : null}
     </section>
   );
 }

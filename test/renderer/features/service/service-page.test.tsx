@@ -5,7 +5,15 @@ import { useAppLiveUpdates } from '../../../../renderer/app/live-updates';
 import { ServicePage } from '../../../../renderer/features/service/service-page';
 import { resetServiceStore } from '../../../../renderer/features/service/service-store';
 import { renderWithClient } from '../../support/render';
-import { GUID, exchange, fakeConsole, keyInfo, rotation, sandboxEnv } from '../../support/fake-console';
+import {
+  GUID,
+  exchange,
+  fakeConsole,
+  keyInfo,
+  realEnv,
+  rotation,
+  sandboxEnv,
+} from '../../support/fake-console';
 
 const writeText = vi.fn(async (_text: string) => undefined);
 
@@ -241,6 +249,25 @@ describe('ServicePage: rotation', () => {
     expect(screen.queryByTestId('rotation-result')).toBeNull();
     act(() => fake.emit('service.rotated', rotation({ to_kid: 'cli-key' })));
     expect((await screen.findByTestId('rotation-done')).textContent).toContain('cli-key');
+  });
+
+  it('asks before rotating the key of a real environment; Cancel sends nothing', async () => {
+    const env = realEnv({ id: 'uat', active_kid: 'old-key' });
+    const fake = console_({ environments: [ENV, env], activeId: 'uat' });
+    await renderPage(fake);
+    await waitFor(() =>
+      expect((screen.getByTestId('rotate-start') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('rotate-start'));
+    const dialog = await screen.findByTestId('rotate-confirm');
+    expect(dialog.textContent).toContain('https://dets.example.com');
+    expect(dialog.textContent).toContain('old-key');
+    fireEvent.click(within(dialog).getByTestId('rotate-confirm-cancel'));
+    expect(screen.queryByTestId('rotate-confirm')).toBeNull();
+    expect(fake.service.rotate).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('rotate-start'));
+    fireEvent.click(within(await screen.findByTestId('rotate-confirm')).getByTestId('rotate-confirm-go'));
+    await waitFor(() => expect(fake.service.rotate).toHaveBeenCalledWith({ alg: 'RS256', bits: 2048 }));
   });
 
   it('cannot start without a counterparty, and says what is missing', async () => {
