@@ -1,4 +1,5 @@
 import type { CliIo } from '../io';
+import { conformanceCommand } from './conformance';
 import { eventsCommand } from './events';
 import { jwtCommand } from './jwt';
 import { keysCommand } from './keys';
@@ -13,6 +14,7 @@ export const commands: Record<string, Command> = {
   sandbox: sandboxCommand,
   keys: keysCommand,
   jwt: jwtCommand,
+  conformance: conformanceCommand,
   events: eventsCommand,
 };
 
@@ -32,6 +34,8 @@ Usage:
   dets-console keys       delete KID --yes
   dets-console jwt        sign --kid KID --obj OBJ --sub SUB [--ttl SECONDS]
   dets-console jwt        inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json]
+  dets-console conformance --bank-auth-url URL --obj OBJ --sub SUB [--jwks-port 7303]
+                          [--json] [--junit FILE]
   dets-console events     [--data-dir DIR] [--kind notification|callback|exchange] [--json]
 
 Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,

@@ -261,7 +261,7 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
           status: verdict.ok ? 'passed' : 'failed',
           detail: verdict.ok
             ? `${what}; got ${verdict.summary}`
-            : `${what}; got ${quote(sent.result)}; expected ${expectedValid(c.route)}: ${verdict.problem}${
+            : `${what}; got ${quote(sent.result)}; expected ${expectedValid(c.route)}${sent.result.ok ? `: ${verdict.problem}` : ''}${
                 sent.result.ok && sent.result.status === 401
                   ? ` (${trustHint} The bank fetched the JWKS ${fetchesSince(startedAt)} time(s) in this run)`
                   : ''

@@ -1,0 +1,223 @@
+/**
+ * `dets-console conformance --bank-auth-url URL --obj OBJ --sub SUB [--jwks-port 7303] [--json]
+ * [--junit FILE]` (DESIGN.md "Command line"): plays the service against a bank's own callbacks
+ * (spec 4.2) from a terminal or a CI pipeline. It serves its own JWKS at
+ * `http://127.0.0.1:<jwks-port>/api/v1/.well-known/jwks.json` (the bank under test is configured
+ * to trust that URL), runs every case of electron/core/conformance against `/user_auth`, `/key`
+ * and `/external_id` under --bank-auth-url, and prints a line per case as it finishes.
+ *
+ * With --json the live lines go to stderr and stdout carries exactly one JSON object,
+ * `{"passed":N,"failed":N,"cases":[{"id","title","status","detail"}]}`. --junit FILE also
+ * writes JUnit XML for CI systems. Exit codes: 0 every case passed, 1 a case failed, 2 bad usage
+ * (a one-line reason naming the flag).
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
+import {
+  DEFAULT_JWKS_PORT,
+  describeListenError,
+  startConformance,
+  summaryJson,
+  toJunit,
+  type ConformanceRunner,
+} from '../../core/conformance';
+import { EXIT, UsageError, parseFlags, portFlag, type CliIo } from '../io';
+
+const FLAGS = {
+  'bank-auth-url': { type: 'string' },
+  obj: { type: 'string' },
+  sub: { type: 'string' },
+  'jwks-port': { type: 'string' },
+  json: { type: 'boolean' },
+  junit: { type: 'string' },
+  // Every command takes --data-dir (DESIGN.md); the suite itself stores nothing in the profile.
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = `Usage:
+  dets-console conformance --bank-auth-url URL --obj OBJ --sub SUB [--jwks-port 7303]
+                           [--json] [--junit FILE]
+
+Plays the service against your bank's callbacks GET /user_auth, /key and /external_id (spec 4.2):
+good and deliberately bad X-Session-ID tokens, required fields, the 1 s budget, key rotation.
+
+  --bank-auth-url URL  {bank_auth_url}: the callbacks are URL/user_auth, URL/key, URL/external_id
+  --obj OBJ            a customer your bank knows (spec 2.4 obj: an IBAN or a phone number)
+  --sub SUB            the sub your bank expects with that obj
+  --jwks-port PORT     where the runner serves its JWKS on 127.0.0.1 (default 7303; 0: any free port).
+                       Configure the bank under test to trust
+                       http://127.0.0.1:PORT/api/v1/.well-known/jwks.json
+  --json               stdout: one JSON object {"passed","failed","cases":[{"id","title","status","detail"}]}
+                       (the live progress goes to stderr)
+  --junit FILE         also write a JUnit XML report to FILE
+Exit codes: 0 every case passed, 1 a case failed, 2 bad usage.
+`;
+
+export interface ConformanceOptions {
+  bankAuthUrl: string;
+  obj: string;
+  sub: string;
+  jwksPort: number;
+  json: boolean;
+  junit: string | null;
+}
+
+function required(name: string, value: string | undefined, what: string): string {
+  if (value === undefined) throw new UsageError(`--${name}: required (${what})`);
+  const trimmed = value.trim();
+  if (trimmed === '') throw new UsageError(`--${name}: must not be empty (${what})`);
+  if (trimmed.length > 200) throw new UsageError(`--${name}: longer than 200 characters`);
+  return trimmed;
+}
+
+/** --bank-auth-url: an absolute http(s) URL without query, fragment or credentials; any host. */
+export function bankAuthUrlFlag(value: string | undefined): string {
+  if (value === undefined) {
+    throw new UsageError(
+      '--bank-auth-url: required (the base URL of your callbacks, e.g. https://staging.bank.example/auth)',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--bank-auth-url: "${value}" is not a URL (e.g. https://staging.bank.example/auth)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--bank-auth-url: "${value}" is not an http(s) URL`);
+  }
+  if (url.username || url.password) throw new UsageError('--bank-auth-url: must not carry credentials');
+  if (url.search || url.hash) throw new UsageError('--bank-auth-url: must have no query or fragment');
+  return value.replace(/\/+$/, '');
+}
+
+/** Parses and checks every flag without side effects. */
+export function parseConformanceFlags(argv: string[]): ConformanceOptions & { help: boolean } {
+  const { values } = parseFlags(argv, FLAGS);
+  if (values.help) {
+    return { help: true, bankAuthUrl: '', obj: '', sub: '', jwksPort: 0, json: false, junit: null };
+  }
+  if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') {
+    throw new UsageError('--data-dir: must not be empty');
+  }
+  if (values.junit !== undefined && values.junit.trim() === '') {
+    throw new UsageError('--junit: must not be empty (a file to write the JUnit XML report to)');
+  }
+  return {
+    help: false,
+    bankAuthUrl: bankAuthUrlFlag(values['bank-auth-url']),
+    obj: required('obj', values.obj, 'a customer the bank knows: an IBAN or a phone number'),
+    sub: required('sub', values.sub, 'the sub the bank expects with that obj'),
+    jwksPort: portFlag('jwks-port', values['jwks-port'], DEFAULT_JWKS_PORT),
+    json: values.json === true,
+    junit: values.junit ?? null,
+  };
+}
+
+const MARKS: Record<CaseResult['status'], string> = { passed: '✓', failed: '✗', skipped: '–' };
+
+function formatMs(ms: number): string {
+  return ms < 10
+    ? `${ms.toFixed(1)} ms`
+    : ms < 10_000
+      ? `${Math.round(ms)} ms`
+      : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One line per finished case: progress, status, id, time; the detail under a failure. */
+function caseLine(c: CaseResult, done: number, total: number, idWidth: number): string {
+  const n = String(total).length;
+  const head = `[${String(done).padStart(n)}/${total}] ${MARKS[c.status]} ${c.status.padEnd(7)} ${c.id.padEnd(idWidth)} ${formatMs(c.duration_ms).padStart(8)}`;
+  return c.status === 'passed' ? `${head}\n` : `${head}\n${indent(c.detail)}\n`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `        ${l}`)
+    .join('\n');
+}
+
+function summaryLines(report: ConformanceReport): string {
+  const lines = [
+    '',
+    `${report.cases.length} cases: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped in ${formatMs(report.duration_ms)}` +
+      ` (the bank fetched the JWKS ${report.jwks_fetches} time${report.jwks_fetches === 1 ? '' : 's'})`,
+  ];
+  const failed = report.cases.filter((c) => c.status === 'failed');
+  if (failed.length > 0) {
+    lines.push('', 'Failed:');
+    for (const c of failed) lines.push(`  ✗ ${c.id}: ${c.title}`, indent(c.detail), '');
+  } else {
+    lines.push(
+      report.skipped === 0
+        ? 'Every case passed: the service’s callbacks will be answered right.'
+        : 'No case failed.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** --junit FILE: its folder must exist, and FILE must not be a folder (checked before the run). */
+async function checkJunitPath(file: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  const dirStat = await stat(dir).catch(() => null);
+  if (!dirStat?.isDirectory()) throw new UsageError(`--junit: folder ${dir} does not exist`);
+  const fileStat = await stat(file).catch(() => null);
+  if (fileStat?.isDirectory()) throw new UsageError(`--junit: ${file} is a folder, not a file`);
+}
+
+/** `dets-console conformance`. */
+export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
+  const options = parseConformanceFlags(argv);
+  if (options.help) {
+    io.stdout(USAGE);
+    return EXIT.OK;
+  }
+  if (options.junit !== null) await checkJunitPath(options.junit);
+  // The live table goes where it does not mix with the one JSON object.
+  const out = options.json ? io.stderr : io.stdout;
+
+  let runner: ConformanceRunner;
+  try {
+    runner = await startConformance({ jwksPort: options.jwksPort });
+  } catch (err) {
+    throw new UsageError(`--jwks-port: ${describeListenError(err, options.jwksPort)}`);
+  }
+  try {
+    out(
+      `JWKS: configure the bank under test to trust ${runner.jwksUrl}\n` +
+        `Bank: ${options.bankAuthUrl}/user_auth, /key, /external_id  obj ${JSON.stringify(options.obj)}  sub ${JSON.stringify(options.sub)}\n` +
+        `Running ${runner.total} cases…\n\n`,
+    );
+    let idWidth = 0;
+    const report = await runner.run(
+      { bankAuthUrl: options.bankAuthUrl, obj: options.obj, sub: options.sub },
+      {
+        onCase: (c, done, total) => {
+          idWidth = Math.max(idWidth, 26, c.id.length);
+          out(caseLine(c, done, total, idWidth));
+        },
+      },
+    );
+    out(summaryLines(report));
+    if (options.junit !== null) {
+      try {
+        await writeFile(options.junit, toJunit(report));
+        out(`JUnit report: ${options.junit}\n`);
+      } catch (err) {
+        io.stderr(
+          `dets-console conformance: --junit: cannot write ${options.junit}: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
+        if (options.json) io.stdout(`${JSON.stringify(summaryJson(report))}\n`);
+        return EXIT.USAGE;
+      }
+    }
+    if (options.json) io.stdout(`${JSON.stringify(summaryJson(report))}\n`);
+    return report.failed > 0 ? EXIT.FAILED : EXIT.OK;
+  } finally {
+    await runner.close();
+  }
+}
