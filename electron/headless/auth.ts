@@ -24,12 +24,21 @@ export function tokenMatches(expected: string, candidate: string | undefined): b
   return timingSafeEqual(a, b);
 }
 
-/** Every token a request presents: the X-DETS-Token header, the cookie, the `token` query. */
-export function presentedTokens(req: IncomingMessage, query: URLSearchParams): string[] {
+/**
+ * The token cookie's name for the server on `port`. Browsers do not separate cookies by port,
+ * so two servers on 127.0.0.1 (two profiles, or serve beside a test run) would overwrite one
+ * cookie and lock each other's page out of its assets; one name per port keeps them apart.
+ */
+export function tokenCookieName(port: number): string {
+  return `${TRANSPORT.tokenCookie}_${port}`;
+}
+
+/** Every token a request presents: the X-DETS-Token header, this port's cookie, the `token` query. */
+export function presentedTokens(req: IncomingMessage, query: URLSearchParams, port: number): string[] {
   const found: string[] = [];
   const header = req.headers[TRANSPORT.tokenHeader.toLowerCase()];
   if (typeof header === 'string') found.push(header);
-  found.push(...cookieValues(req.headers.cookie, TRANSPORT.tokenCookie));
+  found.push(...cookieValues(req.headers.cookie, tokenCookieName(port)));
   found.push(...query.getAll(TRANSPORT.tokenQuery));
   return found;
 }
@@ -47,8 +56,8 @@ export function cookieValues(header: string | undefined, name: string): string[]
 }
 
 /** The Set-Cookie value that lets the page's own assets load without the token in their URLs. */
-export function tokenCookie(token: string): string {
-  return `${TRANSPORT.tokenCookie}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export function tokenCookie(token: string, port: number): string {
+  return `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1']);

@@ -25,7 +25,8 @@
  *   page URL holds the token), no caching of the page or the API.
  *
  * Residual risk, accepted: browsers do not isolate cookies by port, so a page served by another
- * process on 127.0.0.1 that the user visits receives the cookie. The token lasts one launch.
+ * process on 127.0.0.1 that the user visits receives the cookie. The token lasts one launch. (The
+ * cookie's name carries the port, so two consoles on one host do not overwrite each other's.)
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
@@ -85,6 +86,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const token = createToken();
   const stream = new EventStream(core.events, options.heartbeatMs ?? 15_000);
   let hosts = new Set<string>();
+  let port = 0;
   let closing: Promise<void> | undefined;
 
   const server = http.createServer((req, res) => {
@@ -120,7 +122,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       return sendError(res, 403, 'FORBIDDEN', `Origin "${origin}" may not use this server`);
     }
 
-    const presented = presentedTokens(req, target.query);
+    const presented = presentedTokens(req, target.query, port);
     if (!presented.some((t) => tokenMatches(token, t))) {
       const hint = 'missing or wrong access token: open the URL printed when this server started';
       return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
@@ -140,7 +142,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     // The page opened with ?token=… hands the token to a cookie so its own assets load.
     const isPage = path === '/' || path === '/index.html';
     const queryOk = target.query.getAll(TRANSPORT.tokenQuery).some((t) => tokenMatches(token, t));
-    const extra: Record<string, string> = isPage && queryOk ? { 'Set-Cookie': tokenCookie(token) } : {};
+    const extra: Record<string, string> = isPage && queryOk ? { 'Set-Cookie': tokenCookie(token, port) } : {};
     const served = await serveStatic(req, res, rendererDir, path, extra);
     if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
   }
@@ -187,6 +189,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
   const address = server.address() as AddressInfo;
   hosts = allowedHosts(address.address, address.port, interfaceAddresses());
+  port = address.port;
   const url = `http://${urlHost(address.address)}:${address.port}/`;
 
   return {

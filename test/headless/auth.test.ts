@@ -36,7 +36,7 @@ describe('the access token', () => {
       cookieValues('a=1; dets_console_token=x; b=2; dets_console_token=y', 'dets_console_token'),
     ).toEqual(['x', 'y']);
     expect(cookieValues(undefined, 'dets_console_token')).toEqual([]);
-    expect(tokenCookie('abc')).toBe('dets_console_token=abc; HttpOnly; SameSite=Strict; Path=/');
+    expect(tokenCookie('abc', 7300)).toBe('dets_console_token_7300=abc; HttpOnly; SameSite=Strict; Path=/');
   });
 });
 

@@ -89,7 +89,7 @@ describe('the access token', () => {
     for (const res of [
       await call('app.info', undefined, { [TRANSPORT.tokenHeader]: wrong }),
       await call('app.info', undefined, { [TRANSPORT.tokenHeader]: '' }),
-      await call('app.info', undefined, { cookie: `${TRANSPORT.tokenCookie}=${wrong}` }),
+      await call('app.info', undefined, { cookie: `${TRANSPORT.tokenCookie}_${server.port}=${wrong}` }),
       await request({
         port: server.port,
         path: `${TRANSPORT.callPathPrefix}app.info?token=${wrong}`,
@@ -120,10 +120,31 @@ describe('the access token', () => {
     });
   });
 
+  it("reads only its own port's cookie: two consoles on 127.0.0.1 keep one cookie each", async () => {
+    const other = `${TRANSPORT.tokenCookie}_${server.port + 1}=someone-elses-token`;
+    expect(
+      (
+        await call('app.info', undefined, {
+          cookie: `${TRANSPORT.tokenCookie}_${server.port + 1}=${server.token}`,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call('app.info', undefined, {
+          cookie: `${other}; ${TRANSPORT.tokenCookie}_${server.port}=${server.token}`,
+        })
+      ).status,
+    ).toBe(200);
+  });
+
   it('accepts the token from the cookie and from the query too', async () => {
     expect(
-      (await call('app.info', undefined, { cookie: `other=1; ${TRANSPORT.tokenCookie}=${server.token}` }))
-        .status,
+      (
+        await call('app.info', undefined, {
+          cookie: `other=1; ${TRANSPORT.tokenCookie}_${server.port}=${server.token}`,
+        })
+      ).status,
     ).toBe(200);
     const viaQuery = await request({
       port: server.port,
@@ -291,7 +312,7 @@ describe('the page and its assets', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('test renderer');
     expect(res.headers['set-cookie']).toEqual([
-      `${TRANSPORT.tokenCookie}=${server.token}; HttpOnly; SameSite=Strict; Path=/`,
+      `${TRANSPORT.tokenCookie}_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=/`,
     ]);
     const csp = String(res.headers['content-security-policy']);
     for (const directive of [
