@@ -30,13 +30,19 @@ import type { KeychainBackend } from './types';
 
 /** The keychain service every vault key is filed under (the account is `vault-key:<profile_id>`). */
 export const KEYCHAIN_SERVICE = 'DETS Console';
-export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 5000;
+/**
+ * How long one keychain call may take. macOS may stop the call on an "allow access" prompt the
+ * user has to read and answer (after an app update changes its signature), so it gets a minute;
+ * the Secret Service and the Windows Credential Manager answer without asking, and a wedged
+ * D-Bus should not hang the console for long.
+ */
+export const DEFAULT_KEYCHAIN_TIMEOUT_MS = process.platform === 'darwin' ? 60_000 : 5000;
 
 /** Every "no keychain" message ends with the one explicit alternative (never a silent fallback). */
 export const PASSPHRASE_ADVICE = 'create a passphrase vault / set DETS_VAULT_PASSPHRASE';
 
 export interface OsKeychainOptions {
-  /** Each call (probe included) that takes longer rejects KEYCHAIN_UNAVAILABLE. Default 5 s. */
+  /** Each call (probe included) that takes longer rejects KEYCHAIN_UNAVAILABLE. Default 5 s (60 s on macOS). */
   timeoutMs?: number;
   /** Defaults to process.platform; chooses the store and the advice in errors. */
   platform?: NodeJS.Platform;
