@@ -226,12 +226,9 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
           : { ok: false, message: exchange.explanation ?? exchange.error ?? 'the registration was refused' };
       }
     }
-    // Onboarding (spec 5.2; the sandbox's stand-in): the initial JWK and the bank's URLs.
-    const bankUrl = ctx.deps.listeners().bank;
-    const created = await sb.onboard({
-      jwk: specJwk(key),
-      ...(bankUrl ? { bank_auth_url: bankUrl, bank_sender_url: bankUrl, bank_receiver_url: bankUrl } : {}),
-    });
+    // Onboarding (spec 5.2; the sandbox's stand-in) with the initial JWK. The bank's URLs are
+    // step 5's: the walkthrough shows them being given to the service, as a real onboarding does.
+    const created = await sb.onboard({ jwk: specJwk(key) });
     await ctx.deps.services
       .environments()
       .save({ id: ctx.env.id, counterparty_guid: created.counterparty_guid });

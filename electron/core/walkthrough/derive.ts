@@ -374,7 +374,7 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       } else if (!cp) {
         d = draft(
           'pending',
-          `The bank endpoints listen at ${url}; the sandbox learns the URL when the bank is onboarded (step 2).`,
+          `The bank endpoints listen at ${url}; the sandbox is given the URL once the bank is onboarded (step 2).`,
         );
       } else {
         const stale = (['bank_auth_url', 'bank_sender_url', 'bank_receiver_url'] as const).filter(
@@ -383,11 +383,19 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
         d =
           stale.length === 0
             ? draft('done', `The sandbox calls the bank endpoints at ${url} (callbacks and notifications).`)
-            : draft(
-                'pending',
-                `The bank endpoints listen at ${url}, but the sandbox has ${stale.map((f) => `${f} ${cp[f] ?? 'unset'}`).join(', ')}.`,
-                { fix: 'Run this step: the console gives the sandbox the current URL.' },
-              );
+            : stale.every((f) => cp[f] === null)
+              ? draft(
+                  'pending',
+                  `The bank endpoints listen at ${url}; the sandbox does not know where to call them yet.`,
+                  {
+                    fix: 'Run this step: the console gives the sandbox the URL (no typing: it knows its own listener).',
+                  },
+                )
+              : draft(
+                  'pending',
+                  `The bank endpoints listen at ${url}, but the sandbox has ${stale.map((f) => `${f} ${cp[f] ?? 'unset'}`).join(', ')}.`,
+                  { fix: 'Run this step: the console gives the sandbox the current URL.' },
+                );
       }
       d.action = 'Give the sandbox the bank URL';
     } else {

@@ -1,0 +1,244 @@
+import { useState, type ReactNode } from 'react';
+import type { KeyInfo } from '../../../electron/contract/schemas/keys';
+import type { WalkthroughState, WalkthroughStep } from '../../../electron/contract/schemas/walkthrough';
+import { CopyButton } from '../../shared/copy-button';
+import { saveTextFile } from '../../shared/download';
+import { JsonView } from '../../shared/json-view';
+import { ChecksList, VerdictBanner } from '../../shared/report-views';
+import { TokenView } from '../../shared/token-view';
+
+const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string }> = {
+  done: { icon: '✓', word: 'done' },
+  failed: { icon: '✗', word: 'failed' },
+  pending: { icon: '○', word: 'to do' },
+  waiting: { icon: '…', word: 'waiting for the service' },
+};
+
+export interface StepRun {
+  /** Typed input the action needs (a real environment's counterparty_guid or bank URL). */
+  value?: string;
+}
+
+/**
+ * One step: what the service expects and why (with the spec section), its state as derived from
+ * the events, the reason and the fix when it failed, what it waits for, the facts that prove
+ * it, and its one action.
+ */
+export function StepCard({
+  step,
+  state,
+  activeKey,
+  busy,
+  running,
+  message,
+  onRun,
+}: {
+  step: WalkthroughStep;
+  state: WalkthroughState;
+  activeKey: KeyInfo | null;
+  /** Another action is running: one at a time. */
+  busy: boolean;
+  running: boolean;
+  message: { ok: boolean; text: string } | null;
+  onRun(run: StepRun): void;
+}) {
+  const [value, setValue] = useState('');
+  const mark = STATE_WORDS[step.state];
+  const inputId = `step-input-${step.id}`;
+  const needsValue = step.action_input === 'counterparty_guid' && value.trim() === '';
+  return (
+    <li
+      className={`wt-step wt-${step.state}`}
+      data-testid={`step-${step.id}`}
+      data-state={step.state}
+      aria-labelledby={`step-title-${step.id}`}
+    >
+      <div className="wt-step-head">
+        <span className="wt-number" aria-hidden="true">
+          {step.number}
+        </span>
+        <h2 className="wt-title" id={`step-title-${step.id}`}>
+          {step.title}
+        </h2>
+        <span className="wt-spec">{step.spec}</span>
+        <span className="panel-spacer" />
+        <span className={`wt-state wt-state-${step.state}`} data-testid={`step-state-${step.id}`}>
+          <span aria-hidden="true">{mark.icon}</span> {mark.word}
+        </span>
+      </div>
+      <p className="wt-explanation">{step.explanation}</p>
+      <p className="wt-summary" data-testid={`step-summary-${step.id}`}>
+        {step.summary}
+        {step.at ? <span className="muted"> · {new Date(step.at).toLocaleString()}</span> : null}
+      </p>
+      {step.state === 'failed' ? (
+        <div className="wt-problem" role="alert" data-testid={`step-problem-${step.id}`}>
+          {step.reason ? (
+            <p data-testid={`step-reason-${step.id}`}>
+              <strong>Why: </strong>
+              {step.reason}
+            </p>
+          ) : null}
+          {step.fix ? (
+            <p data-testid={`step-fix-${step.id}`}>
+              <strong>Fix: </strong>
+              {step.fix}
+            </p>
+          ) : null}
+        </div>
+      ) : step.fix ? (
+        <p className="wt-hint" data-testid={`step-fix-${step.id}`}>
+          {step.fix}
+        </p>
+      ) : null}
+      {step.waiting_for ? (
+        <p className="wt-waiting" data-testid={`step-waiting-${step.id}`}>
+          <strong>Waiting for: </strong>
+          {step.waiting_for}
+        </p>
+      ) : null}
+      {step.needs && step.state !== 'done' ? (
+        <p className="wt-needs muted">Builds on step {numberOf(state, step.needs)}, which is not done yet.</p>
+      ) : null}
+      {step.facts.length > 0 ? (
+        <dl className="kv wt-facts" data-testid={`step-facts-${step.id}`}>
+          {step.facts.map((f) => (
+            <FactRow key={f.label} label={f.label} value={f.value} />
+          ))}
+        </dl>
+      ) : null}
+      <StepDetail step={step} state={state} activeKey={activeKey} />
+      {step.action ? (
+        <div className="wt-action">
+          {step.action_input ? (
+            <label className="wt-input">
+              <span className="field-label">
+                {step.action_input === 'counterparty_guid' ? 'counterparty_guid' : 'URL the service calls'}
+              </span>
+              <input
+                id={inputId}
+                className="input mono"
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                placeholder={
+                  step.action_input === 'counterparty_guid'
+                    ? '00000000-0000-0000-0000-000000000000'
+                    : (state.bank_url ?? 'https://bank-tunnel.example')
+                }
+                spellCheck={false}
+                autoComplete="off"
+                data-testid={inputId}
+              />
+            </label>
+          ) : null}
+          <button
+            type="button"
+            className={`btn btn-small ${step.state === 'done' ? '' : 'btn-primary'}`}
+            disabled={busy || needsValue}
+            onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
+            data-testid={`step-action-${step.id}`}
+          >
+            {running ? 'Running…' : step.action}
+          </button>
+          {message ? (
+            <span
+              className={`wt-message ${message.ok ? 'text-pass' : 'text-fail'}`}
+              role="status"
+              data-testid={`step-message-${step.id}`}
+              data-ok={String(message.ok)}
+            >
+              {message.text}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function FactRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className="mono">{value}</dd>
+    </>
+  );
+}
+
+function numberOf(state: WalkthroughState, id: WalkthroughStep['id']): number {
+  return state.steps.find((s) => s.id === id)?.number ?? 0;
+}
+
+/** What a step shows beyond its facts: the JWK to send, the token, the session_token's checks, the URL. */
+function StepDetail({
+  step,
+  state,
+  activeKey,
+}: {
+  step: WalkthroughStep;
+  state: WalkthroughState;
+  activeKey: KeyInfo | null;
+}): ReactNode {
+  const real = state.environment.kind === 'real';
+  if (step.id === 'register' && real && activeKey) {
+    const text = `${JSON.stringify(activeKey.public_jwk, null, 2)}\n`;
+    return (
+      <div className="wt-detail" data-testid="step-jwk">
+        <p className="muted">
+          The public JWK for the service’s onboarding form (spec 2.1: public members only):
+        </p>
+        <JsonView value={activeKey.public_jwk} />
+        <div className="form-actions">
+          <CopyButton text={() => text} label="Copy JWK" testId="copy-jwk" />
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => saveTextFile(text, `${activeKey.kid}.jwk.json`, 'application/json')}
+            data-testid="download-jwk"
+          >
+            Save as file
+          </button>
+        </div>
+      </div>
+    );
+  }
+  if (step.id === 'compose' && state.composed) {
+    return (
+      <details className="wt-detail" data-testid="step-token">
+        <summary>The bank JWT (CX-Authorization)</summary>
+        <TokenView token={state.composed.token} testId="walkthrough-token" />
+        <JsonView value={{ header: state.composed.header, payload: state.composed.payload }} />
+        <div className="form-actions">
+          <CopyButton
+            text={() => `CX-Authorization: ${state.composed?.token ?? ''}`}
+            label="Copy header"
+            testId="copy-cx"
+          />
+        </div>
+      </details>
+    );
+  }
+  if (step.id === 'authenticate' && state.session?.report && step.state === 'done') {
+    return (
+      <details className="wt-detail" data-testid="step-session" open>
+        <summary>The session_token’s checks</summary>
+        <VerdictBanner report={state.session.report} />
+        <ChecksList checks={state.session.report.checks} title="session_token checks" />
+      </details>
+    );
+  }
+  if (step.id === 'callbacks' && state.bank_url) {
+    return (
+      <div className="wt-detail wt-url">
+        <span className="muted">
+          {real
+            ? 'Give the service this URL as bank_auth_url, bank_sender_url and bank_receiver_url:'
+            : 'The bank endpoints the sandbox calls:'}
+        </span>
+        <code data-testid="bank-url">{state.bank_url}</code>
+        <CopyButton text={() => state.bank_url ?? ''} label="Copy URL" testId="copy-bank-url" />
+      </div>
+    );
+  }
+  return null;
+}

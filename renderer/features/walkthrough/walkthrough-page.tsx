@@ -1,0 +1,176 @@
+import { useState } from 'react';
+import type { StepId } from '../../../electron/contract/schemas/walkthrough';
+import { ErrorPanel } from '../../shared/error-panel';
+import { useKeys } from '../keys/use-keys';
+import { StepCard, type StepRun } from './step-card';
+import {
+  useExportPack,
+  useResetWalkthrough,
+  useRunStep,
+  useWalkthrough,
+  useWalkthroughLiveUpdates,
+} from './use-walkthrough';
+import './walkthrough.css';
+
+/**
+ * The home page of a new profile (issue 6): the registration flow of spec 4.4 and the work
+ * around it in eight steps, each with what the service expects and why, its state derived in
+ * the core from real events (never a checkbox), and one action. Against the sandbox every
+ * action works with no typing; against a real environment the steps that depend on the
+ * service say what the console is waiting for.
+ */
+export function WalkthroughPage() {
+  useWalkthroughLiveUpdates();
+  const walkthrough = useWalkthrough();
+  const keys = useKeys();
+  const run = useRunStep();
+  const reset = useResetWalkthrough();
+  const exportPack = useExportPack();
+  const [messages, setMessages] = useState<Partial<Record<StepId, { ok: boolean; text: string }>>>({});
+  const [running, setRunning] = useState<StepId | null>(null);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const state = walkthrough.data;
+  const pageState = walkthrough.error ? 'error' : state ? 'ready' : 'loading';
+  const activeKey = keys.data?.find((k) => k.kid === state?.environment.active_kid) ?? null;
+
+  const runStep = (step: StepId, input: StepRun) => {
+    const target = state?.steps.find((s) => s.id === step);
+    const extra =
+      target?.action_input === 'counterparty_guid' && input.value
+        ? { counterparty_guid: input.value }
+        : target?.action_input === 'bank_url' && input.value
+          ? { bank_url: input.value }
+          : {};
+    setRunning(step);
+    run.mutate(
+      { step, ...extra },
+      {
+        onSuccess: (result) =>
+          setMessages((m) => ({ ...m, [step]: { ok: result.ok, text: result.message } })),
+        onError: (err) => setMessages((m) => ({ ...m, [step]: { ok: false, text: err.message } })),
+        onSettled: () => setRunning(null),
+      },
+    );
+  };
+
+  return (
+    <div className="walkthrough" data-testid="walkthrough-page" data-state={pageState}>
+      <header className="page-head">
+        <h1>Walkthrough</h1>
+        <p className="page-summary">
+          From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when
+          the event that proves it exists; a failed step says why and what to do.
+        </p>
+        <div className="page-actions">
+          {confirmReset ? (
+            <>
+              <span className="muted">Ignore everything before now for {state?.environment.name}?</span>
+              <button
+                type="button"
+                className="btn btn-small btn-danger"
+                onClick={() => {
+                  setConfirmReset(false);
+                  setMessages({});
+                  reset.mutate();
+                }}
+                data-testid="walkthrough-reset-confirm"
+              >
+                Reset
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setConfirmReset(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => setConfirmReset(true)}
+              disabled={!state}
+              data-testid="walkthrough-reset"
+            >
+              Reset…
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => exportPack.mutate()}
+            disabled={!state || exportPack.isPending}
+            data-testid="walkthrough-export"
+          >
+            {exportPack.isPending ? 'Exporting…' : 'Export evidence pack'}
+          </button>
+        </div>
+      </header>
+
+      {walkthrough.error ? (
+        <ErrorPanel
+          title="The walkthrough is not available"
+          error={walkthrough.error}
+          testId="walkthrough-error"
+        />
+      ) : null}
+      {exportPack.error ? (
+        <ErrorPanel
+          title="The evidence pack could not be made"
+          error={exportPack.error}
+          testId="export-error"
+        />
+      ) : null}
+
+      {state ? (
+        <>
+          <div className="wt-progress" data-testid="walkthrough-progress" data-done={state.done}>
+            <div className="wt-progress-line">
+              <strong>
+                {state.done} of {state.total} steps done
+              </strong>
+              <span className="muted">
+                {' '}
+                ·{' '}
+                {state.environment.kind === 'sandbox'
+                  ? 'the built-in sandbox'
+                  : `environment ${state.environment.name}`}
+                {state.environment.base_url ? ` at ${state.environment.base_url}` : ''}
+                {state.reset_at ? ` · reset ${new Date(state.reset_at).toLocaleString()}` : ''}
+              </span>
+            </div>
+            <div
+              className="wt-bar"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={state.total}
+              aria-valuenow={state.done}
+              aria-label="Steps done"
+            >
+              <div className="wt-bar-fill" style={{ width: `${(100 * state.done) / state.total}%` }} />
+            </div>
+            {state.done === state.total ? (
+              <p className="banner banner-pass wt-complete" data-testid="walkthrough-complete">
+                Every step is proven. Export the evidence pack for the onboarding sign-off, then repeat the
+                walkthrough against a real environment (switch it in the header).
+              </p>
+            ) : null}
+          </div>
+          <ol className="wt-steps" data-testid="walkthrough-steps">
+            {state.steps.map((step) => (
+              <StepCard
+                key={`${state.environment.id}-${step.id}`}
+                step={step}
+                state={state}
+                activeKey={activeKey}
+                busy={running !== null}
+                running={running === step.id}
+                message={messages[step.id] ?? null}
+                onRun={(input) => runStep(step.id, input)}
+              />
+            ))}
+          </ol>
+        </>
+      ) : pageState === 'loading' ? (
+        <p className="muted">Loading the walkthrough…</p>
+      ) : null}
+    </div>
+  );
+}
