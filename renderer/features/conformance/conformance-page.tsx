@@ -1,0 +1,315 @@
+import { useState, type FormEvent } from 'react';
+import { CopyButton } from '../../shared/copy-button';
+import { ErrorPanel } from '../../shared/error-panel';
+import { Field } from '../../shared/field';
+import { formatMs } from '../../shared/format';
+import { CaseList } from './case-list';
+import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
+import { useConformanceStore } from './conformance-store';
+import {
+  useExportReport,
+  useLiveRun,
+  useRunConformance,
+  useSelfCheck,
+  type LiveRun,
+} from './use-conformance';
+import './conformance.css';
+
+/**
+ * Conformance (issue 7): the service's side played against the bank's own callbacks, good and
+ * bad tokens, required fields, the 1 s budget and a key rotation; each case appears as it
+ * finishes. Self-check runs the same suite against a private copy of the console's own bank.
+ */
+export function ConformancePage() {
+  const live = useLiveRun();
+  const run = live.data ?? null;
+  const running = run !== null && (run.phase === 'started' || run.phase === 'case');
+  return (
+    <div
+      className="conformance-page"
+      data-testid="conformance-page"
+      data-state={live.isPending ? 'loading' : 'ready'}
+    >
+      <header className="page-head">
+        <h1>Conformance</h1>
+        <p className="page-summary">
+          Test your bank’s own callbacks the way the service will call them: a valid X-Session-ID and eleven
+          kinds of bad one on each of GET /user_auth, /key and /external_id, the spec’s required fields, the 1
+          s budget, and a key rotation. Green means the service’s callbacks will be answered right; red names
+          the fault.
+        </p>
+      </header>
+      <div className="cf-grid">
+        <RunForm running={running} />
+        <RunPanel run={run} running={running} />
+      </div>
+    </div>
+  );
+}
+
+function RunForm({ running }: { running: boolean }) {
+  const values = useConformanceStore();
+  const runMutation = useRunConformance();
+  const selfCheck = useSelfCheck();
+  const [errors, setErrors] = useState<FormErrors>({});
+  const busy = running || runMutation.isPending || selfCheck.isPending;
+  const jwksUrl = jwksUrlFor(values.jwksPort);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = checkForm(values);
+    setErrors(checked.errors);
+    if (checked.input) {
+      selfCheck.reset();
+      runMutation.mutate(checked.input);
+    }
+  };
+  const field = (name: 'bankAuthUrl' | 'obj' | 'sub' | 'jwksPort') => ({
+    id: `cf-${name}`,
+    className: 'input',
+    value: values[name],
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': `cf-${name}-note`,
+    onChange: (e: { target: { value: string } }) => {
+      values.setField(name, e.target.value);
+      if (errors[name]) setErrors({ ...errors, [name]: undefined });
+    },
+    spellCheck: false,
+    autoComplete: 'off',
+  });
+
+  return (
+    <section className="panel" aria-labelledby="cf-form-title">
+      <h2 id="cf-form-title" className="panel-title">
+        Bank under test
+      </h2>
+      <form className="panel-body cf-form" onSubmit={submit} noValidate data-testid="conformance-form">
+        <Field
+          id="cf-bankAuthUrl"
+          label="Bank auth URL"
+          hint="{bank_auth_url}: /user_auth, /key, /external_id are appended"
+          error={errors.bankAuthUrl}
+        >
+          <input
+            {...field('bankAuthUrl')}
+            type="url"
+            placeholder="https://staging.bank.example/auth"
+            data-testid="conformance-bank-url"
+          />
+        </Field>
+        <div className="form-grid-2">
+          <Field id="cf-obj" label="obj" hint="a customer your bank knows" error={errors.obj}>
+            <input {...field('obj')} placeholder="DE89370400440532013000" data-testid="conformance-obj" />
+          </Field>
+          <Field id="cf-sub" label="sub" hint="the sub it expects with that obj" error={errors.sub}>
+            <input {...field('sub')} placeholder="ops@bank.example" data-testid="conformance-sub" />
+          </Field>
+        </div>
+        <Field
+          id="cf-jwksPort"
+          label="JWKS port"
+          hint="on 127.0.0.1; 0 picks a free port"
+          error={errors.jwksPort}
+          note={
+            jwksUrl ? (
+              <>
+                Configure the bank under test to trust{' '}
+                <code data-testid="conformance-jwks-url">{jwksUrl}</code>
+              </>
+            ) : (
+              'A free port is chosen at run time: the bank must then be told the URL the run prints.'
+            )
+          }
+        >
+          <input
+            {...field('jwksPort')}
+            inputMode="numeric"
+            className="input cf-port"
+            data-testid="conformance-jwks-port"
+          />
+        </Field>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
+            {runMutation.isPending ? 'Running…' : 'Run'}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => {
+              runMutation.reset();
+              selfCheck.mutate();
+            }}
+            data-testid="conformance-self-check"
+            title="Run the suite against a private copy of the console’s own bank endpoints"
+          >
+            {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
+          </button>
+          {jwksUrl ? (
+            <CopyButton text={() => jwksUrl} label="Copy JWKS URL" testId="conformance-copy-jwks" />
+          ) : null}
+          <CopyButton
+            text={() => cliCommand(values)}
+            label="Copy as CI command"
+            testId="conformance-copy-cli"
+          />
+        </div>
+        <p className="muted cf-note">
+          Self-check needs nothing configured: it starts its own bank endpoints on a free port with one test
+          customer, trusting the runner’s keys, and leaves the live bank alone.
+        </p>
+        {runMutation.error ? (
+          <ErrorPanel title="The run could not start" error={runMutation.error} testId="conformance-error" />
+        ) : null}
+        {selfCheck.error ? (
+          <ErrorPanel
+            title="The self-check could not start"
+            error={selfCheck.error}
+            testId="conformance-error"
+          />
+        ) : null}
+      </form>
+    </section>
+  );
+}
+
+function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
+  const exporter = useExportReport();
+  const setFailedOnly = useConformanceStore((s) => s.setFailedOnly);
+  const failedOnly = useConformanceStore((s) => s.failedOnly);
+  if (!run) {
+    return (
+      <div className="empty" data-testid="conformance-empty">
+        <h2>No run yet</h2>
+        <ul>
+          <li>
+            <strong>Self-check</strong> first: it shows what a passing bank looks like, in a second.
+          </li>
+          <li>
+            Then point your bank’s service JWKS at the runner’s URL, give a customer it knows, and{' '}
+            <strong>Run</strong>.
+          </li>
+        </ul>
+        <p className="empty-note">
+          The same suite runs in CI: copy the command, add --junit for the CI report.
+        </p>
+      </div>
+    );
+  }
+  const pct = run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
+  const verdict = running
+    ? 'running'
+    : run.phase === 'error'
+      ? 'error'
+      : run.failed > 0
+        ? 'failed'
+        : 'passed';
+  return (
+    <section
+      className="panel"
+      aria-labelledby="cf-run-title"
+      data-testid="conformance-run-panel"
+      data-run-id={run.run_id}
+    >
+      <h2 id="cf-run-title" className="panel-title">
+        {run.kind === 'self-check' ? 'Self-check' : 'Run'}
+        <span className="panel-note">{run.bank_auth_url ?? ''}</span>
+        <span className="panel-spacer" />
+        <label className="cf-filter">
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onChange={(e) => setFailedOnly(e.target.checked)}
+            data-testid="conformance-failed-only"
+          />{' '}
+          failed only
+        </label>
+      </h2>
+      <div className="panel-body">
+        <div
+          className={`cf-progress cf-progress-${verdict}`}
+          role="progressbar"
+          aria-label="Cases finished"
+          aria-valuemin={0}
+          aria-valuemax={run.total}
+          aria-valuenow={run.done}
+          aria-valuetext={`${run.done} of ${run.total} cases`}
+          data-testid="conformance-progress"
+          data-done={run.done}
+          data-total={run.total}
+        >
+          <span className="cf-progress-fill" style={{ width: `${pct}%` }} />
+        </div>
+        <div
+          className="cf-summary"
+          role="status"
+          data-testid="conformance-summary"
+          data-state={verdict}
+          data-passed={run.passed}
+          data-failed={run.failed}
+          data-skipped={run.skipped}
+        >
+          <strong className={verdict === 'passed' ? 'text-pass' : verdict === 'running' ? '' : 'text-fail'}>
+            {verdict === 'running'
+              ? `Running: ${run.done} of ${run.total}`
+              : verdict === 'error'
+                ? 'The run stopped'
+                : verdict === 'failed'
+                  ? `${run.failed} failed`
+                  : 'Every case passed'}
+          </strong>
+          <span>
+            {run.passed} passed · {run.failed} failed · {run.skipped} skipped
+            {run.duration_ms !== null ? ` · ${formatMs(run.duration_ms)}` : ''}
+          </span>
+          {run.jwks_url ? (
+            <span className="muted">
+              JWKS <code>{run.jwks_url}</code>
+            </span>
+          ) : null}
+        </div>
+        {run.error ? <p className="text-fail">{run.error}</p> : null}
+        <div className="form-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={running || exporter.isPending || run.phase !== 'finished'}
+            onClick={() => exporter.mutate('json')}
+            data-testid="conformance-export-json"
+          >
+            Export report (JSON)
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={running || exporter.isPending || run.phase !== 'finished'}
+            onClick={() => exporter.mutate('junit')}
+            data-testid="conformance-export-junit"
+          >
+            Export JUnit XML
+          </button>
+          <CopyButton
+            text={() =>
+              JSON.stringify({
+                passed: run.passed,
+                failed: run.failed,
+                cases: run.cases.map((c) => ({
+                  id: c.id,
+                  title: c.title,
+                  status: c.status,
+                  detail: c.detail,
+                })),
+              })
+            }
+            label="Copy summary JSON"
+            testId="conformance-copy-summary"
+          />
+        </div>
+        {exporter.error ? (
+          <ErrorPanel title="Export failed" error={exporter.error} testId="conformance-export-error" />
+        ) : null}
+      </div>
+      <CaseList cases={run.cases} />
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MethodInput } from '../../../electron/contract';
+import type {
+  CaseResult,
+  ConformanceProgress,
+  ConformanceReport,
+} from '../../../electron/contract/schemas/conformance';
+import { useApi, useLiveEvent } from '../../api/client-context';
+import { saveTextFile } from '../../shared/download';
+import { conformanceKeys } from './query-keys';
+
+/** The run on screen: live while it runs, the report once it has finished. */
+export interface LiveRun {
+  run_id: string;
+  kind: ConformanceReport['kind'];
+  phase: 'started' | 'case' | 'finished' | 'error';
+  total: number;
+  done: number;
+  cases: CaseResult[];
+  jwks_url: string | null;
+  bank_auth_url: string | null;
+  error: string | null;
+  passed: number;
+  failed: number;
+  skipped: number;
+  duration_ms: number | null;
+}
+
+export function fromReport(report: ConformanceReport, runId = 'last'): LiveRun {
+  return {
+    run_id: runId,
+    kind: report.kind,
+    phase: 'finished',
+    total: report.cases.length,
+    done: report.cases.length,
+    cases: report.cases,
+    jwks_url: report.jwks_url,
+    bank_auth_url: report.bank_auth_url,
+    error: null,
+    passed: report.passed,
+    failed: report.failed,
+    skipped: report.skipped,
+    duration_ms: report.duration_ms,
+  };
+}
+
+/** Folds one progress event into the run on screen. */
+export function applyProgress(old: LiveRun | null | undefined, p: ConformanceProgress): LiveRun {
+  const same = old && old.run_id === p.run_id ? old : null;
+  let cases = same?.cases ?? [];
+  if (p.case && !cases.some((c) => c.id === p.case!.id)) cases = [...cases, p.case];
+  return {
+    run_id: p.run_id,
+    kind: p.kind,
+    phase: p.phase,
+    total: p.total || (same?.total ?? 0),
+    done: Math.max(p.done, cases.length),
+    cases,
+    jwks_url: p.jwks_url ?? same?.jwks_url ?? null,
+    bank_auth_url: p.bank_auth_url ?? same?.bank_auth_url ?? null,
+    error: p.error ?? null,
+    passed: p.passed,
+    failed: p.failed,
+    skipped: p.skipped,
+    duration_ms: same?.duration_ms ?? null,
+  };
+}
+
+export function useLiveRun() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  useLiveEvent('conformance.progressed', (p) =>
+    queryClient.setQueryData<LiveRun | null>(conformanceKeys.live(), (old) => applyProgress(old, p)),
+  );
+  return useQuery({
+    queryKey: conformanceKeys.live(),
+    queryFn: async () => {
+      const report = await api.conformance.lastReport();
+      return report ? fromReport(report) : null;
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** Run or self-check: the report replaces the live run when it arrives (events may lag it). */
+function useRunMutation<I>(fn: (input: I) => Promise<ConformanceReport>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (report) =>
+      queryClient.setQueryData<LiveRun | null>(conformanceKeys.live(), (old) => ({
+        ...fromReport(report, old?.run_id),
+      })),
+  });
+}
+
+export function useRunConformance() {
+  const api = useApi();
+  return useRunMutation((input: MethodInput<'conformance.run'>) => api.conformance.run(input));
+}
+
+export function useSelfCheck() {
+  const api = useApi();
+  return useRunMutation((_: void) => api.conformance.selfCheck());
+}
+
+export function useExportReport() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (format: 'json' | 'junit') => {
+      const out = await api.conformance.export({ format });
+      saveTextFile(out.text, out.filename, out.mime);
+      return out;
+    },
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Issue 7 end to end: `dets-console serve` on a fresh profile, the built renderer in headless
+ * Chromium. Self-check on the Conformance page runs the whole suite against a private copy of
+ * the console's own bank endpoints: the cases appear one by one as they finish, every one
+ * passes, a case opens with the keyboard to its full exchange, and the report exports as JSON
+ * (every exchange, no private key) and JUnit. The form refuses bad input, naming the field.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConformancePageModel } from './pages/conformance-page';
+import { launchChromium } from './support/browser';
+import { ROOT } from './support/build';
+import { startServe, type ServeProcess } from './support/serve';
+
+const SHOTS = join(ROOT, 'test-results/e2e');
+
+let serve: ServeProcess | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let ui: ConformancePageModel;
+const pageProblems: string[] = [];
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  serve = await startServe(['--no-sandbox']);
+  browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
+  });
+  ui = new ConformancePageModel(page);
+  await ui.openConsole(serve.ready.ui);
+  await ui.open();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  const code = await serve?.stop();
+  if (serve) expect(code, `serve exit code; stderr:\n${serve.stderr()}`).toBe(0);
+}, 30_000);
+
+describe('Conformance page', () => {
+  it('shows what to do first, and refuses a bad form naming each field', async () => {
+    await ui.byTestId('conformance-empty').waitFor();
+    await ui.fill({ url: 'ftp://bank.example', obj: '', sub: 'ops@bank.example', port: '70000' });
+    await ui.run();
+    expect(await ui.fieldError('bankAuthUrl').textContent()).toMatch(/http\(s\)/);
+    expect(await ui.fieldError('obj').textContent()).toMatch(/Required/);
+    expect(await ui.fieldError('jwksPort').textContent()).toMatch(/port number/);
+    expect(await ui.fieldError('sub').count()).toBe(0);
+    // Nothing ran.
+    expect(await ui.byTestId('conformance-run-panel').count()).toBe(0);
+    await ui.fill({ port: '7303' });
+    expect(await ui.byTestId('conformance-jwks-url').textContent()).toBe(
+      'http://127.0.0.1:7303/api/v1/.well-known/jwks.json',
+    );
+  });
+
+  it('Self-check: the cases appear as they run and every one passes', async () => {
+    await ui.recordCaseCounts();
+    await ui.selfCheck();
+    expect(await ui.waitForFinished()).toBe('passed');
+
+    const total = Number(await ui.progress.getAttribute('data-total'));
+    expect(total).toBeGreaterThanOrEqual(40);
+    expect(await ui.progress.getAttribute('data-done')).toBe(String(total));
+    const statuses = await ui.statuses();
+    expect(statuses).toHaveLength(total);
+    expect(statuses.filter(([, s]) => s !== 'passed')).toEqual([]);
+    expect(statuses[0]![0]).toBe('user_auth.valid');
+    expect(statuses.map(([id]) => id)).toContain('jwks.rotation');
+    expect(await ui.summary.getAttribute('data-failed')).toBe('0');
+    expect(await ui.summary.getAttribute('data-passed')).toBe(String(total));
+
+    // Cases appeared progressively, not all at once at the end.
+    const counts = await ui.caseCounts();
+    expect(counts.at(-1)).toBe(total);
+    expect(
+      counts.some((n) => n > 0 && n < total),
+      `case counts seen: ${counts.join(',')}`,
+    ).toBe(true);
+    await ui.screenshot(join(SHOTS, 'conformance-self-check.png'));
+  });
+
+  it('a case opens with the keyboard to its full exchange: the token sent and the 401 that came back', async () => {
+    const body = await ui.openCaseWithKeyboard('user_auth.alg-none');
+    await ui.byTestId('conformance-exchange-0', body).locator('summary').click();
+    const text = await body.textContent();
+    expect(text).toContain('X-Session-ID: eyJ');
+    expect(text).toContain('"alg": "none"');
+    expect(text).toContain('HTTP 401');
+    expect(text).toContain('"check": "alg"');
+    const row = ui.case('user_auth.alg-none');
+    expect(await ui.byTestId('conformance-case-toggle', row).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('exports the report as JSON with every exchange and no private key, and as JUnit', async () => {
+    const json = await ui.export('json');
+    expect(json.suggestedFilename()).toMatch(/^conformance-.*\.json$/);
+    const text = await readFile((await json.path())!, 'utf8');
+    const report = JSON.parse(text) as {
+      kind: string;
+      failed: number;
+      cases: Array<{ id: string; exchanges: Array<{ request: { headers: Record<string, string> } }> }>;
+    };
+    expect(report.kind).toBe('self-check');
+    expect(report.failed).toBe(0);
+    expect(
+      report.cases.find((c) => c.id === 'key.valid')!.exchanges[0]!.request.headers['X-Session-ID'],
+    ).toMatch(/^eyJ/);
+    expect(text).not.toMatch(/PRIVATE KEY|"d":/);
+
+    const junit = await ui.export('junit');
+    expect(junit.suggestedFilename()).toMatch(/\.xml$/);
+    const xml = await readFile((await junit.path())!, 'utf8');
+    expect(xml).toContain(`tests="${report.cases.length}" failures="0"`);
+  });
+
+  it('the page raised no errors', () => {
+    expect(pageProblems).toEqual([]);
+  });
+});
