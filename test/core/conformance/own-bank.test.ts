@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { CaseResult, ConformanceProgress } from '../../../electron/contract/schemas/conformance';
 import { EventHub } from '../../../electron/core/event-hub';
 import { conformanceHandlers, planCases, runSelfCheck } from '../../../electron/core/conformance';
+import { startTestBank } from './broken-bank';
 import type { CoreDeps } from '../../../electron/core/core-deps';
 
 const tmpRoots: string[] = [];
@@ -127,6 +128,57 @@ describe('contract handlers', () => {
     const junit = await handlers['conformance.export']({ format: 'junit' });
     expect(junit.text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(junit.text).toContain(`tests="${report.cases.length}" failures="0"`);
+  });
+
+  it('run plays the service against a bank on the JWKS port it was given, reporting progress as kind run', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const customer = {
+      obj: 'DE02120300000000202051',
+      sub: 'ops@bank.example',
+      external_id: 'x-1',
+      phone: '+1',
+      key: 'k-123',
+    };
+    const bank = await startTestBank({
+      jwksUrl: `http://127.0.0.1:${port}/api/v1/.well-known/jwks.json`,
+      customer,
+    });
+    try {
+      const events = new EventHub();
+      const progress: ConformanceProgress[] = [];
+      events.on('conformance.progressed', (p) => progress.push(p));
+      const handlers = conformanceHandlers({ events } as unknown as CoreDeps);
+      const report = await handlers['conformance.run']({
+        bank_auth_url: bank.url,
+        obj: customer.obj,
+        sub: customer.sub,
+        jwks_port: port,
+      });
+      expect(report.cases.filter((c) => c.status !== 'passed').map((c) => c.id)).toEqual([]);
+      expect(report).toMatchObject({
+        kind: 'run',
+        jwks_url: `http://127.0.0.1:${port}/api/v1/.well-known/jwks.json`,
+      });
+      expect(progress.map((p) => p.kind)).toEqual(progress.map(() => 'run'));
+      expect(progress[0]).toMatchObject({
+        phase: 'started',
+        jwks_url: report.jwks_url,
+        bank_auth_url: bank.url,
+      });
+      expect(progress.at(-1)).toMatchObject({ phase: 'finished', done: report.cases.length });
+      // The JWKS port is free again once the run is over.
+      const again = net.createServer();
+      await new Promise<void>((resolve, reject) => {
+        again.once('error', reject);
+        again.listen(port, '127.0.0.1', resolve);
+      });
+      again.close();
+    } finally {
+      await bank.close();
+    }
   });
 
   it('run names a taken JWKS port', async () => {
