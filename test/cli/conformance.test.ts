@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConformanceFlags } from '../../electron/cli/commands/conformance';
+import { toJunit } from '../../electron/core/conformance';
 import { startTestBank } from '../core/conformance/broken-bank';
 import { runBuiltCli } from './helpers';
 import { spawnCli } from './support/spawn-cli';
@@ -170,6 +171,77 @@ describe('the tiny XML parser is strict', () => {
       attrs: { t: '<&"' },
       text: 'x > y',
     });
+  });
+});
+
+describe('JUnit output', () => {
+  it('stays well-formed whatever a bank answered: markup, entities, quotes and control characters', () => {
+    const nasty = 'got 200 with <x a="1"> & ]]> \'q\' \u0001\u0008 tab\there \uD800 end';
+    const xml = toJunit({
+      kind: 'run',
+      bank_auth_url: 'http://127.0.0.1:1/a&b',
+      obj: 'o<1>',
+      sub: 's"2"',
+      jwks_url: 'http://127.0.0.1:2/api/v1/.well-known/jwks.json',
+      kids: ['k1'],
+      jwks_fetches: 1,
+      started_at: '2026-01-02T03:04:05.678Z',
+      finished_at: '2026-01-02T03:04:06.678Z',
+      duration_ms: 1000,
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      cases: [
+        {
+          id: 'user_auth.valid',
+          title: 't',
+          status: 'passed',
+          detail: 'ok',
+          route: '/user_auth',
+          spec: '2.5',
+          duration_ms: 12.3,
+          exchanges: [],
+        },
+        {
+          id: 'key.alg-none',
+          title: 'a <title>',
+          status: 'failed',
+          detail: nasty,
+          route: '/key',
+          spec: '5.5',
+          duration_ms: 1,
+          exchanges: [],
+        },
+        {
+          id: 'key.flow',
+          title: 't',
+          status: 'skipped',
+          detail: 'not run',
+          route: '/key',
+          spec: '2.4',
+          duration_ms: 0,
+          exchanges: [],
+        },
+      ],
+    });
+    const root = parseXml(xml);
+    const [suite] = all(root, 'testsuite');
+    expect(suite!.attrs).toMatchObject({
+      tests: '3',
+      failures: '1',
+      skipped: '1',
+      time: '1.000',
+      timestamp: '2026-01-02T03:04:05',
+    });
+    const props = Object.fromEntries(all(suite!, 'property').map((p) => [p.attrs.name, p.attrs.value]));
+    expect(props).toMatchObject({ bank_auth_url: 'http://127.0.0.1:1/a&b', obj: 'o<1>', sub: 's"2"' });
+    const [failure] = all(suite!, 'failure');
+    expect(failure!.attrs.message).toBe(
+      nasty.replaceAll('\u0001', '\uFFFD').replaceAll('\u0008', '\uFFFD').replaceAll('\uD800', '\uFFFD'),
+    );
+    expect(failure!.text).toContain('a <title>');
+    expect(all(suite!, 'skipped')[0]!.attrs.message).toBe('not run');
+    expect(all(suite!, 'testcase').map((t) => t.attrs.time)).toEqual(['0.012', '0.001', '0.000']);
   });
 });
 

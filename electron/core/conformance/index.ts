@@ -137,6 +137,7 @@ export function conformanceHandlers(
         const ready: { base: Base | null } = { base: null };
         const report = await runSelfCheck(
           {
+            ...(deps.fetch ? { fetch: deps.fetch } : {}),
             onReady: ({ jwksUrl, bankUrl, total }) => {
               ready.base = {
                 run_id: runId,

@@ -33,6 +33,8 @@ export function selfCheckCustomer() {
 export interface SelfCheckOptions extends Omit<RunnerOptions, 'jwksPort'> {
   /** Where the temporary data folder goes (default: the OS temp folder). */
   tmpRoot?: string;
+  /** What the private bank fetches the runner's JWKS with (default: the global fetch). */
+  fetch?: typeof fetch;
   /** Told the runner's JWKS URL and the private bank's URL once both are up. */
   onReady?: (urls: { jwksUrl: string; bankUrl: string; total: number }) => void;
 }
@@ -41,7 +43,7 @@ export async function runSelfCheck(
   options: SelfCheckOptions = {},
   hooks: Omit<RunHooks, 'kind'> = {},
 ): Promise<ConformanceReport> {
-  const { tmpRoot, onReady, ...runnerOptions } = options;
+  const { tmpRoot, onReady, fetch: fetchImpl, ...runnerOptions } = options;
   const dir = await fs.mkdtemp(path.join(tmpRoot ?? os.tmpdir(), 'dets-conformance-self-check-'));
   const closers: Array<() => Promise<unknown>> = [() => fs.rm(dir, { recursive: true, force: true })];
   try {
@@ -56,7 +58,7 @@ export async function runSelfCheck(
       store,
       pairs: createSignedPairs({ dataDir: dir }),
       serviceJwksUrl: async () => runner.jwksUrl,
-      fetch: globalThis.fetch,
+      fetch: fetchImpl ?? globalThis.fetch,
     });
     closers.unshift(() => bank.close());
     const customer = selfCheckCustomer();
