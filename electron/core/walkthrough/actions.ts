@@ -14,7 +14,7 @@ import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas
 import type { CoreDeps } from '../core-deps';
 import { specJwk } from '../service/client';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
-import { NOTIFY_ROUTES } from './derive';
+import { NOTIFY_ROUTES, serviceAnswer } from './derive';
 import type { Progress, ProgressStore } from './progress';
 
 export interface ActionResult {
@@ -223,7 +223,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
               ok: true,
               message: `registered kid ${quote(key.kid)} with PUT …/jwk/${exchange.jwk_guid}, signed by ${quote(signer.kid)}`,
             }
-          : { ok: false, message: exchange.explanation ?? exchange.error ?? 'the registration was refused' };
+          : { ok: false, message: serviceAnswer(exchange) };
       }
     }
     // Onboarding (spec 5.2; the sandbox's stand-in) with the initial JWK. The bank's URLs are
@@ -261,7 +261,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
     }
     return result.exchange.ok
       ? { ok: true, message: 'the service answered a session_token' }
-      : { ok: false, message: result.exchange.explanation ?? result.exchange.error ?? 'refused' };
+      : { ok: false, message: serviceAnswer(result.exchange) };
   },
 
   async callbacks(ctx) {

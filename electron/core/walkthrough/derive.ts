@@ -328,7 +328,14 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
     if (last && !last.ok && (!okActive || later(last.at, okActive.at))) {
       d = draft('failed', `POST …/jwk/authenticate with kid ${quote(last.signing_kid ?? '?')} was refused.`, {
         reason: serviceAnswer(last),
-        fix: last.explanation ?? 'See the exchange on the Service page.',
+        fix:
+          last.response?.status === 401 && drafts.register.state !== 'done'
+            ? `Register the JWK first: run step 2 (${
+                sandbox
+                  ? 'the console registers the active key with the sandbox'
+                  : 'send it to the service’s onboarding, or register it with PUT …/jwk/{jwk_guid} signed by a key already registered'
+              }), then authenticate again.`
+            : (last.explanation ?? 'See the exchange on the Service page.'),
         at: last.at,
         event_ids: [last.id],
       });
@@ -382,7 +389,9 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
         );
         d =
           stale.length === 0
-            ? draft('done', `The sandbox calls the bank endpoints at ${url} (callbacks and notifications).`)
+            ? draft('done', `The sandbox calls the bank endpoints at ${url} (callbacks and notifications).`, {
+                at: facts.attempts.callbacks?.ok ? facts.attempts.callbacks.at : cp.created_at,
+              })
             : stale.every((f) => cp[f] === null)
               ? draft(
                   'pending',
@@ -539,47 +548,42 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
     drafts.notifications = d;
   }
 
-  // 8. Rotation: the next key registered, proven and active.
+  // 8. Rotation: the next key registered, proven and active. The proof is the rotation's own
+  // record (the `service.rotated` event, from the walkthrough or the Service page): a key that
+  // was merely registered by hand and authenticated with is not a rotation of the old one.
   {
     const r =
       facts.rotation && facts.rotation.environment_id === env.id && since(facts.rotation.finished_at)
         ? facts.rotation
         : null;
-    const put = exchanges.find((e) => e.operation === 'update-jwk') ?? null;
-    const proven =
-      active &&
-      exchanges.find((e) => e.ok && e.operation === 'update-jwk' && e.jwk_kid === active.kid) &&
-      exchanges.find((e) => e.ok && e.operation === 'authenticate' && e.signing_kid === active.kid);
     let d: Draft;
-    if (r && r.state === 'failed' && (!put || !later(put.at, r.finished_at) || !put.ok)) {
+    if (r && r.state === 'failed') {
       const step = r.steps.find((s) => s.status === 'failed');
+      const put = step?.exchange_id ? exchanges.find((e) => e.id === step.exchange_id) : undefined;
       d = draft(
         'failed',
         `The rotation from ${quote(r.from_kid)} stopped at "${step?.title ?? 'a step'}"; ${quote(r.from_kid)} is still active.`,
         {
-          reason: step?.detail ?? 'a step failed',
+          reason:
+            put && !put.ok
+              ? `${serviceAnswer(put)} (${step?.detail ?? ''})`
+              : (step?.detail ?? 'a step failed'),
           fix: 'Fix the cause and run this step again: it resumes with the same next key.',
           at: r.finished_at,
           event_ids: step?.exchange_id ? [step.exchange_id] : [],
         },
       );
-    } else if ((r && r.state === 'done') || proven) {
-      const to = r?.to_kid ?? active?.kid ?? '?';
+    } else if (r) {
+      const to = r.to_kid ?? '?';
       d = draft(
         'done',
-        r
-          ? `Rotated from ${quote(r.from_kid)} to ${quote(to)}: registered with PUT, proven with authenticate, now active.`
-          : `kid ${quote(to)} was registered with PUT and proven with authenticate: it is the active key.`,
-        { at: r?.finished_at ?? put?.at ?? null },
+        `Rotated from ${quote(r.from_kid)} to ${quote(to)}: registered with PUT, proven with authenticate, now active.`,
+        {
+          at: r.finished_at,
+          event_ids: r.steps.flatMap((s) => (s.exchange_id ? [s.exchange_id] : [])),
+        },
       );
-      if (r) d.facts.push({ label: 'from', value: r.from_kid }, { label: 'to', value: to });
-    } else if (put && !put.ok) {
-      d = draft('failed', `PUT …/jwk/{jwk_guid} for kid ${quote(put.jwk_kid ?? '?')} was refused.`, {
-        reason: serviceAnswer(put),
-        fix: put.explanation ?? 'See the exchange on the Service page.',
-        at: put.at,
-        event_ids: [put.id],
-      });
+      d.facts.push({ label: 'from', value: r.from_kid }, { label: 'to', value: to });
     } else {
       const when =
         active?.expires != null

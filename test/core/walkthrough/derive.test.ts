@@ -145,7 +145,9 @@ describe('deriveSteps', () => {
     expect(s.authenticate.reason).toBe(
       'the service answered 401: kid "k2" is not registered for this counterparty (registered kids: 54321)',
     );
-    expect(s.authenticate.fix).toMatch(/register it first/);
+    expect(s.authenticate.fix).toBe(
+      'Register the JWK first: run step 2 (the console registers the active key with the sandbox), then authenticate again.',
+    );
     expect(s.authenticate.event_ids).toEqual([refused.id]);
     // The cause shows on step 2 too: the active key is not among the registered ones.
     expect(s.register.state).toBe('pending');

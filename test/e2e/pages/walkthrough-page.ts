@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from 'playwright-core';
+import { ConsolePageModel } from './console-page';
+
+export type WalkthroughStepId =
+  'key' | 'register' | 'compose' | 'authenticate' | 'callbacks' | 'sign-in' | 'notifications' | 'rotate';
+
+export type StepState = 'pending' | 'done' | 'failed' | 'waiting';
+
+/**
+ * The Walkthrough page (the home page) as a test sees it: each step by data-testid, its state as
+ * the page shows it (`data-state`, derived in the core from real events), its one action, and
+ * the evidence pack's download. Actions wait for the core's answer, never for a fixed time.
+ */
+export class WalkthroughPageModel extends ConsolePageModel {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  get root(): Locator {
+    return this.byTestId('walkthrough-page');
+  }
+
+  /** Opens the console at the URL serve printed: the walkthrough is the first page. */
+  async open(url: string): Promise<void> {
+    await this.openConsole(url);
+    await this.page.locator('[data-testid="walkthrough-page"][data-state="ready"]').waitFor();
+  }
+
+  step(id: WalkthroughStepId): Locator {
+    return this.byTestId(`step-${id}`);
+  }
+
+  async state(id: WalkthroughStepId): Promise<StepState> {
+    return (await this.step(id).getAttribute('data-state')) as StepState;
+  }
+
+  /** Every step's state, in page order. */
+  async states(): Promise<Record<string, StepState>> {
+    const entries = await this.page
+      .locator('[data-testid="walkthrough-steps"] > li[data-state]')
+      .evaluateAll((items) =>
+        items.map((i) => [
+          i.getAttribute('data-testid')!.slice('step-'.length),
+          i.getAttribute('data-state'),
+        ]),
+      );
+    return Object.fromEntries(entries) as Record<string, StepState>;
+  }
+
+  async waitForState(id: WalkthroughStepId, state: StepState, timeout = 20_000): Promise<void> {
+    await this.page.locator(`[data-testid="step-${id}"][data-state="${state}"]`).waitFor({ timeout });
+  }
+
+  /** Clicks the step's action (after typing `value` when it asks for one) and waits for the core's answer. */
+  async run(id: WalkthroughStepId, value?: string): Promise<{ ok: boolean; message: string }> {
+    if (value !== undefined) await this.byTestId(`step-input-${id}`, this.step(id)).fill(value);
+    const answered = this.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/call/walkthrough.run',
+      {
+        timeout: 60_000,
+      },
+    );
+    await this.byTestId(`step-action-${id}`, this.step(id)).click();
+    await answered;
+    const message = this.byTestId(`step-message-${id}`, this.step(id));
+    await this.page.locator(`[data-testid="step-action-${id}"]:not([disabled])`).waitFor({ timeout: 30_000 });
+    return {
+      ok: (await message.getAttribute('data-ok')) === 'true',
+      message: (await message.textContent()) ?? '',
+    };
+  }
+
+  async actionLabel(id: WalkthroughStepId): Promise<string> {
+    return (await this.byTestId(`step-action-${id}`, this.step(id)).textContent()) ?? '';
+  }
+
+  async reason(id: WalkthroughStepId): Promise<string> {
+    return (await this.byTestId(`step-reason-${id}`, this.step(id)).textContent()) ?? '';
+  }
+
+  async fix(id: WalkthroughStepId): Promise<string> {
+    return (await this.byTestId(`step-fix-${id}`, this.step(id)).textContent()) ?? '';
+  }
+
+  async summary(id: WalkthroughStepId): Promise<string> {
+    return (await this.byTestId(`step-summary-${id}`, this.step(id)).textContent()) ?? '';
+  }
+
+  /** A screenshot with the step in view (the page area scrolls, not the window). */
+  async screenshotAt(id: WalkthroughStepId, path: string): Promise<void> {
+    await this.step(id).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await this.page.screenshot({ path, fullPage: false });
+  }
+
+  async progress(): Promise<number> {
+    return Number(await this.byTestId('walkthrough-progress').getAttribute('data-done'));
+  }
+
+  /** Exports the evidence pack through the page and returns the downloaded file's name and text. */
+  async exportPack(): Promise<{ filename: string; text: string }> {
+    const download = this.page.waitForEvent('download');
+    await this.byTestId('walkthrough-export').click();
+    const file = await download;
+    const path = await file.path();
+    return { filename: file.suggestedFilename(), text: await readFile(path, 'utf8') };
+  }
+}
