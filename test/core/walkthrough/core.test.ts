@@ -189,4 +189,75 @@ describe('the walkthrough against the sandbox, through the core', () => {
     expect(stateOf(registered.state, 'register').state).toBe('done');
     expect(stateOf((await run(core, 'authenticate')).state, 'authenticate').state).toBe('done');
   });
+
+  it('on a real environment, waits for the service’s part and says what for', async () => {
+    // The "real" service here is the sandbox under another name: the console talks to it only
+    // through the environment's URLs, and its onboarding and sign-in are done on "its side".
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
+    dirs.push(dataDir);
+    const core = await start(dataDir);
+    const sandboxUrl = (await call(core, 'sandbox.status')).url!;
+    const staging = await call(core, 'env.save', { name: 'Staging', base_url: sandboxUrl });
+    await call(core, 'env.activate', { id: staging.id });
+
+    await run(core, 'key');
+    let state = await call(core, 'walkthrough.state');
+    expect(state.environment).toMatchObject({ id: staging.id, kind: 'real' });
+    expect(stateOf(state, 'register')).toMatchObject({ state: 'waiting', action_input: 'counterparty_guid' });
+    expect(stateOf(state, 'sign-in').state).toBe('waiting');
+    expect(stateOf(state, 'notifications').state).toBe('waiting');
+
+    // No GUID typed: the step says what it needs.
+    const missing = await run(core, 'register');
+    expect(missing.ok).toBe(false);
+    expect(stateOf(missing.state, 'register').reason).toMatch(/enter the counterparty_guid/);
+
+    // The service's onboarding form takes the exported public JWK and answers a GUID.
+    const jwk = JSON.parse(
+      (await call(core, 'keys.export', { kid: state.environment.active_kid, format: 'jwk' })).text,
+    );
+    const onboarded = await call(core, 'sandbox.onboard', { jwk });
+    state = (await run(core, 'register', { counterparty_guid: onboarded.counterparty_guid })).state;
+    expect(stateOf(state, 'register').state).toBe('done');
+    for (const step of ['compose', 'authenticate'] as const) {
+      expect(stateOf((await run(core, step)).state, step).state).toBe('done');
+    }
+
+    // Reachability self-test: refused for a URL where nothing listens, passed for the listener.
+    const bad = await run(core, 'callbacks', { bank_url: 'http://127.0.0.1:9/' });
+    expect(stateOf(bad.state, 'callbacks')).toMatchObject({ state: 'failed' });
+    expect(stateOf(bad.state, 'callbacks').reason).toMatch(/GET http:\/\/127\.0\.0\.1:9\/user_auth failed/);
+    const bankUrl = (await call(core, 'bank.status')).url!;
+    const good = await run(core, 'callbacks', { bank_url: bankUrl });
+    expect(stateOf(good.state, 'callbacks').state).toBe('done');
+    expect(stateOf(good.state, 'callbacks').summary).toMatch(/401 without X-Session-ID/);
+    expect(good.state.bank_url).toBe(bankUrl);
+
+    // Sign-in and notifications happen on the service's side; the console only sees their events.
+    state = (await run(core, 'sign-in')).state;
+    expect(stateOf(state, 'sign-in').state).toBe('waiting');
+    expect(stateOf(state, 'sign-in').waiting_for).toMatch(/GET \/user_auth with X-Session-ID/);
+    await call(core, 'sandbox.updateCounterparty', {
+      counterparty_guid: onboarded.counterparty_guid,
+      bank_auth_url: bankUrl,
+      bank_receiver_url: bankUrl,
+    });
+    const composed = state.composed!;
+    const signIn = await call(core, 'sandbox.signIn', {
+      counterparty_guid: onboarded.counterparty_guid,
+      token: composed.token,
+    });
+    expect(signIn.ok).toBe(true);
+    await core.store().then((s) => s.flush());
+    await expect
+      .poll(async () => stateOf(await call(core, 'walkthrough.state'), 'sign-in').state, { timeout: 5000 })
+      .toBe('done');
+
+    await call(core, 'sandbox.notify', { counterparty_guid: onboarded.counterparty_guid, event: 'pay-in' });
+    const notes = stateOf(await call(core, 'walkthrough.state'), 'notifications');
+    expect(notes).toMatchObject({
+      state: 'waiting',
+      summary: 'Received pay-in; waiting for pay-out, transfer from the service.',
+    });
+  });
 });
