@@ -6,6 +6,7 @@
  * (every exchange, no private key) and JUnit. The form refuses bad input, naming the field.
  */
 import { mkdir, readFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,36 @@ import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 
 const SHOTS = join(ROOT, 'test-results/e2e');
+const CUSTOMER = {
+  obj: 'DE89370400440532013000',
+  sub: 'ops@bank.example',
+  external_id: 'cust-000042',
+  phone: '+4915112345678',
+  key: 'user-secret-key-42',
+};
+let jwksPort: number;
+
+/** A port nothing listens on now: the live bank is told the runner's JWKS URL before the run. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** ConsoleApi over HTTP with the launch token (electron/contract/transport.ts). */
+async function call(method: string, input?: unknown): Promise<unknown> {
+  const url = new URL(serve!.ready.ui);
+  const res = await fetch(`${url.origin}/api/call/${method}`, {
+    method: 'POST',
+    headers: { 'X-DETS-Token': url.searchParams.get('token')!, 'content-type': 'application/json' },
+    body: input === undefined ? '' : JSON.stringify(input),
+  });
+  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
+  if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
+  return envelope.value;
+}
 
 let serve: ServeProcess | undefined;
 let browser: Browser | undefined;
@@ -24,7 +55,14 @@ const pageProblems: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  serve = await startServe(['--no-sandbox']);
+  // The live bank endpoints trust the runner's JWKS URL, as a bank under test would.
+  jwksPort = await freePort();
+  serve = await startServe([
+    '--no-sandbox',
+    '--service-jwks-url',
+    `http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`,
+  ]);
+  await call('bank.saveCustomer', CUSTOMER);
   browser = await launchChromium();
   const context = await browser.newContext({
     viewport: { width: 1440, height: 1000 },
@@ -121,6 +159,35 @@ describe('Conformance page', () => {
     expect(junit.suggestedFilename()).toMatch(/\.xml$/);
     const xml = await readFile((await junit.path())!, 'utf8');
     expect(xml).toContain(`tests="${report.cases.length}" failures="0"`);
+  });
+
+  it('Run against the live bank endpoints (trusting the runner’s JWKS URL): every case passes', async () => {
+    await ui.fill({ url: serve!.ready.bank!, obj: CUSTOMER.obj, sub: CUSTOMER.sub, port: String(jwksPort) });
+    expect(await ui.byTestId('conformance-jwks-url').textContent()).toBe(
+      `http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`,
+    );
+    await ui.run();
+    expect(await ui.waitForFinished()).toBe('passed');
+    expect(await ui.byTestId('conformance-run-panel').textContent()).toContain(serve!.ready.bank!);
+    const statuses = await ui.statuses();
+    expect(statuses.length).toBeGreaterThanOrEqual(40);
+    expect(statuses.filter(([, st]) => st !== 'passed')).toEqual([]);
+  });
+
+  it('Run for a customer the bank does not know: the valid cases fail naming what to configure', async () => {
+    await ui.fill({ obj: 'DE02120300000000202051' });
+    await ui.run();
+    expect(await ui.waitForFinished()).toBe('failed');
+    expect(await ui.case('user_auth.valid').getAttribute('data-status')).toBe('failed');
+    expect(await ui.case('user_auth.alg-none').getAttribute('data-status')).toBe('skipped');
+    const detail = await ui.byTestId('conformance-case-detail', ui.case('user_auth.valid')).textContent();
+    expect(detail).toContain('got 401');
+    expect(detail).toContain(`trust http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`);
+    await ui.byTestId('conformance-failed-only').check();
+    const shown = await ui.statuses();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter(([, st]) => st === 'passed')).toEqual([]);
+    await ui.screenshot(join(SHOTS, 'conformance-failed.png'));
   });
 
   it('the page raised no errors', () => {
