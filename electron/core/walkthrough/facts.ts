@@ -9,7 +9,7 @@ import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Trace } from '../../contract/schemas/sandbox';
 import type { Environment } from '../../contract/schemas/service';
 import type { CoreDeps } from '../core-deps';
-import type { CallbackFact, NotificationFact, NotifyRoute, WalkthroughFacts } from './derive';
+import type { CallbackFact, NotificationFact, WalkthroughFacts } from './derive';
 import { NOTIFY_ROUTES } from './derive';
 import type { Progress } from './progress';
 
@@ -92,7 +92,8 @@ export async function gatherFacts(
   const notifications: NotificationFact[] = [];
   try {
     const store = await deps.store();
-    const cbPage = await store.query({ kind: 'callback', path: '/user_auth', since, limit: 500 });
+    // `text` narrows to events naming the obj (a substring search); the exact match is ours.
+    const cbPage = await store.query({ kind: 'callback', path: '/user_auth', text: obj, since, limit: 200 });
     const mine = cbPage.events.filter((e) => e.obj === obj).slice(0, 50);
     for (const [i, e] of mine.entries()) {
       let detail: string | null = null;
@@ -109,10 +110,15 @@ export async function gatherFacts(
       }
       callbacks.push(toCallback(e, detail, forwardOk));
     }
-    const notePage = await store.query({ kind: 'notification', since, limit: 1000 });
-    for (const e of notePage.events) {
-      const route = routeOf(e.path, notifyPrefix);
-      if (route) {
+    // Per route, so a flood on one route (a load test) cannot hide the others.
+    for (const route of NOTIFY_ROUTES) {
+      const page = await store.query({
+        kind: 'notification',
+        path: `${notifyPrefix}/${route}`,
+        since,
+        limit: 20,
+      });
+      for (const e of page.events) {
         notifications.push({
           id: e.id,
           at: e.at,
@@ -123,6 +129,7 @@ export async function gatherFacts(
         });
       }
     }
+    notifications.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
   } catch {
     // no event store: steps 6 and 7 stay pending, as nothing proves them
   }
@@ -163,10 +170,4 @@ function toCallback(e: EventSummary, detail: string | null, forwardOk: boolean |
     forward_ok: forwardOk,
     duration_ms: e.duration_ms,
   };
-}
-
-function routeOf(path: string | null, prefix: string): NotifyRoute | null {
-  if (!path?.startsWith(`${prefix}/`)) return null;
-  const name = path.slice(prefix.length + 1);
-  return (NOTIFY_ROUTES as readonly string[]).includes(name) ? (name as NotifyRoute) : null;
 }
