@@ -90,6 +90,8 @@ export interface WalkthroughFacts {
   probe: Probe | null;
   obj: string;
   sub: string;
+  /** Where notifications are posted under the bank URL (spec 4.3's /api/svc/notify by default). */
+  notifyPrefix?: string;
 }
 
 type Draft = Omit<WalkthroughStep, 'id' | 'number' | 'title' | 'explanation' | 'spec' | 'needs'>;
@@ -536,10 +538,14 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       const got = received.length > 0 ? `Received ${received.join(', ')}; ` : '';
       d = sandbox
         ? draft('pending', `${got}not yet ${missing.join(', ')}.`, { event_ids: ids })
-        : draft('waiting', `${got}waiting for ${missing.join(', ')} from the service.`, {
-            waiting_for: `the service's ${missing.join(', ')} notification(s) at ${facts.bankUrl ?? '{bank url}'}/api/svc/notify/…`,
-            event_ids: ids,
-          });
+        : draft(
+            'waiting',
+            `${got}${got ? 'waiting' : 'Waiting'} for ${missing.join(', ')} from the service.`,
+            {
+              waiting_for: `the service's ${missing.join(', ')} notification(s) at ${facts.bankUrl ?? '{bank url}'}${facts.notifyPrefix ?? '/api/svc/notify'}/…`,
+              event_ids: ids,
+            },
+          );
     }
     for (const route of NOTIFY_ROUTES) {
       d.facts.push({ label: route, value: received.includes(route) ? 'received' : 'not yet' });

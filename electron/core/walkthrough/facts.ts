@@ -27,7 +27,6 @@ export interface GatheredFacts extends WalkthroughFacts {
   progress: Progress;
   /** The bank listener's own URL (null when not listening here). */
   listenerUrl: string | null;
-  notifyPrefix: string;
 }
 
 function callbackDetail(body: string | null | undefined): string | null {

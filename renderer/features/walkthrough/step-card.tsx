@@ -147,6 +147,7 @@ export function StepCard({
               data-testid={`step-message-${step.id}`}
               data-ok={String(message.ok)}
             >
+              <span className="muted">Last run: </span>
               {message.text}
             </span>
           ) : null}
@@ -227,13 +228,11 @@ function StepDetail({
       </details>
     );
   }
-  if (step.id === 'callbacks' && state.bank_url) {
+  if (step.id === 'callbacks' && real && state.bank_url) {
     return (
       <div className="wt-detail wt-url">
         <span className="muted">
-          {real
-            ? 'Give the service this URL as bank_auth_url, bank_sender_url and bank_receiver_url:'
-            : 'The bank endpoints the sandbox calls:'}
+          Give the service this URL as bank_auth_url, bank_sender_url and bank_receiver_url:
         </span>
         <code data-testid="bank-url">{state.bank_url}</code>
         <CopyButton text={() => state.bank_url ?? ''} label="Copy URL" testId="copy-bank-url" />
