@@ -337,7 +337,19 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
   },
 
   async rotate(ctx) {
-    const rotation = await ctx.deps.services.service().rotate({ expires: inDays(ctx.now(), KEY_DAYS) });
+    // A rotation that stopped earlier resumes with the same next key (it may be registered already).
+    const last = (await ctx.progress.read(ctx.env.id)).rotation;
+    const resume =
+      last?.state === 'failed' && last.to_kid && last.from_kid === ctx.env.active_kid
+        ? await ctx.deps.services
+            .keys()
+            .get(last.to_kid)
+            .then((k) => (k.status === 'next' ? k.kid : null))
+            .catch(() => null)
+        : null;
+    const rotation = await ctx.deps.services
+      .service()
+      .rotate(resume ? { next_kid: resume } : { expires: inDays(ctx.now(), KEY_DAYS) });
     await ctx.progress.update(ctx.env.id, (p) => {
       p.rotation = rotation;
     });

@@ -260,4 +260,38 @@ describe('the walkthrough against the sandbox, through the core', () => {
       summary: 'Received pay-in; waiting for pay-out, transfer from the service.',
     });
   });
+
+  it('fails the rotation while the service is unreachable, and resumes it with the same next key', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
+    dirs.push(dataDir);
+    const core = await createConsoleCore({
+      dataDir,
+      host: 'cli',
+      env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
+    });
+    cores.push(core);
+    let sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+    await core.listenBank({ host: '127.0.0.1', port: 0 });
+    for (const step of ['key', 'register', 'compose', 'authenticate'] as const) await run(core, step);
+    const from = (await call(core, 'walkthrough.state')).environment.active_kid;
+
+    // The service goes away: the rotation stops at its registration, the old key still active.
+    await sandbox.close();
+    const failed = await run(core, 'rotate');
+    expect(failed.ok).toBe(false);
+    const step = stateOf(failed.state, 'rotate');
+    expect(step.state).toBe('failed');
+    expect(step.summary).toMatch(/stopped at "Register it with the service/);
+    expect(step.reason).toMatch(/could not be reached|ECONNREFUSED|refused/i);
+    expect(failed.state.environment.active_kid).toBe(from);
+    const next = (await core.services.keys().list()).find((k) => k.status === 'next')!;
+
+    // Back (on another port: the sandbox environment follows it), the same next key is used.
+    sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+    const resumed = await run(core, 'rotate');
+    expect(resumed.ok, resumed.message).toBe(true);
+    expect(stateOf(resumed.state, 'rotate').state).toBe('done');
+    expect(resumed.state.environment.active_kid).toBe(next.kid);
+    expect((await core.services.keys().list()).filter((k) => k.status === 'next')).toEqual([]);
+  });
 });
