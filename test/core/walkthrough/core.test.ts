@@ -270,7 +270,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
       env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
     });
     cores.push(core);
-    let sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+    const sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
     await core.listenBank({ host: '127.0.0.1', port: 0 });
     for (const step of ['key', 'register', 'compose', 'authenticate'] as const) await run(core, step);
     const from = (await call(core, 'walkthrough.state')).environment.active_kid;
@@ -287,7 +287,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
     const next = (await core.services.keys().list()).find((k) => k.status === 'next')!;
 
     // Back (on another port: the sandbox environment follows it), the same next key is used.
-    sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+    await core.listenSandbox({ host: '127.0.0.1', port: 0 });
     const resumed = await run(core, 'rotate');
     expect(resumed.ok, resumed.message).toBe(true);
     expect(stateOf(resumed.state, 'rotate').state).toBe('done');
