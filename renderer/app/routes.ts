@@ -16,6 +16,14 @@ export interface PageDef {
   Page: ComponentType | LazyExoticComponent<ComponentType>;
 }
 
+const WalkthroughPage = lazy(() =>
+  import('../features/walkthrough/walkthrough-page').then((m) => ({ default: m.WalkthroughPage })),
+);
+
+const ConformancePage = lazy(() =>
+  import('../features/conformance/conformance-page').then((m) => ({ default: m.ConformancePage })),
+);
+
 const InspectorPage = lazy(() =>
   import('../features/inspector/inspector-page').then((m) => ({ default: m.InspectorPage })),
 );
@@ -49,6 +57,14 @@ const NotificationsPage = lazy(() =>
 const BankPage = lazy(() => import('../features/bank/bank-page').then((m) => ({ default: m.BankPage })));
 
 export const PAGES: readonly PageDef[] = [
+  {
+    id: 'walkthrough',
+    label: 'Walkthrough',
+    summary:
+      'From an empty profile to a verified registration flow (spec 4.4), step by step, each step proven by a real event.',
+    glyph: 'WT',
+    Page: WalkthroughPage,
+  },
   {
     id: 'inspector',
     label: 'Inspector',
@@ -116,6 +132,14 @@ export const PAGES: readonly PageDef[] = [
     summary: 'Every pay-in, pay-out and transfer notification, live: filter, group repeats, export.',
     glyph: 'NT',
     Page: NotificationsPage,
+  },
+  {
+    id: 'conformance',
+    label: 'Conformance',
+    summary:
+      'Test your bank’s own callbacks the way the service will: good and bad tokens, required fields, the 1 s budget.',
+    glyph: 'CF',
+    Page: ConformancePage,
   },
 ];
 

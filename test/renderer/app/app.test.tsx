@@ -73,7 +73,19 @@ describe('App shell', () => {
     await screen.findByText(/0\.0\.0-test/);
   });
 
+  it('opens on the walkthrough (the home page of a new profile) when no page is in the URL', () => {
+    const { api } = fakeApi();
+    render(
+      <App
+        resolution={{ kind: 'ready', client: { api, mode: 'desktop', events: statusStore('connected') } }}
+      />,
+    );
+    expect(screen.getByTestId('nav-walkthrough').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByTestId('nav-inspector').getAttribute('aria-current')).toBeNull();
+  });
+
   it('lists the pages in a labelled nav, marks the current one, and Ctrl+K or "/" focus the token input', async () => {
+    window.location.hash = '#/inspector';
     const { api } = fakeApi();
     render(
       <App
