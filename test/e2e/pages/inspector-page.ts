@@ -41,8 +41,9 @@ export class InspectorPageModel {
     return this.byTestId('token-segments');
   }
 
+  /** Opens `url` (serve's printed URL) on the Inspector page (the home page is the Walkthrough). */
   async open(url: string): Promise<void> {
-    await this.page.goto(url);
+    await this.page.goto(url.includes('#') ? url : `${url}#/inspector`);
     await this.byTestId('inspector-page').waitFor();
   }
 
