@@ -21,6 +21,7 @@ import {
   summaryJson,
   toJunit,
   type ConformanceRunner,
+  planCases,
 } from '../../core/conformance';
 import { EXIT, UsageError, parseFlags, portFlag, type CliIo } from '../io';
 
@@ -192,12 +193,13 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
         `Bank: ${options.bankAuthUrl}/user_auth, /key, /external_id  obj ${JSON.stringify(options.obj)}  sub ${JSON.stringify(options.sub)}\n` +
         `Running ${runner.total} cases…\n\n`,
     );
-    let idWidth = 0;
+    // One id column for the whole table: the longest id of the plan, known before any case runs.
+    let idWidth = Math.max(...planCases(1).map((c) => c.id.length));
     const report = await runner.run(
       { bankAuthUrl: options.bankAuthUrl, obj: options.obj, sub: options.sub },
       {
         onCase: (c, done, total) => {
-          idWidth = Math.max(idWidth, 26, c.id.length);
+          idWidth = Math.max(idWidth, c.id.length);
           out(caseLine(c, done, total, idWidth));
         },
       },
