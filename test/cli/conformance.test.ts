@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../support/free-port';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConformanceFlags } from '../../electron/cli/commands/conformance';
 import { toJunit } from '../../electron/core/conformance';
@@ -40,15 +41,6 @@ afterEach(() => {
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-/** A port nothing listens on right now (for --jwks-port: its URL must be known before serve starts). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const jwksUrlFor = (port: number) => `http://127.0.0.1:${port}/api/v1/.well-known/jwks.json`;
 

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BankLivePages } from './pages/bank-live-pages';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/serve';
+import { startServe, type ServeProcess, callApi } from './support/serve';
 import { createSigner, nowSeconds, type TestSigner } from './support/tokens';
 
 const SHOTS = join(ROOT, 'test-results/e2e');
@@ -28,18 +28,7 @@ let signer: TestSigner;
 let guid: string;
 const pageProblems: string[] = [];
 
-/** ConsoleApi over HTTP with the launch token (electron/contract/transport.ts). */
-async function call(method: string, input?: unknown): Promise<unknown> {
-  const url = new URL(serve!.ready.ui);
-  const res = await fetch(`${url.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { 'X-DETS-Token': url.searchParams.get('token')!, 'content-type': 'application/json' },
-    body: input === undefined ? '' : JSON.stringify(input),
-  });
-  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
-  if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
-  return envelope.value;
-}
+const call = (method: string, input?: unknown) => callApi(serve!, method, input);
 
 async function sandboxPost(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${serve!.ready.sandbox}${path}`, {
@@ -86,10 +75,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   ui = new BankLivePages(page);
   await ui.openConsole(serve.ready.ui);
 }, 240_000);

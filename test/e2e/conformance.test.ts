@@ -6,14 +6,14 @@
  * (every exchange, no private key) and JUnit. The form refuses bad input, naming the field.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { freePort } from '../support/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConformancePageModel } from './pages/conformance-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/serve';
+import { startServe, type ServeProcess, callApi } from './support/serve';
 
 const SHOTS = join(ROOT, 'test-results/e2e');
 const CUSTOMER = {
@@ -25,27 +25,7 @@ const CUSTOMER = {
 };
 let jwksPort: number;
 
-/** A port nothing listens on now: the live bank is told the runner's JWKS URL before the run. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-/** ConsoleApi over HTTP with the launch token (electron/contract/transport.ts). */
-async function call(method: string, input?: unknown): Promise<unknown> {
-  const url = new URL(serve!.ready.ui);
-  const res = await fetch(`${url.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { 'X-DETS-Token': url.searchParams.get('token')!, 'content-type': 'application/json' },
-    body: input === undefined ? '' : JSON.stringify(input),
-  });
-  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
-  if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
-  return envelope.value;
-}
+const call = (method: string, input?: unknown) => callApi(serve!, method, input);
 
 let serve: ServeProcess | undefined;
 let browser: Browser | undefined;
@@ -69,10 +49,7 @@ beforeAll(async () => {
     acceptDownloads: true,
   });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   ui = new ConformancePageModel(page);
   await ui.openConsole(serve.ready.ui);
   await ui.open();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InspectorPageModel } from './pages/inspector-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 import { createSigner, nowSeconds, unsignedToken, type TestSigner } from './support/tokens';
@@ -33,11 +33,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
-  // A CSP violation, an uncaught error or a failed request is a bug even if the page looks fine.
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   inspector = new InspectorPageModel(page);
 }, 240_000);
 

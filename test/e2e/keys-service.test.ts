@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComposerPageModel } from './pages/composer-page';
 import { KeysPageModel } from './pages/keys-page';
 import { ServicePageModel } from './pages/service-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 
@@ -49,10 +49,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   page.on('response', (res) => {
     if (!new URL(res.url()).pathname.startsWith('/api/call/')) return;
     apiAnswers.push(res.text().then((body) => ({ url: res.url(), body })));

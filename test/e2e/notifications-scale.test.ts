@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbacksPageModel } from './pages/callbacks-page';
 import { ConsolePageModel } from './pages/console-page';
 import { NotificationsPageModel } from './pages/notifications-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/serve';
+import { startServe, type ServeProcess, callApi } from './support/serve';
 
 const SHOTS = join(ROOT, 'test-results/e2e');
 const COUNT = 10_000;
@@ -27,17 +27,7 @@ let page: Page;
 let notifications: NotificationsPageModel;
 const pageProblems: string[] = [];
 
-async function call(method: string, input?: unknown): Promise<unknown> {
-  const url = new URL(serve!.ready.ui);
-  const res = await fetch(`${url.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { 'X-DETS-Token': url.searchParams.get('token')!, 'content-type': 'application/json' },
-    body: input === undefined ? '' : JSON.stringify(input),
-  });
-  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
-  if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
-  return envelope.value;
-}
+const call = (method: string, input?: unknown) => callApi(serve!, method, input);
 
 async function notify(route: string, body: string): Promise<number> {
   const res = await fetch(`${serve!.ready.bank}/api/svc/notify/${route}`, {
@@ -92,10 +82,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   notifications = new NotificationsPageModel(page);
   await notifications.openConsole(serve.ready.ui);
 }, 240_000);

@@ -12,7 +12,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxPageModel } from './pages/sandbox-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 import { createSigner, nowSeconds, type TestSigner } from './support/tokens';
@@ -103,10 +103,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   sandbox = new SandboxPageModel(page);
 }, 240_000);
 

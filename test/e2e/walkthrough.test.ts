@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WalkthroughPageModel, type WalkthroughStepId } from './pages/walkthrough-page';
-import { launchChromium } from './support/browser';
+import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/serve';
 
@@ -50,10 +50,7 @@ beforeAll(async () => {
     acceptDownloads: true,
   });
   page = await context.newPage();
-  page.on('pageerror', (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageProblems.push(`console: ${msg.text()}`);
-  });
+  collectPageProblems(page, pageProblems);
   walkthrough = new WalkthroughPageModel(page);
 }, 240_000);
 

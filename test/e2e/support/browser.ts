@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium; Playwright's own browser downloads are not used (toolchain notes, 2). */
 export const CHROMIUM_PATH = process.env.DETS_E2E_CHROMIUM ?? '/usr/bin/chromium';
@@ -16,4 +16,15 @@ export const CHROMIUM_ARGS = [
 /** A headless Chromium; each `browser.newContext()` is a fresh profile (no shared storage). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Collects what makes a page wrong even when it looks fine: an uncaught error, a console error
+ * (a CSP violation, a failed request). Tests assert the list stays empty.
+ */
+export function collectPageProblems(page: Page, problems: string[]): void {
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
 }

@@ -111,3 +111,16 @@ export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): 
     },
   };
 }
+
+/** Calls a ConsoleApi method over HTTP with the launch token (electron/contract/transport.ts). */
+export async function callApi(serve: ServeProcess, method: string, input?: unknown): Promise<unknown> {
+  const url = new URL(serve.ready.ui);
+  const res = await fetch(`${url.origin}/api/call/${method}`, {
+    method: 'POST',
+    headers: { 'X-DETS-Token': url.searchParams.get('token')!, 'content-type': 'application/json' },
+    body: input === undefined ? '' : JSON.stringify(input),
+  });
+  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
+  if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
+  return envelope.value;
+}

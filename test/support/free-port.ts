@@ -1,0 +1,10 @@
+import net, { type AddressInfo } from 'node:net';
+
+/** A 127.0.0.1 port nothing listens on right now (for a URL another process must know in advance). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
