@@ -171,6 +171,11 @@ async function checkJunitPath(file: string): Promise<void> {
 }
 
 /** `dets-console conformance`. */
+/** The exit code of a finished run (DESIGN.md): 1 when any case failed, else 0. */
+export function exitCodeFor(report: Pick<ConformanceReport, 'failed'>): number {
+  return report.failed > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseConformanceFlags(argv);
   if (options.help) {
@@ -218,7 +223,7 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
       }
     }
     if (options.json) io.stdout(`${JSON.stringify(summaryJson(report))}\n`);
-    return report.failed > 0 ? EXIT.FAILED : EXIT.OK;
+    return exitCodeFor(report);
   } finally {
     await runner.close();
   }

@@ -4,6 +4,7 @@
  * bank written the same way passes every case, so each failure is the fault's and not the
  * harness's.
  */
+import { exitCodeFor } from '../../../electron/cli/commands/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../../electron/contract/schemas/conformance';
 import { startConformance, type ConformanceRunner } from '../../../electron/core/conformance';
@@ -36,6 +37,8 @@ async function runAgainst(
   const bank = await startTestBank({ jwksUrl: runner.jwksUrl, customer: CUSTOMER, faults });
   opened.push(bank);
   const report = await runner.run({ bankAuthUrl: `${bank.url}/`, obj: CUSTOMER.obj, sub: CUSTOMER.sub });
+  // `dets-console conformance` exits with exactly this: 1 for every broken bank, 0 for a good one.
+  expect(exitCodeFor(report)).toBe(Object.values(faults).some(Boolean) ? 1 : 0);
   return { report, bank, runner };
 }
 
