@@ -323,7 +323,7 @@ interface Segment {
 }
 
 interface Pending {
-  /** The record's JSON (without its newline); null: a flush request (only the fdatasync). */
+  /** The record's JSON (without its newline) until written; null: written, or a flush request. */
   line: string | null;
   seg: number;
   seq: number;
@@ -740,7 +740,6 @@ class SegmentedEventStore implements EventStore {
   private settle(batch: Pending[]): void {
     for (const p of batch) {
       if (p.summary) {
-        this.unwritten.delete(p.seq);
         p.resolve(p.summary);
         try {
           this.hub.emit('events.appended', p.summary);
@@ -783,6 +782,14 @@ class SegmentedEventStore implements EventStore {
           while (done < buf.length) done += (await this.fd!.write(buf, done, buf.length - done)).bytesWritten;
         }
         this.dirty = true;
+        // Written: get() reads these from the file now, so the texts go at once instead of
+        // waiting (possibly behind an earlier batch's fdatasync) for the batch to settle;
+        // kept that long, they outlive a scavenge and fill the old space (GC pauses).
+        for (let k = i; k < j; k++) {
+          const p = batch[k]!;
+          this.unwritten.delete(p.seq);
+          p.line = null;
+        }
       }
       i = j;
     }
