@@ -18,6 +18,7 @@ import { createComposer } from './jwt/compose';
 import { createSignedPairs } from './jwt/signed-pairs';
 import {
   createEnvironmentStore,
+  derivedJwksUrl,
   createServiceClient,
   type Composer,
   type EnvironmentStore,
@@ -129,8 +130,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     return Object.assign(get, { started: () => made });
   };
   const store = lazyAsync(() => openEventStore({ dataDir, events }));
-  const sandboxJwksUrl = () =>
-    listeners.sandbox ? `${listeners.sandbox}/api/v1/.well-known/jwks.json` : null;
+  const sandboxJwksUrl = () => (listeners.sandbox ? derivedJwksUrl(listeners.sandbox) : null);
   const bank = lazyAsync(async () =>
     createBankEndpoints({
       dataDir,

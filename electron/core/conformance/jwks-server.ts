@@ -9,9 +9,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../http/respond';
 import { startServer } from '../http/listener';
-import type { PublicJwk } from './keys';
+import { derivedJwksUrl, JWKS_PATH } from '../service/environments';
+import type { PublishedJwk } from '../sandbox/signing-keys';
 
-export const JWKS_PATH = '/api/v1/.well-known/jwks.json';
 export const DEFAULT_JWKS_PORT = 7303;
 export const JWKS_HOST = '127.0.0.1';
 
@@ -26,7 +26,7 @@ export interface JwksServer {
 /** Serves `keys()` as it is at each request. Rejects with the listen error (EADDRINUSE…). */
 export async function startJwksServer(options: {
   port: number;
-  keys: () => PublicJwk[];
+  keys: () => PublishedJwk[];
   now?: () => number;
 }): Promise<JwksServer> {
   const fetches: number[] = [];
@@ -47,7 +47,7 @@ export async function startJwksServer(options: {
   };
   const server = await startServer(handle, { host: JWKS_HOST, port: options.port });
   return {
-    url: `${server.url}${JWKS_PATH}`,
+    url: derivedJwksUrl(server.url),
     port: server.port,
     fetches,
     close: () => server.close(),

@@ -10,26 +10,17 @@
  */
 import { createHmac, generateKeyPair, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { SERVICE_ALG, SIGN_IN_FLOW } from '../jwt';
+import { decodeCompact, SERVICE_ALG, SIGN_IN_FLOW } from '../jwt';
+import type { PublishedJwk } from '../sandbox/signing-keys';
 
 const generateRsa = promisify(generateKeyPair);
 
 /** RSA modulus of the runner's keys, in bits (the service's own size). */
 export const RUNNER_KEY_BITS = 2048;
 
-/** A published key as the spec's JWK set lists it (spec 2.1, 2.2). */
-export interface PublicJwk {
-  alg: string;
-  e: string;
-  kid: string;
-  kty: string;
-  n: string;
-  use: string;
-}
-
 export interface RunnerKey {
   kid: string;
-  jwk: PublicJwk;
+  jwk: PublishedJwk;
   privateKey: KeyObject;
   /** SPKI PEM of the public key: the HMAC secret of the algorithm-confusion forgery. */
   publicPem: string;
@@ -80,20 +71,10 @@ export function hs256WithPublicKey(key: RunnerKey, payload: Record<string, unkno
   return `${input}.${createHmac('sha256', key.publicPem).update(input).digest('base64url')}`;
 }
 
-/** Header and claims of a compact token, for the report (null parts when they do not decode). */
+/** The token's header and payload as the report shows them (null when it is not a three-segment JWS). */
 export function decodeForReport(
   token: string,
 ): { header: Record<string, unknown>; payload: Record<string, unknown> | null } | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const part = (s: string | undefined): Record<string, unknown> | null => {
-    try {
-      const v: unknown = JSON.parse(Buffer.from(s ?? '', 'base64url').toString('utf8'));
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
-  };
-  const header = part(parts[0]);
-  return header ? { header, payload: part(parts[1]) } : null;
+  const d = decodeCompact(token);
+  return d.form === 'jws' && d.header ? { header: d.header, payload: d.payload } : null;
 }

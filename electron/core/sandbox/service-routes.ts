@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { SandboxEngine } from './engine';
 import type { Route } from './router';
+import { JWKS_PATH } from '../service/environments';
 
 /** The CX-Authorization header (spec 2.4, 5), undefined when absent. */
 export function cxAuthorization(req: IncomingMessage): string | undefined {
@@ -68,7 +69,7 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
     {
       // Spec 4.1 #3: the sandbox's public keys (active, then those in their grace period).
       method: 'GET',
-      path: '/api/v1/.well-known/jwks.json',
+      path: JWKS_PATH,
       body: 'none',
       run: async () => ({ status: 200, body: engine.jwks() }),
     },
