@@ -61,3 +61,14 @@ export function problemsOf<F extends string>(schema: z.ZodType, input: unknown):
   }
   return out;
 }
+
+/**
+ * A form's error for each field: the problem found while typing, else the message of a refusal
+ * that names that field (from {@link fieldOfError}).
+ */
+export function errorsFor<F extends string>(
+  problems: Partial<Record<F, string>>,
+  refused: { field: F | null; message: string } | null,
+): (field: F) => string | undefined {
+  return (f) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+}

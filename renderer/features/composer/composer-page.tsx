@@ -2,7 +2,7 @@ import { type FormEvent } from 'react';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { fieldOfError } from '../../shared/field-errors';
+import { errorsFor, fieldOfError } from '../../shared/field-errors';
 import { formatDuration, formatLocal } from '../../shared/format';
 import { DecodedPart } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
@@ -33,7 +33,7 @@ export function ComposerPage() {
   const values = effectiveValues(draft, keyList, env);
   const { input, problems } = buildSignInput(values);
   const refused = sign.error ? fieldOfError(sign.error, FIELDS) : null;
-  const errorFor = (f: ComposerField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const errorFor = errorsFor<ComposerField>(problems, refused);
   const signed = sign.data;
   const stale = signed !== undefined && !sameJson(sign.variables, input);
   const ttl = Number(values.ttl);

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { fieldOfError } from '../../shared/field-errors';
+import { errorsFor, fieldOfError } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
 import { useKeys } from '../keys/use-keys';
 import {
@@ -55,7 +55,7 @@ export function EnvDialog({ env }: { env: Environment | null }) {
   const editable = editableFields(env);
   const problems = envProblems(draft, env, attempted);
   const refused = save.error ? fieldOfError(save.error, ENV_FIELDS) : null;
-  const errorFor = (f: EnvField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const errorFor = errorsFor<EnvField>(problems, refused);
   const input = saveInput(draft, env);
   const changed = Object.keys(input).filter((k) => k !== 'id').length > 0;
   const isSandbox = env?.kind === 'sandbox';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { fieldOfError, problemsOf } from '../../shared/field-errors';
+import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
 import { useKeysStore } from './keys-store';
 import { useGenerateKey } from './use-keys';
@@ -43,7 +43,7 @@ export function GenerateDialog() {
   const input = generateInput(draft);
   const problems = problemsOf<GenField>(schemas.GenerateKeyInput, input);
   const refused = generate.error ? fieldOfError(generate.error, FIELDS) : null;
-  const errorFor = (f: GenField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const errorFor = errorsFor<GenField>(problems, refused);
   const edit = (patch: Partial<Draft>) => {
     if (generate.error) generate.reset();
     setDraft((d) => ({ ...d, ...patch }));

@@ -3,7 +3,7 @@ import { schemas, type MethodInput } from '../../../electron/contract';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { fieldOfError, problemsOf } from '../../shared/field-errors';
+import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
 import { ALGS } from './generate-dialog';
 import { useKeysStore } from './keys-store';
@@ -47,7 +47,7 @@ export function ImportDialog() {
   // An empty key text is "not yet", not an error to shout about.
   if (text === '') delete problems.text;
   const refused = importKey.error ? fieldOfError(importKey.error, FIELDS) : null;
-  const errorFor = (f: ImportField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const errorFor = errorsFor<ImportField>(problems, refused);
   const edit = (patch: Partial<Meta>) => {
     if (importKey.error) importKey.reset();
     setMeta((m) => ({ ...m, ...patch }));

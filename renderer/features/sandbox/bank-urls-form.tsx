@@ -2,7 +2,7 @@ import { type FormEvent } from 'react';
 import { schemas } from '../../../electron/contract';
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
-import { fieldOfError, problemOf } from './field-errors';
+import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { Field } from '../../shared/field';
 import { URL_LABELS } from './onboard-form';
 import { URL_FIELDS, useSandboxStore, type UrlDraft, type UrlField } from './sandbox-store';
@@ -32,6 +32,7 @@ export function BankUrlsForm({ counterparty }: { counterparty: Counterparty }) {
   }
   const changed = URL_FIELDS.filter((f) => draft[f].trim() !== saved[f]);
   const refused = update.error ? fieldOfError(update.error, URL_FIELDS) : null;
+  const errorFor = errorsFor(problems, refused);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -45,7 +46,7 @@ export function BankUrlsForm({ counterparty }: { counterparty: Counterparty }) {
     <form className="bank-urls" onSubmit={submit} noValidate data-testid={`bank-urls-${guid}`}>
       {URL_FIELDS.map((f) => {
         const id = `${f.replaceAll('_', '-')}-${guid}`;
-        const error = problems[f] ?? (refused?.field === f ? refused.message : undefined);
+        const error = errorFor(f);
         return (
           <Field key={f} id={id} label={URL_LABELS[f].label} hint={URL_LABELS[f].hint} error={error}>
             <input

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
 import { Field } from '../../shared/field';
-import { fieldOfError, problemOf } from './field-errors';
+import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from './use-sandbox';
 
@@ -85,8 +85,7 @@ export function OnboardForm() {
   if (attempted && jwkCheck.problem) problems.jwk = jwkCheck.problem;
   // A refusal names the field; it stays until that field is edited or the form is sent again.
   const refused = onboard.error ? fieldOfError(onboard.error, FIELDS) : null;
-  const errorFor = (f: OnboardField): string | undefined =>
-    problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const errorFor = errorsFor<OnboardField>(problems, refused);
   const edit = (patch: Partial<Record<OnboardField, string>>) => {
     if (refused && refused.field !== null && refused.field in patch) onboard.reset();
     setDraft(patch);
