@@ -9,6 +9,7 @@ import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from './forward-panel';
 import { ImportCustomersDialog } from './import-dialog';
 import { Field } from '../../shared/field';
+import { PageHead } from '../../shared/page-head';
 import { useSandboxStatus } from '../sandbox/use-sandbox';
 import {
   activeBehaviours,
@@ -47,13 +48,10 @@ export function BankPage() {
   const active = activeBehaviours(s);
   return (
     <div className="bank-page" data-testid="bank-page" data-state={s ? 'ready' : 'loading'}>
-      <header className="page-head">
-        <h1>Bank</h1>
-        <p className="page-summary">
-          Your bank’s side, played by the console: the callbacks and notification endpoints the service calls,
-          the test customers they answer from, and deliberate misbehaviour.
-        </p>
-      </header>
+      <PageHead title="Bank">
+        Your bank’s side, played by the console: the callbacks and notification endpoints the service calls,
+        the test customers they answer from, and deliberate misbehaviour.
+      </PageHead>
       {status.error ? (
         <ErrorPanel title="Bank endpoints unavailable" error={status.error} testId="bank-error" />
       ) : null}

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'rea
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatClock } from '../../shared/format';
+import { LiveDot, PageHead } from '../../shared/page-head';
 import { StatusMark } from '../../shared/status-mark';
 import { CallbackDetail } from './callback-detail';
 import {
@@ -74,26 +75,25 @@ export function CallbacksPage() {
       data-testid="callbacks-page"
       data-state={callbacks.data ? 'ready' : 'loading'}
     >
-      <header className="page-head">
-        <h1>Callbacks</h1>
-        <p className="page-summary">
-          Every /user_auth, /key and /external_id the service sent your bank endpoints: the check that failed,
-          the answer, and the time against the 1 s budget.
-        </p>
-        <div className="page-actions">
-          <span className={`live-dot ${live ? 'is-live' : ''}`} data-testid="callbacks-live">
-            {live ? 'live' : 'not live'}
-          </span>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => void callbacks.refetch()}
-            data-testid="callbacks-refresh"
-          >
-            Refresh
-          </button>
-        </div>
-      </header>
+      <PageHead
+        title="Callbacks"
+        actions={
+          <>
+            <LiveDot live={live} testId="callbacks-live" />
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => void callbacks.refetch()}
+              data-testid="callbacks-refresh"
+            >
+              Refresh
+            </button>
+          </>
+        }
+      >
+        Every /user_auth, /key and /external_id the service sent your bank endpoints: the check that failed,
+        the answer, and the time against the 1 s budget.
+      </PageHead>
 
       <div className="callbacks-toolbar">
         <label className="toggle">

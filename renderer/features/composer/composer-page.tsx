@@ -4,6 +4,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
 import { formatDuration, formatLocal } from '../../shared/format';
+import { PageHead } from '../../shared/page-head';
 import { DecodedPart } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
 import { EnvSummary } from '../environments/env-summary';
@@ -63,14 +64,11 @@ export function ComposerPage() {
 
   return (
     <div className="composer-page" data-testid="composer-page" data-state={keys.data ? 'ready' : 'loading'}>
-      <header className="page-head">
-        <h1>JWT Composer</h1>
-        <p className="page-summary">
-          The bank’s JWT for <code>CX-Authorization</code> (spec 2.4): <code>flow</code> = sign-in,{' '}
-          <code>obj</code>, <code>sub</code>, <code>iat</code>, <code>exp</code>, signed with a key from the
-          vault.
-        </p>
-      </header>
+      <PageHead title="JWT Composer">
+        The bank’s JWT for <code>CX-Authorization</code> (spec 2.4): <code>flow</code> = sign-in,{' '}
+        <code>obj</code>, <code>sub</code>, <code>iat</code>, <code>exp</code>, signed with a key from the
+        vault.
+      </PageHead>
       <EnvSummary env={env} />
 
       <div className="composer-grid">

@@ -3,6 +3,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { formatMs } from '../../shared/format';
+import { PageHead } from '../../shared/page-head';
 import { CaseList } from './case-list';
 import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
 import { useConformanceStore } from './conformance-store';
@@ -30,15 +31,12 @@ export function ConformancePage() {
       data-testid="conformance-page"
       data-state={live.isPending ? 'loading' : 'ready'}
     >
-      <header className="page-head">
-        <h1>Conformance</h1>
-        <p className="page-summary">
-          Test your bank’s own callbacks the way the service will call them: a valid X-Session-ID and eleven
-          kinds of bad one on each of GET /user_auth, /key and /external_id, the spec’s required fields, the 1
-          s budget, and a key rotation. Green means the service’s callbacks will be answered right; red names
-          the fault.
-        </p>
-      </header>
+      <PageHead title="Conformance">
+        Test your bank’s own callbacks the way the service will call them: a valid X-Session-ID and eleven
+        kinds of bad one on each of GET /user_auth, /key and /external_id, the spec’s required fields, the 1 s
+        budget, and a key rotation. Green means the service’s callbacks will be answered right; red names the
+        fault.
+      </PageHead>
       <div className="cf-grid">
         <RunForm running={running} />
         <RunPanel run={run} running={running} />

@@ -2,6 +2,7 @@ import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
+import { PageHead } from '../../shared/page-head';
 import { EnvDialog } from './env-dialog';
 import { useEnvironmentsStore } from './environments-store';
 import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from './use-environments';
@@ -20,13 +21,9 @@ export function EnvironmentsPage() {
 
   return (
     <div className="environments-page" data-testid="environments-page" data-state={state}>
-      <header className="page-head">
-        <h1>Environments</h1>
-        <p className="page-summary">
-          Where the Composer, the Service page and rotation send requests: the built-in sandbox, or a real
-          service.
-        </p>
-        <div className="page-actions">
+      <PageHead
+        title="Environments"
+        actions={
           <button
             type="button"
             className="btn btn-small btn-primary"
@@ -35,8 +32,11 @@ export function EnvironmentsPage() {
           >
             Add environment…
           </button>
-        </div>
-      </header>
+        }
+      >
+        Where the Composer, the Service page and rotation send requests: the built-in sandbox, or a real
+        service.
+      </PageHead>
 
       {list.error ? (
         <ErrorPanel title="Environments unavailable" error={list.error} testId="env-list-error" />

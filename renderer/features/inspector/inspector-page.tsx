@@ -1,3 +1,4 @@
+import { PageHead } from '../../shared/page-head';
 import { EmptyState } from './empty-state';
 import { ExpectationsField } from './expectations-field';
 import { KeySourceField } from './key-source-field';
@@ -25,42 +26,45 @@ export function InspectorPage() {
 
   return (
     <div className="inspector" data-testid="inspector-page">
-      <header className="page-head">
-        <h1>Token Inspector</h1>
-        <p className="page-summary">
-          Decode a token and run every check on it, as the service and a bank would.
-        </p>
-        <span
-          className={`busy ${pending && hasToken ? 'busy-on' : ''}`}
-          data-testid="inspect-busy"
-          aria-live="polite"
-        >
-          {pending && hasToken ? 'inspecting…' : ''}
-        </span>
-        <div className="page-actions">
-          <button type="button" className="btn btn-small" onClick={loadSample} data-testid="load-sample">
-            Sample
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => void query.refetch()}
-            disabled={!hasToken}
-            data-testid="rerun"
+      <PageHead
+        title="Token Inspector"
+        status={
+          <span
+            className={`busy ${pending && hasToken ? 'busy-on' : ''}`}
+            data-testid="inspect-busy"
+            aria-live="polite"
           >
-            Re-run
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={clearToken}
-            disabled={!hasToken}
-            data-testid="clear-token"
-          >
-            Clear
-          </button>
-        </div>
-      </header>
+            {pending && hasToken ? 'inspecting…' : ''}
+          </span>
+        }
+        actions={
+          <>
+            <button type="button" className="btn btn-small" onClick={loadSample} data-testid="load-sample">
+              Sample
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => void query.refetch()}
+              disabled={!hasToken}
+              data-testid="rerun"
+            >
+              Re-run
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={clearToken}
+              disabled={!hasToken}
+              data-testid="clear-token"
+            >
+              Clear
+            </button>
+          </>
+        }
+      >
+        Decode a token and run every check on it, as the service and a bank would.
+      </PageHead>
 
       <div className="inspector-grid">
         <div className="inspector-input">

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
+import { PageHead } from '../../shared/page-head';
 import { useActiveEnvironment } from '../environments/use-environments';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
@@ -29,31 +30,32 @@ export function KeysPage() {
 
   return (
     <div className="keys-page" data-testid="keys-page" data-state={state}>
-      <header className="page-head">
-        <h1>Keys</h1>
-        <p className="page-summary">
-          Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs
-          and fingerprints.
-        </p>
-        <div className="page-actions">
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => open({ kind: 'import' })}
-            data-testid="keys-import"
-          >
-            Import…
-          </button>
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => open({ kind: 'generate' })}
-            data-testid="keys-generate"
-          >
-            Generate key…
-          </button>
-        </div>
-      </header>
+      <PageHead
+        title="Keys"
+        actions={
+          <>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => open({ kind: 'import' })}
+              data-testid="keys-import"
+            >
+              Import…
+            </button>
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => open({ kind: 'generate' })}
+              data-testid="keys-generate"
+            >
+              Generate key…
+            </button>
+          </>
+        }
+      >
+        Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs and
+        fingerprints.
+      </PageHead>
 
       {keys.error ? (
         <ErrorPanel title="Keys unavailable" error={keys.error} testId="keys-error">

@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { LiveDot, PageHead } from '../../shared/page-head';
 import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useBankStatus } from '../bank/use-bank';
 import { NotificationFeed } from './notification-feed';
@@ -66,37 +67,36 @@ export function NotificationsPage() {
       data-testid="notifications-page"
       data-state={query.data ? 'ready' : 'loading'}
     >
-      <header className="page-head">
-        <h1>Notifications</h1>
-        <p className="page-summary">
-          Every pay-in, pay-out and transfer the service posted to your bank, stored before the 200: repeats
-          marked, invalid bodies rejected with their reason.
-        </p>
-        <div className="page-actions">
-          <span className={`live-dot ${live ? 'is-live' : ''}`} data-testid="notifications-live">
-            {live ? 'live' : 'not live'}
-          </span>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => exporter.mutate({ format: 'json', query: exportQuery })}
-            disabled={exporter.isPending}
-            data-testid="notifications-export-json"
-            title="The matching notifications as JSON Lines, straight from the store"
-          >
-            Export JSON
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => exporter.mutate({ format: 'csv', query: exportQuery })}
-            disabled={exporter.isPending}
-            data-testid="notifications-export-csv"
-          >
-            Export CSV
-          </button>
-        </div>
-      </header>
+      <PageHead
+        title="Notifications"
+        actions={
+          <>
+            <LiveDot live={live} testId="notifications-live" />
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => exporter.mutate({ format: 'json', query: exportQuery })}
+              disabled={exporter.isPending}
+              data-testid="notifications-export-json"
+              title="The matching notifications as JSON Lines, straight from the store"
+            >
+              Export JSON
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => exporter.mutate({ format: 'csv', query: exportQuery })}
+              disabled={exporter.isPending}
+              data-testid="notifications-export-csv"
+            >
+              Export CSV
+            </button>
+          </>
+        }
+      >
+        Every pay-in, pay-out and transfer the service posted to your bank, stored before the 200: repeats
+        marked, invalid bodies rejected with their reason.
+      </PageHead>
       {exporter.error ? (
         <ErrorPanel title="Export failed" error={exporter.error} testId="notifications-export-error" />
       ) : null}

@@ -1,5 +1,6 @@
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { LiveDot, PageHead } from '../../shared/page-head';
 import { CounterpartiesPanel } from './counterparties-panel';
 import { MemoryKeyBanner, ServicePanel } from './service-panel';
 import { TracesTimeline } from './traces-timeline';
@@ -16,13 +17,9 @@ export function SandboxPage() {
 
   return (
     <div className="sandbox" data-testid="sandbox-page" data-state={state}>
-      <header className="page-head">
-        <h1>Sandbox</h1>
-        <p className="page-summary">
-          The service, simulated: onboard your bank, run the registration flow against its callbacks, send it
-          notifications, and see every step.
-        </p>
-        <div className="page-actions">
+      <PageHead
+        title="Sandbox"
+        actions={
           <button
             type="button"
             className="btn btn-small"
@@ -34,8 +31,11 @@ export function SandboxPage() {
           >
             Refresh
           </button>
-        </div>
-      </header>
+        }
+      >
+        The service, simulated: onboard your bank, run the registration flow against its callbacks, send it
+        notifications, and see every step.
+      </PageHead>
 
       {status.error ? (
         <ErrorPanel title="The sandbox is not available" error={status.error} testId="sandbox-error">
@@ -60,13 +60,11 @@ export function SandboxPage() {
           <h2 id="traces-title" className="panel-title">
             Traces <span className="panel-note">newest first</span>
             <span className="panel-spacer" />
-            <span
-              className={`live-dot ${live ? 'is-live' : ''}`}
+            <LiveDot
+              live={live}
               title={live ? 'New traces appear as they happen' : 'Live events are not flowing: press Refresh'}
-              data-testid="traces-live"
-            >
-              {live ? 'live' : 'not live'}
-            </span>
+              testId="traces-live"
+            />
           </h2>
           <div className="panel-body">
             {traces.error ? (

@@ -1,5 +1,6 @@
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { LiveDot, PageHead } from '../../shared/page-head';
 import { EnvSummary } from '../environments/env-summary';
 import { useActiveEnvironment } from '../environments/use-environments';
 import { AuthenticatePanel } from './authenticate-panel';
@@ -20,13 +21,9 @@ export function ServicePage() {
       data-testid="service-page"
       data-state={exchanges.data ? 'ready' : 'loading'}
     >
-      <header className="page-head">
-        <h1>Service</h1>
-        <p className="page-summary">
-          The active environment’s service, from your bank’s side: authenticate, its JWKS, your registered
-          JWKs, key rotation, and every request with its answer.
-        </p>
-        <div className="page-actions">
+      <PageHead
+        title="Service"
+        actions={
           <button
             type="button"
             className="btn btn-small"
@@ -35,8 +32,11 @@ export function ServicePage() {
           >
             Refresh
           </button>
-        </div>
-      </header>
+        }
+      >
+        The active environment’s service, from your bank’s side: authenticate, its JWKS, your registered JWKs,
+        key rotation, and every request with its answer.
+      </PageHead>
       <EnvSummary env={env} />
 
       <div className="service-grid">
@@ -49,15 +49,13 @@ export function ServicePage() {
           <h2 id="history-title" className="panel-title">
             Exchanges <span className="panel-note">newest first</span>
             <span className="panel-spacer" />
-            <span
-              className={`live-dot ${live ? 'is-live' : ''}`}
+            <LiveDot
+              live={live}
               title={
                 live ? 'New exchanges appear as they happen' : 'Live events are not flowing: press Refresh'
               }
-              data-testid="exchanges-live"
-            >
-              {live ? 'live' : 'not live'}
-            </span>
+              testId="exchanges-live"
+            />
           </h2>
           <div className="panel-body">
             {exchanges.error ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { StepId } from '../../../electron/contract/schemas/walkthrough';
 import { ErrorPanel } from '../../shared/error-panel';
+import { PageHead } from '../../shared/page-head';
 import { useKeys } from '../keys/use-keys';
 import { StepCard, type StepRun } from './step-card';
 import {
@@ -55,54 +56,55 @@ export function WalkthroughPage() {
 
   return (
     <div className="walkthrough" data-testid="walkthrough-page" data-state={pageState}>
-      <header className="page-head">
-        <h1>Walkthrough</h1>
-        <p className="page-summary">
-          From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when
-          the event that proves it exists; a failed step says why and what to do.
-        </p>
-        <div className="page-actions">
-          {confirmReset ? (
-            <>
-              <span className="muted">Ignore everything before now for {state?.environment.name}?</span>
+      <PageHead
+        title="Walkthrough"
+        actions={
+          <>
+            {confirmReset ? (
+              <>
+                <span className="muted">Ignore everything before now for {state?.environment.name}?</span>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  onClick={() => {
+                    setConfirmReset(false);
+                    setMessages({});
+                    reset.mutate();
+                  }}
+                  data-testid="walkthrough-reset-confirm"
+                >
+                  Reset
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => setConfirmReset(false)}>
+                  Cancel
+                </button>
+              </>
+            ) : (
               <button
                 type="button"
-                className="btn btn-small btn-danger"
-                onClick={() => {
-                  setConfirmReset(false);
-                  setMessages({});
-                  reset.mutate();
-                }}
-                data-testid="walkthrough-reset-confirm"
+                className="btn btn-small"
+                onClick={() => setConfirmReset(true)}
+                disabled={!state}
+                data-testid="walkthrough-reset"
               >
-                Reset
+                Reset…
               </button>
-              <button type="button" className="btn btn-small" onClick={() => setConfirmReset(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
+            )}
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => setConfirmReset(true)}
-              disabled={!state}
-              data-testid="walkthrough-reset"
+              onClick={() => exportPack.mutate()}
+              disabled={!state || exportPack.isPending}
+              data-testid="walkthrough-export"
             >
-              Reset…
+              {exportPack.isPending ? 'Exporting…' : 'Export evidence pack'}
             </button>
-          )}
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => exportPack.mutate()}
-            disabled={!state || exportPack.isPending}
-            data-testid="walkthrough-export"
-          >
-            {exportPack.isPending ? 'Exporting…' : 'Export evidence pack'}
-          </button>
-        </div>
-      </header>
+          </>
+        }
+      >
+        From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when the
+        event that proves it exists; a failed step says why and what to do.
+      </PageHead>
 
       {walkthrough.error ? (
         <ErrorPanel
