@@ -1,5 +1,6 @@
 import type { CaseExchange, CaseResult } from '../../../electron/contract/schemas/conformance';
 import { CopyButton } from '../../shared/copy-button';
+import { DisclosureButton } from '../../shared/disclosure-button';
 import { formatMs } from '../../shared/format';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
@@ -36,22 +37,18 @@ function CaseRow({ c }: { c: CaseResult }) {
       data-case-id={c.id}
       data-status={c.status}
     >
-      <button
-        type="button"
+      <DisclosureButton
         className="cf-case-head"
-        aria-expanded={expanded}
-        aria-controls={bodyId}
-        onClick={() => toggle(c.id)}
-        data-testid="conformance-case-toggle"
+        expanded={expanded}
+        controls={bodyId}
+        onToggle={() => toggle(c.id)}
+        testId="conformance-case-toggle"
       >
-        <span className="disclosure-caret" aria-hidden="true">
-          {expanded ? '▾' : '▸'}
-        </span>
         <StatusMark status={c.status} className="cf-case-status" />
         <code className="cf-case-id">{c.id}</code>
         <span className="cf-case-title">{c.title}</span>
         <span className="cf-case-time">{formatMs(c.duration_ms)}</span>
-      </button>
+      </DisclosureButton>
       {c.status !== 'passed' || expanded ? (
         <p className="cf-case-detail" data-testid="conformance-case-detail">
           {c.detail}

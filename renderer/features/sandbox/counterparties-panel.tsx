@@ -1,5 +1,6 @@
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
+import { DisclosureButton } from '../../shared/disclosure-button';
 import { formatLocal } from '../../shared/format';
 import { BankUrlsForm } from './bank-urls-form';
 import { shortGuid } from './format';
@@ -83,24 +84,20 @@ function CounterpartyItem({ counterparty: c }: { counterparty: Counterparty }) {
       data-guid={c.counterparty_guid}
     >
       <div className="counterparty-head">
-        <button
-          type="button"
+        <DisclosureButton
           className="disclosure"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => toggle(c.counterparty_guid)}
-          data-testid="counterparty-toggle"
+          expanded={open}
+          controls={bodyId}
+          onToggle={() => toggle(c.counterparty_guid)}
+          testId="counterparty-toggle"
         >
-          <span className="disclosure-caret" aria-hidden="true">
-            {open ? '▾' : '▸'}
-          </span>
           <code title={c.counterparty_guid}>
             {open ? c.counterparty_guid : shortGuid(c.counterparty_guid)}
           </code>
           <span className="muted">
             {c.jwks.length} JWK{c.jwks.length === 1 ? '' : 's'} · {urlsSet} of 3 URLs
           </span>
-        </button>
+        </DisclosureButton>
         <CopyButton text={() => c.counterparty_guid} label="Copy GUID" testId="copy-counterparty-guid" />
       </div>
       {open ? (

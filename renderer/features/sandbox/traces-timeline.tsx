@@ -1,5 +1,6 @@
 import type { Trace, TraceStep } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
+import { DisclosureButton } from '../../shared/disclosure-button';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
 import { formatClock, formatMs, shortGuid } from './format';
@@ -51,17 +52,13 @@ function TraceItem({ trace: t }: { trace: Trace }) {
       data-ok={String(t.ok)}
       data-counterparty={t.counterparty_guid}
     >
-      <button
-        type="button"
+      <DisclosureButton
         className="trace-head"
-        aria-expanded={expanded}
-        aria-controls={bodyId}
-        onClick={() => toggle(t.id)}
-        data-testid="trace-toggle"
+        expanded={expanded}
+        controls={bodyId}
+        onToggle={() => toggle(t.id)}
+        testId="trace-toggle"
       >
-        <span className="disclosure-caret" aria-hidden="true">
-          {expanded ? '▾' : '▸'}
-        </span>
         <StatusMark
           status={t.ok ? 'passed' : 'failed'}
           word={t.ok ? 'ok' : 'failed'}
@@ -78,7 +75,7 @@ function TraceItem({ trace: t }: { trace: Trace }) {
             {formatClock(t.at)}
           </time>
         </span>
-      </button>
+      </DisclosureButton>
       {expanded ? (
         <ol className="steps" id={bodyId} data-testid="trace-steps">
           {t.steps.map((s, i) => (

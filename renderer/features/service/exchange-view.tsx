@@ -1,5 +1,6 @@
 import type { Exchange } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
+import { DisclosureButton } from '../../shared/disclosure-button';
 import { formatClock, formatMs } from '../../shared/format';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
@@ -145,22 +146,18 @@ function ExchangeItem({ exchange: e }: { exchange: Exchange }) {
       data-ok={String(e.ok)}
       data-operation={e.operation}
     >
-      <button
-        type="button"
+      <DisclosureButton
         className="exchange-head"
-        aria-expanded={expanded}
-        aria-controls={bodyId}
-        onClick={() => toggle(e.id)}
-        data-testid="exchange-toggle"
+        expanded={expanded}
+        controls={bodyId}
+        onToggle={() => toggle(e.id)}
+        testId="exchange-toggle"
       >
-        <span className="disclosure-caret" aria-hidden="true">
-          {expanded ? '▾' : '▸'}
-        </span>
         <ExchangeLine exchange={e} />
         <time className="exchange-time" dateTime={e.at} title={e.at}>
           {formatClock(e.at)}
         </time>
-      </button>
+      </DisclosureButton>
       {!expanded && (e.error || e.explanation) ? (
         <p className="exchange-summary-problem">{e.explanation ?? e.error}</p>
       ) : null}
