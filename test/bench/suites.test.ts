@@ -128,7 +128,14 @@ describe('report and settings', () => {
 
   it('has defaults for the issue 5 suites and scales the fixed-rate run', () => {
     const c = readConfig({});
-    expect(c).toMatchObject({ customers: 1000, rate: 2000, rateSeconds: 4, rateRounds: 3, uiEvents: 100_000, uiSteps: 200 });
+    expect(c).toMatchObject({
+      customers: 1000,
+      rate: 2000,
+      rateSeconds: 4,
+      rateRounds: 3,
+      uiEvents: 100_000,
+      uiSteps: 200,
+    });
     expect(c.chromium).toBe('/usr/bin/chromium');
     expect(readConfig({ BENCH_SCALE: '0.2' }).rateSeconds).toBe(1);
     expect(() => readConfig({ BENCH_RATE: '0' })).toThrow(/BENCH_RATE/);

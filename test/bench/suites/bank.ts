@@ -28,7 +28,21 @@ import { runPaced } from '../lib/paced';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved, type TargetRun } from '../lib/rounds';
 import { makeRsaKey, signJwtSync } from '../lib/rs256';
-import { isClean, judge, pairedRatio, ratio, summarizeTarget, type RoundStats } from '../lib/stats';
+import { isClean, summarizeTarget, type RoundStats } from '../lib/stats';
+import {
+  aliveCheck,
+  atLeast,
+  below,
+  describeServers,
+  finite,
+  reportChecks,
+  requireCheck,
+  roundPlan,
+  roundsNote,
+  runFigures,
+  selectTargets,
+  startServers,
+} from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 import { rotate } from '../lib/tokens';
 import { tamper } from './sandbox';
@@ -111,9 +125,7 @@ export const bankSuite: Suite = {
   title: SUITE_TITLE,
   async run(ctx): Promise<SuiteResult> {
     const cfg = ctx.config;
-    const want = ORDER.filter((id) => ctx.wants(id));
-    if (want.length === 0)
-      throw new BenchBroken('bank suite: BENCH_TARGETS selects none of bank, express, http-floor');
+    const want = selectTargets(ctx, SUITE_ID, ORDER);
 
     // The service key (its public half in the JWKS child), the customers, the token pool.
     const service = await makeRsaKey(randomUUID());
@@ -127,46 +139,35 @@ export const bankSuite: Suite = {
       env: { BENCH_JWKS: JSON.stringify({ keys: [service.jwk] }) },
     });
     const jwksUrl = String(jwks.ready.jwks_url);
-    const servers = new Map<TargetId, ChildServer>();
-    const [tokens] = await Promise.all([
+    const [tokens, servers] = await Promise.all([
       makeSessionTokens(service, customers, cfg.tokens),
-      ...want.map(async (id) => {
+      startServers(want, async (id) => {
         const flags = ctx.nodeFlags(id);
         if (id === 'bank') {
           const dataDir = await ctx.tmpDir('dets-bench-bank-data-');
-          servers.set(
+          return {
             id,
-            await startChild({
-              id,
-              args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir, usersFile],
-              cwd: ctx.root,
-              env: { DETS_DATA_DIR: dataDir, BENCH_SERVICE_JWKS_URL: jwksUrl },
-            }),
-          );
-        } else if (id === 'express') {
-          servers.set(
-            id,
-            await startChild({
-              id,
-              args: [...flags, join(ctx.buildDir, 'servers/express-bank.mjs'), usersFile],
-              cwd: ctx.root,
-              env: { BENCH_SERVICE_JWKS_URL: jwksUrl },
-            }),
-          );
-        } else {
-          servers.set(
-            id,
-            await startChild({
-              id,
-              args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
-              env: { BENCH_HTTP_FLOOR_BODY: JSON.stringify(userDataOf(customers[0]!)) },
-            }),
-          );
+            args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir, usersFile],
+            cwd: ctx.root,
+            env: { DETS_DATA_DIR: dataDir, BENCH_SERVICE_JWKS_URL: jwksUrl },
+          };
         }
+        if (id === 'express')
+          return {
+            id,
+            args: [...flags, join(ctx.buildDir, 'servers/express-bank.mjs'), usersFile],
+            cwd: ctx.root,
+            env: { BENCH_SERVICE_JWKS_URL: jwksUrl },
+          };
+        return {
+          id,
+          args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
+          env: { BENCH_HTTP_FLOOR_BODY: JSON.stringify(userDataOf(customers[0]!)) },
+        };
       }),
     ]);
     ctx.log(
-      `  ${customers.length} customers, ${tokens.length} distinct X-Session-ID tokens; servers: ${[jwks, ...servers.values()].map((s) => `${s.id} pid ${s.pid}`).join(', ')}`,
+      `  ${customers.length} customers, ${tokens.length} distinct X-Session-ID tokens; servers: ${describeServers([jwks, ...servers.values()])}`,
     );
 
     const first = tokens[0]!;
@@ -187,10 +188,7 @@ export const bankSuite: Suite = {
           wrongSub,
         )),
       );
-    for (const c of checks) ctx.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id}: ${c.detail}`);
-    const failed = checks.filter((c) => !c.ok);
-    if (failed.length)
-      throw new BenchBroken(`spot checks failed: ${failed.map((c) => `${c.id}: ${c.detail}`).join('; ')}`);
+    reportChecks(ctx, checks);
     const jwksBefore = await jwksFetches(jwks);
 
     const check = userBodyCheck(customers);
@@ -204,10 +202,7 @@ export const bankSuite: Suite = {
         ...(id === 'http-floor' ? {} : { verifyBody: check }),
       };
     });
-    const alive = (id: string) => {
-      const s = servers.get(id as TargetId);
-      if (s && !s.alive()) throw new BenchBroken(`${id} exited during the bench\n${s.stderrTail()}`);
-    };
+    const alive = aliveCheck(servers);
     // The fixed-rate runs at BENCH_RATE requests/s, evenly paced: the bank (the target) and the
     // http floor (what the same paced load costs where there is no work: the machine's and the
     // generator's share), interleaved over BENCH_RATE_ROUNDS rounds; the figure is the median of
@@ -267,19 +262,10 @@ export const bankSuite: Suite = {
         summary: summarizeTarget(acc.rounds, acc.latencies),
       };
     });
-    const runs = await runInterleaved(
-      targets,
-      {
-        connections: cfg.connections,
-        rounds: cfg.rounds,
-        roundSeconds: cfg.roundSeconds,
-        warmupSeconds: cfg.warmupSeconds,
-        minAmount: cfg.minAmount,
-        maxAmount: cfg.maxAmount,
-        capFactor: cfg.capFactor,
-      },
-      { log: ctx.log, beforeRun: (t) => alive(t.id) },
-    );
+    const runs = await runInterleaved(targets, roundPlan(cfg), {
+      log: ctx.log,
+      beforeRun: (t) => alive(t.id),
+    });
 
     const rateRun = rateRuns.find((r) => r.id === 'bank-fixed-rate') ?? null;
     const jwksAfter = await jwksFetches(jwks);
@@ -289,61 +275,53 @@ export const bankSuite: Suite = {
     if (bank) {
       const again = await getUser(bank.url, tokens[tokens.length - 1]!.token);
       const ok = again.status === 200 && check(again.text);
-      checks.push({ id: 'bank.after-load', ok, detail: `${again.status} ${again.text.slice(0, 120)}` });
-      if (!ok) throw new BenchBroken(`bank after the load: ${checks.at(-1)!.detail}`);
+      requireCheck(
+        checks,
+        { id: 'bank.after-load', ok, detail: `${again.status} ${again.text.slice(0, 120)}` },
+        'bank after the load',
+      );
     }
 
     await Promise.all([...servers.values(), jwks].map((s) => s.stop()));
     const profiles = profilesOf(ctx, want, (id) => (id === 'express' ? 'express-bank' : id));
 
-    const by = new Map(runs.map((r) => [r.id, r.summary]));
-    const rps = (id: TargetId) => by.get(id)?.rps ?? Number.NaN;
-    const roundsOf = (id: TargetId) => runs.find((r) => r.id === id)?.rounds ?? [];
+    const { by, ratio, paired } = runFigures<TargetId>(runs);
     const ratios = {
-      bank_vs_http_floor: ratio(rps('bank'), rps('http-floor')),
-      bank_vs_express: ratio(rps('bank'), rps('express')),
-      express_vs_http_floor: ratio(rps('express'), rps('http-floor')),
-      bank_vs_express_paired: pairedRatio(roundsOf('bank'), roundsOf('express')),
-      bank_vs_http_floor_paired: pairedRatio(roundsOf('bank'), roundsOf('http-floor')),
+      bank_vs_http_floor: ratio('bank', 'http-floor'),
+      bank_vs_express: ratio('bank', 'express'),
+      express_vs_http_floor: ratio('express', 'http-floor'),
+      bank_vs_express_paired: paired('bank', 'express'),
+      bank_vs_http_floor_paired: paired('bank', 'http-floor'),
     };
-    const finite = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : v);
     const verdicts = [
-      judge({
-        id: 'bank_throughput_vs_http_floor',
-        title: 'bank /user_auth throughput ÷ http floor',
-        value: ratios.bank_vs_http_floor,
-        op: '>=',
-        threshold: 0.15,
-        unit: '×',
-      }),
-      judge({
-        id: 'bank_throughput_vs_express',
-        title: 'bank /user_auth throughput ÷ express + jsonwebtoken + jwks-rsa',
-        value: ratios.bank_vs_express,
-        op: '>=',
-        threshold: 3,
-        unit: '×',
-      }),
-      judge({
-        id: 'bank_p99',
-        title: 'bank /user_auth p99 latency at 32 connections (median of rounds)',
-        value: finite(by.get('bank')?.roundP99Ms),
-        op: '<',
-        threshold: 10,
-        unit: 'ms',
-      }),
-      judge({
-        id: 'bank_fixed_rate_p99',
-        title: `bank /user_auth p99 latency at ${cfg.rate} req/s (median of rounds)`,
-        value: finite(rateRun?.summary.roundP99Ms),
-        op: '<',
-        threshold: 5,
-        unit: 'ms',
-      }),
+      atLeast(
+        'bank_throughput_vs_http_floor',
+        'bank /user_auth throughput ÷ http floor',
+        ratios.bank_vs_http_floor,
+        0.15,
+      ),
+      atLeast(
+        'bank_throughput_vs_express',
+        'bank /user_auth throughput ÷ express + jsonwebtoken + jwks-rsa',
+        ratios.bank_vs_express,
+        3,
+      ),
+      below(
+        'bank_p99',
+        'bank /user_auth p99 latency at 32 connections (median of rounds)',
+        finite(by.get('bank')?.roundP99Ms),
+        10,
+      ),
+      below(
+        'bank_fixed_rate_p99',
+        `bank /user_auth p99 latency at ${cfg.rate} req/s (median of rounds)`,
+        finite(rateRun?.summary.roundP99Ms),
+        5,
+      ),
     ];
     const fetchedDuringLoad = jwksAfter !== null && jwksBefore !== null ? jwksAfter - jwksBefore : null;
     const notes = [
-      `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s per target after a ${cfg.warmupSeconds} s warm-up; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
+      `${roundsNote(cfg)}; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
       `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
       `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,
     ];

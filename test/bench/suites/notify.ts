@@ -17,13 +17,23 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
-import { startChild, type ChildServer } from '../lib/children';
 import { countDurable, formatDurability } from '../lib/durability';
-import { BenchBroken } from '../lib/errors';
 import type { LoadTarget } from '../lib/load';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved } from '../lib/rounds';
-import { judge, pairedRatio, ratio, summarizeLatencies } from '../lib/stats';
+import { summarizeLatencies } from '../lib/stats';
+import {
+  aliveCheck,
+  atLeast,
+  below,
+  describeServers,
+  finite,
+  reportChecks,
+  roundPlan,
+  runFigures,
+  selectTargets,
+  startServers,
+} from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const TARGETS = {
@@ -73,48 +83,38 @@ export const notifySuite: Suite = {
   title: SUITE_TITLE,
   async run(ctx): Promise<SuiteResult> {
     const cfg = ctx.config;
-    const want = ORDER.filter((id) => ctx.wants(id));
-    if (want.length === 0)
-      throw new BenchBroken(
-        'notify suite: BENCH_TARGETS selects none of bank-notify, fsync-floor, notify-floor',
-      );
+    const want = selectTargets(ctx, SUITE_ID, ORDER);
     const dataDir = await ctx.tmpDir('dets-bench-notify-');
     // What one fdatasync costs on this disk: the p99 target cannot beat the disk's own tail.
     const fsyncMs = summarizeLatencies(probeFdatasync(dataDir, 200));
     ctx.log(
       `  this disk: append + fdatasync p50 ${fsyncMs.p50.toFixed(2)} ms, p99 ${fsyncMs.p99.toFixed(2)} ms, max ${fsyncMs.max.toFixed(1)} ms (200 sequential)`,
     );
-    const servers = new Map<TargetId, ChildServer>();
-    await Promise.all(
-      want.map(async (id) => {
-        const flags = ctx.nodeFlags(id);
-        servers.set(
-          id,
-          id === 'bank-notify'
-            ? await startChild({
-                id,
-                args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir],
-                cwd: ctx.root,
-                env: { DETS_DATA_DIR: dataDir },
-              })
-            : id === 'fsync-floor'
-              ? await startChild({
-                  id,
-                  args: [
-                    ...flags,
-                    join(ctx.buildDir, 'servers/fsync-floor.mjs'),
-                    await ctx.tmpDir('dets-bench-fsync-'),
-                  ],
-                })
-              : await startChild({
-                  id,
-                  args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
-                  env: { BENCH_HTTP_FLOOR_BODY: '' },
-                }),
-        );
-      }),
-    );
-    ctx.log(`  servers: ${[...servers.values()].map((s) => `${s.id} pid ${s.pid}`).join(', ')}`);
+    const servers = await startServers(want, async (id) => {
+      const flags = ctx.nodeFlags(id);
+      return id === 'bank-notify'
+        ? {
+            id,
+            args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir],
+            cwd: ctx.root,
+            env: { DETS_DATA_DIR: dataDir },
+          }
+        : id === 'fsync-floor'
+          ? {
+              id,
+              args: [
+                ...flags,
+                join(ctx.buildDir, 'servers/fsync-floor.mjs'),
+                await ctx.tmpDir('dets-bench-fsync-'),
+              ],
+            }
+          : {
+              id,
+              args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
+              env: { BENCH_HTTP_FLOOR_BODY: '' },
+            };
+    });
+    ctx.log(`  servers: ${describeServers(servers.values())}`);
 
     // Every id the bank answered 200 for (spot checks included).
     const acknowledged: string[] = [];
@@ -137,10 +137,7 @@ export const notifySuite: Suite = {
         });
       }
     }
-    for (const c of checks) ctx.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id}: ${c.detail}`);
-    const failed = checks.filter((c) => !c.ok);
-    if (failed.length)
-      throw new BenchBroken(`spot checks failed: ${failed.map((c) => `${c.id}: ${c.detail}`).join('; ')}`);
+    reportChecks(ctx, checks);
 
     const targets: LoadTarget[] = want.map((id) => ({
       id,
@@ -165,25 +162,11 @@ export const notifySuite: Suite = {
           }
         : {}),
     }));
-    const runs = await runInterleaved(
-      targets,
-      {
-        connections: cfg.connections,
-        rounds: cfg.rounds,
-        roundSeconds: cfg.roundSeconds,
-        warmupSeconds: cfg.warmupSeconds,
-        minAmount: cfg.minAmount,
-        maxAmount: cfg.maxAmount,
-        capFactor: cfg.capFactor,
-      },
-      {
-        log: ctx.log,
-        beforeRun: (t) => {
-          const s = servers.get(t.id as TargetId)!;
-          if (!s.alive()) throw new BenchBroken(`${t.id} exited during the bench\n${s.stderrTail()}`);
-        },
-      },
-    );
+    const alive = aliveCheck(servers);
+    const runs = await runInterleaved(targets, roundPlan(cfg), {
+      log: ctx.log,
+      beforeRun: (t) => alive(t.id),
+    });
 
     // Stop the bank (graceful: the core closes and flushes the store), then count what is stored.
     const exits = await Promise.all(
@@ -218,41 +201,33 @@ export const notifySuite: Suite = {
       id === 'bank-notify' ? 'bank' : id === 'fsync-floor' ? 'fsync-floor' : 'http-floor',
     );
 
-    const by = new Map(runs.map((r) => [r.id, r.summary]));
-    const rps = (id: TargetId) => by.get(id)?.rps ?? Number.NaN;
-    const roundsOf = (id: TargetId) => runs.find((r) => r.id === id)?.rounds ?? [];
+    const { by, ratio, paired } = runFigures<TargetId>(runs);
     const ratios = {
-      notify_vs_http_floor: ratio(rps('bank-notify'), rps('notify-floor')),
-      notify_vs_fsync_floor: ratio(rps('bank-notify'), rps('fsync-floor')),
-      fsync_floor_vs_http_floor: ratio(rps('fsync-floor'), rps('notify-floor')),
-      notify_vs_http_floor_paired: pairedRatio(roundsOf('bank-notify'), roundsOf('notify-floor')),
+      notify_vs_http_floor: ratio('bank-notify', 'notify-floor'),
+      notify_vs_fsync_floor: ratio('bank-notify', 'fsync-floor'),
+      fsync_floor_vs_http_floor: ratio('fsync-floor', 'notify-floor'),
+      notify_vs_http_floor_paired: paired('bank-notify', 'notify-floor'),
     };
-    const p99 = by.get('bank-notify')?.roundP99Ms;
     const verdicts = [
-      judge({
-        id: 'notify_throughput_vs_http_floor',
-        title: 'durable notify throughput ÷ http floor',
-        value: ratios.notify_vs_http_floor,
-        op: '>=',
-        threshold: 0.25,
-        unit: '×',
-      }),
-      judge({
-        id: 'notify_p99',
-        title: 'durable notify p99 latency (median of rounds)',
-        value: p99 === undefined || !Number.isFinite(p99) ? null : p99,
-        op: '<',
-        threshold: 10,
-        unit: 'ms',
-      }),
-      judge({
-        id: 'notify_missing',
-        title: 'acknowledged notifications missing from the store',
-        value: durability ? durability.missing : null,
-        op: '<',
-        threshold: 1,
-        unit: 'missing',
-      }),
+      atLeast(
+        'notify_throughput_vs_http_floor',
+        'durable notify throughput ÷ http floor',
+        ratios.notify_vs_http_floor,
+        0.25,
+      ),
+      below(
+        'notify_p99',
+        'durable notify p99 latency (median of rounds)',
+        finite(by.get('bank-notify')?.roundP99Ms),
+        10,
+      ),
+      below(
+        'notify_missing',
+        'acknowledged notifications missing from the store',
+        durability ? durability.missing : null,
+        1,
+        'missing',
+      ),
     ];
     return {
       id: SUITE_ID,

@@ -12,17 +12,28 @@
  * at the same concurrency. Targets: sandbox ≥ 0.7 × the crypto floor's throughput, p99 < 50 ms.
  */
 import { randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { startChild, type ChildServer } from '../lib/children';
+import type { ChildServer } from '../lib/children';
 import type { LoadTarget } from '../lib/load';
-import { summarizeProfileFile, type ProfileSummary } from '../lib/profile';
 import { BenchBroken } from '../lib/errors';
+import { profilesOf } from '../lib/profiles';
 import { runInterleaved } from '../lib/rounds';
 import { makeRsaKey, publicKeyFromJwk, verifyJwtSync, type PublicRsaJwk } from '../lib/rs256';
-import { judge, pairedRatio, ratio } from '../lib/stats';
+import {
+  aliveCheck,
+  atLeast,
+  below,
+  describeServers,
+  finite,
+  reportChecks,
+  requireCheck,
+  roundPlan,
+  roundsNote,
+  runFigures,
+  selectTargets,
+  startServers,
+} from '../lib/steps';
 import type { SpotCheck, Suite, SuiteContext, SuiteResult } from '../lib/suite';
 import { makeTokenPool, rotate, type PoolToken } from '../lib/tokens';
 
@@ -135,13 +146,12 @@ async function spotCheck(
   return checks;
 }
 
-async function startTargets(
+function startTargets(
   ctx: SuiteContext,
   bankJwk: PublicRsaJwk,
   want: TargetId[],
 ): Promise<Map<TargetId, ChildServer>> {
-  const servers = new Map<TargetId, ChildServer>();
-  const start = async (id: TargetId): Promise<void> => {
+  return startServers(want, async (id) => {
     const flags = ctx.nodeFlags(id);
     if (id === 'sandbox') {
       const dataDir = await ctx.tmpDir('dets-bench-sandbox-');
@@ -160,34 +170,16 @@ async function startTargets(
               dataDir,
             ]
           : [...flags, join(ctx.buildDir, 'servers/sandbox.mjs'), dataDir];
-      servers.set(
-        id,
-        await startChild({
-          id,
-          args,
-          cwd: ctx.root,
-          env: { DETS_DATA_DIR: dataDir },
-          urlOf: (r) => r.sandbox ?? r.url,
-        }),
-      );
-    } else if (id === 'crypto-floor') {
-      servers.set(
-        id,
-        await startChild({
-          id,
-          args: [...flags, join(ctx.buildDir, 'servers/crypto-floor.mjs')],
-          env: { BENCH_BANK_JWK: JSON.stringify(bankJwk), BENCH_CRYPTO_FLOOR: ctx.config.cryptoFloor },
-        }),
-      );
-    } else {
-      servers.set(
-        id,
-        await startChild({ id, args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')] }),
-      );
+      return { id, args, cwd: ctx.root, env: { DETS_DATA_DIR: dataDir }, urlOf: (r) => r.sandbox ?? r.url };
     }
-  };
-  await Promise.all(want.map(start));
-  return servers;
+    if (id === 'crypto-floor')
+      return {
+        id,
+        args: [...flags, join(ctx.buildDir, 'servers/crypto-floor.mjs')],
+        env: { BENCH_BANK_JWK: JSON.stringify(bankJwk), BENCH_CRYPTO_FLOOR: ctx.config.cryptoFloor },
+      };
+    return { id, args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')] };
+  });
 }
 
 const SUITE_ID = 'sandbox';
@@ -198,9 +190,7 @@ export const sandboxSuite: Suite = {
   title: SUITE_TITLE,
   async run(ctx): Promise<SuiteResult> {
     const cfg = ctx.config;
-    const want = ORDER.filter((id) => ctx.wants(id));
-    if (want.length === 0)
-      throw new BenchBroken('sandbox suite: BENCH_TARGETS selects none of sandbox, crypto-floor, http-floor');
+    const want = selectTargets(ctx, SUITE_ID, ORDER);
 
     // The bank: an RS256 key with an upper-case UUID kid (as in the guide), and its token pool.
     const bank = await makeRsaKey(randomUUID().toUpperCase());
@@ -208,9 +198,7 @@ export const sandboxSuite: Suite = {
       makeTokenPool(bank, cfg.tokens),
       startTargets(ctx, bank.jwk, want),
     ]);
-    ctx.log(
-      `  ${tokens.length} distinct bank tokens; servers: ${[...servers.values()].map((s) => `${s.id} pid ${s.pid}`).join(', ')}`,
-    );
+    ctx.log(`  ${tokens.length} distinct bank tokens; servers: ${describeServers(servers.values())}`);
 
     const checks: SpotCheck[] = [];
     const keyFor = new Map<TargetId, (kid: string | undefined) => KeyObject | undefined>();
@@ -230,14 +218,17 @@ export const sandboxSuite: Suite = {
         onboard.status === 201 &&
         typeof body?.counterparty_guid === 'string' &&
         typeof body?.jwk_guid === 'string';
-      checks.push({
-        id: 'sandbox.onboard',
-        ok,
-        detail: ok
-          ? `201 counterparty ${String(body?.counterparty_guid)}`
-          : `expected 201 {counterparty_guid, jwk_guid}, got ${onboard.status} ${onboard.text.slice(0, 300)}`,
-      });
-      if (!ok) throw new BenchBroken(`sandbox onboarding failed: ${checks.at(-1)!.detail}`);
+      requireCheck(
+        checks,
+        {
+          id: 'sandbox.onboard',
+          ok,
+          detail: ok
+            ? `201 counterparty ${String(body?.counterparty_guid)}`
+            : `expected 201 {counterparty_guid, jwk_guid}, got ${onboard.status} ${onboard.text.slice(0, 300)}`,
+        },
+        'sandbox onboarding failed',
+      );
       guid = body!.counterparty_guid as string;
 
       const jwksRes = await fetch(`${sandbox.url}/api/v1/.well-known/jwks.json`, {
@@ -272,10 +263,7 @@ export const sandboxSuite: Suite = {
     const http = servers.get('http-floor');
     if (http)
       checks.push(...(await spotCheck('http-floor', http.url, guid, first, async () => 'constant body')));
-    for (const c of checks) ctx.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id}: ${c.detail}`);
-    const failed = checks.filter((c) => !c.ok);
-    if (failed.length)
-      throw new BenchBroken(`spot checks failed: ${failed.map((c) => `${c.id}: ${c.detail}`).join('; ')}`);
+    reportChecks(ctx, checks);
 
     // The load: each target rotates through the whole pool with its own cursor.
     const targets: LoadTarget[] = want.map((id, i) => {
@@ -293,25 +281,11 @@ export const sandboxSuite: Suite = {
         verifyBody: sessionBodyCheck(keyFor.get(id) ?? null, cfg.verifyEvery),
       };
     });
-    const runs = await runInterleaved(
-      targets,
-      {
-        connections: cfg.connections,
-        rounds: cfg.rounds,
-        roundSeconds: cfg.roundSeconds,
-        warmupSeconds: cfg.warmupSeconds,
-        minAmount: cfg.minAmount,
-        maxAmount: cfg.maxAmount,
-        capFactor: cfg.capFactor,
-      },
-      {
-        log: ctx.log,
-        beforeRun: (t) => {
-          const s = servers.get(t.id as TargetId)!;
-          if (!s.alive()) throw new BenchBroken(`${t.id} exited during the bench\n${s.stderrTail()}`);
-        },
-      },
-    );
+    const alive = aliveCheck(servers);
+    const runs = await runInterleaved(targets, roundPlan(cfg), {
+      log: ctx.log,
+      beforeRun: (t) => alive(t.id),
+    });
 
     // Still correct after the load.
     if (sandbox) {
@@ -321,67 +295,46 @@ export const sandboxSuite: Suite = {
       const t = parseJson(again.text)?.session_token;
       const ok =
         again.status === 200 && typeof t === 'string' && verifyJwtSync(t, keyFor.get('sandbox')!) !== null;
-      checks.push({
-        id: 'sandbox.after-load',
-        ok,
-        detail: ok ? '200, session_token verifies' : `got ${again.status} ${again.text.slice(0, 200)}`,
-      });
-      if (!ok) throw new BenchBroken(`sandbox after the load: ${checks.at(-1)!.detail}`);
+      requireCheck(
+        checks,
+        {
+          id: 'sandbox.after-load',
+          ok,
+          detail: ok ? '200, session_token verifies' : `got ${again.status} ${again.text.slice(0, 200)}`,
+        },
+        'sandbox after the load',
+      );
     }
 
     // Stop the children now (gracefully) so profiles get written.
     await Promise.all([...servers.values()].map((s) => s.stop()));
-    const profiles: ProfileSummary[] = [];
-    for (const id of want) {
-      const file = ctx.profileFile(id);
-      if (!file) continue;
-      if (!existsSync(file)) {
-        ctx.log(`  (no profile written for ${id} at ${file})`);
-        continue;
-      }
-      const bundles = new Map<string, string>();
-      for (const b of [
-        join(ctx.buildDir, 'servers', `${id}.mjs`),
-        join(ctx.root, 'dist/cli/dets-console.js'),
-      ]) {
-        if (existsSync(b)) bundles.set(pathToFileURL(b).href, readFileSync(b, 'utf8'));
-      }
-      profiles.push(summarizeProfileFile(file, bundles));
-    }
+    const profiles = profilesOf(ctx, want, undefined, [join(ctx.root, 'dist/cli/dets-console.js')]);
 
-    const by = new Map(runs.map((r) => [r.id, r.summary]));
-    const rps = (id: TargetId) => by.get(id)?.rps ?? Number.NaN;
-    const roundsOf = (id: TargetId) => runs.find((r) => r.id === id)?.rounds ?? [];
+    const { by, ratio, paired } = runFigures<TargetId>(runs);
     const ratios = {
-      sandbox_vs_crypto_floor: ratio(rps('sandbox'), rps('crypto-floor')),
-      sandbox_vs_http_floor: ratio(rps('sandbox'), rps('http-floor')),
-      crypto_floor_vs_http_floor: ratio(rps('crypto-floor'), rps('http-floor')),
+      sandbox_vs_crypto_floor: ratio('sandbox', 'crypto-floor'),
+      sandbox_vs_http_floor: ratio('sandbox', 'http-floor'),
+      crypto_floor_vs_http_floor: ratio('crypto-floor', 'http-floor'),
       // The same, median of round-by-round ratios (adjacent runs): a check on the headline.
-      sandbox_vs_crypto_floor_paired: pairedRatio(roundsOf('sandbox'), roundsOf('crypto-floor')),
+      sandbox_vs_crypto_floor_paired: paired('sandbox', 'crypto-floor'),
     };
-    const p99 = by.get('sandbox')?.roundP99Ms;
     const verdicts = [
-      judge({
-        id: 'sandbox_throughput_vs_crypto_floor',
-        title: 'sandbox throughput ÷ crypto floor',
-        value: ratios.sandbox_vs_crypto_floor,
-        op: '>=',
-        threshold: 0.7,
-        unit: '×',
-      }),
-      judge({
-        id: 'sandbox_p99',
-        title: 'sandbox p99 latency (median of rounds)',
-        value: p99 === undefined || !Number.isFinite(p99) ? null : p99,
-        op: '<',
-        threshold: 50,
-        unit: 'ms',
-      }),
+      atLeast(
+        'sandbox_throughput_vs_crypto_floor',
+        'sandbox throughput ÷ crypto floor',
+        ratios.sandbox_vs_crypto_floor,
+        0.7,
+      ),
+      below(
+        'sandbox_p99',
+        'sandbox p99 latency (median of rounds)',
+        finite(by.get('sandbox')?.roundP99Ms),
+        50,
+      ),
     ];
     const sandboxRun = runs.find((r) => r.id === 'sandbox');
     const notes = [
-      `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s per target after a ${cfg.warmupSeconds} s warm-up; ` +
-        `load generator and servers share this machine's cores.`,
+      `${roundsNote(cfg)}; ` + `load generator and servers share this machine's cores.`,
       `token pool: ${tokens.length} distinct tokens` +
         (sandboxRun
           ? `; each used about ${(sandboxRun.amount / tokens.length).toFixed(1)}× per sandbox round`

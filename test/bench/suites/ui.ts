@@ -19,7 +19,7 @@ import { startChild } from '../lib/children';
 import { BenchBroken } from '../lib/errors';
 import { frameDeltas, summarizeFrames } from '../lib/frames';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from '../lib/profile';
-import { judge } from '../lib/stats';
+import { below } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const SUITE_ID = 'ui';
@@ -317,14 +317,12 @@ export const uiSuite: Suite = {
       await page.close();
 
       const verdicts = [
-        judge({
-          id: 'ui_max_frame',
-          title: `notifications page, ${count} events: longest frame while scrolling`,
-          value: Number.isFinite(frames.maxMs) ? frames.maxMs : null,
-          op: '<',
-          threshold: 50,
-          unit: 'ms',
-        }),
+        below(
+          'ui_max_frame',
+          `notifications page, ${count} events: longest frame while scrolling`,
+          Number.isFinite(frames.maxMs) ? frames.maxMs : null,
+          50,
+        ),
       ];
       return {
         id: SUITE_ID,
