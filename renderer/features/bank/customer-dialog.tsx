@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { CustomerView } from '../../../electron/contract/schemas/bank';
+import { DialogActions } from '../../shared/dialog-actions';
 import { Field } from '../../shared/field';
 import { fieldOfError } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
@@ -121,19 +122,13 @@ export function CustomerDialog({ editing, onClose }: { editing: View | null; onC
             {refused.message}
           </p>
         ) : null}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={onClose} data-testid="customer-cancel">
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={save.isPending}
-            data-testid="customer-save"
-          >
-            {save.isPending ? 'Saving…' : 'Save customer'}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={onClose}
+          cancelTestId="customer-cancel"
+          confirmLabel={save.isPending ? 'Saving…' : 'Save customer'}
+          confirmTestId="customer-save"
+          confirmDisabled={save.isPending}
+        />
       </form>
     </Modal>
   );

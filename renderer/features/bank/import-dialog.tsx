@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { DialogActions } from '../../shared/dialog-actions';
 import { Modal } from '../../shared/modal';
 import { useImportCustomers } from './use-bank';
 
@@ -42,20 +43,13 @@ export function ImportCustomersDialog({ onClose }: { onClose: () => void }) {
           {imp.error instanceof Error ? imp.error.message : String(imp.error)}
         </p>
       ) : null}
-      <div className="form-actions">
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!text.trim() || imp.isPending}
-          onClick={() => imp.mutate(text, { onSuccess: onClose })}
-          data-testid="customers-import-submit"
-        >
-          {imp.isPending ? 'Importing…' : 'Replace customers'}
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        confirmLabel={imp.isPending ? 'Importing…' : 'Replace customers'}
+        confirmTestId="customers-import-submit"
+        confirmDisabled={!text.trim() || imp.isPending}
+        onConfirm={() => imp.mutate(text, { onSuccess: onClose })}
+      />
     </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Environment } from '../../../electron/contract/schemas/service';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
@@ -176,19 +177,14 @@ export function EnvDialog({ env }: { env: Environment | null }) {
         {save.error && refused?.field === null ? (
           <ErrorPanel title="Not saved" error={save.error} testId="env-save-error" />
         ) : null}
-        <div className="form-actions">
-          <button type="button" className="btn btn-small" onClick={close} data-testid="env-cancel">
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={save.isPending}
-            data-testid="env-save"
-          >
-            {save.isPending ? 'Saving…' : env ? 'Save' : 'Add environment'}
-          </button>
-        </div>
+        <DialogActions
+          small
+          onCancel={close}
+          cancelTestId="env-cancel"
+          confirmLabel={save.isPending ? 'Saving…' : env ? 'Save' : 'Add environment'}
+          confirmTestId="env-save"
+          confirmDisabled={save.isPending}
+        />
       </form>
     </Modal>
   );

@@ -1,5 +1,6 @@
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
 import { PageHead } from '../../shared/page-head';
@@ -185,26 +186,17 @@ function RemoveDialog({ env }: { env: Environment }) {
       {remove.error ? (
         <ErrorPanel title="Not removed" error={remove.error} testId="env-remove-error" />
       ) : null}
-      <div className="form-actions">
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={close}
-          data-autofocus
-          data-testid="env-remove-cancel"
-        >
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn btn-small btn-danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(env.id, { onSuccess: close })}
-          data-testid="env-remove-confirm"
-        >
-          {remove.isPending ? 'Removing…' : 'Remove'}
-        </button>
-      </div>
+      <DialogActions
+        small
+        danger
+        onCancel={close}
+        cancelTestId="env-remove-cancel"
+        cancelAutoFocus
+        confirmLabel={remove.isPending ? 'Removing…' : 'Remove'}
+        confirmTestId="env-remove-confirm"
+        confirmDisabled={remove.isPending}
+        onConfirm={() => remove.mutate(env.id, { onSuccess: close })}
+      />
     </Modal>
   );
 }

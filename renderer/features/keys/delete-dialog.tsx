@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
 import { useEnvironments } from '../environments/use-environments';
@@ -59,19 +60,15 @@ export function DeleteDialog({ kid }: { kid: string }) {
           />
         </div>
         {remove.error ? <ErrorPanel title="Not deleted" error={remove.error} testId="delete-error" /> : null}
-        <div className="form-actions">
-          <button type="button" className="btn btn-small" onClick={close} data-testid="delete-cancel">
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-small btn-danger"
-            disabled={!matches || remove.isPending}
-            data-testid="delete-confirm"
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete key'}
-          </button>
-        </div>
+        <DialogActions
+          small
+          danger
+          onCancel={close}
+          cancelTestId="delete-cancel"
+          confirmLabel={remove.isPending ? 'Deleting…' : 'Delete key'}
+          confirmTestId="delete-confirm"
+          confirmDisabled={!matches || remove.isPending}
+        />
       </form>
     </Modal>
   );

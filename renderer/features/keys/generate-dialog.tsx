@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
@@ -165,19 +166,14 @@ export function GenerateDialog() {
         {generate.error && refused?.field === null ? (
           <ErrorPanel title="Not generated" error={generate.error} testId="generate-error" />
         ) : null}
-        <div className="form-actions">
-          <button type="button" className="btn btn-small" onClick={close} data-testid="generate-cancel">
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={generate.isPending || Object.keys(problems).length > 0}
-            data-testid="generate-submit"
-          >
-            {generate.isPending ? 'Generating…' : 'Generate key'}
-          </button>
-        </div>
+        <DialogActions
+          small
+          onCancel={close}
+          cancelTestId="generate-cancel"
+          confirmLabel={generate.isPending ? 'Generating…' : 'Generate key'}
+          confirmTestId="generate-submit"
+          confirmDisabled={generate.isPending || Object.keys(problems).length > 0}
+        />
       </form>
     </Modal>
   );

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
@@ -183,19 +184,15 @@ export function ImportDialog() {
             again: paste another key, or close.
           </p>
         ) : null}
-        <div className="form-actions">
-          <button type="button" className="btn btn-small" onClick={close} data-testid="import-cancel">
-            {imported ? 'Close' : 'Cancel'}
-          </button>
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={importKey.isPending || text.trim() === '' || Object.keys(problems).length > 0}
-            data-testid="import-submit"
-          >
-            {importKey.isPending ? 'Importing…' : 'Import into the vault'}
-          </button>
-        </div>
+        <DialogActions
+          small
+          onCancel={close}
+          cancelTestId="import-cancel"
+          cancelLabel={imported ? 'Close' : 'Cancel'}
+          confirmLabel={importKey.isPending ? 'Importing…' : 'Import into the vault'}
+          confirmTestId="import-submit"
+          confirmDisabled={importKey.isPending || text.trim() === '' || Object.keys(problems).length > 0}
+        />
       </form>
     </Modal>
   );

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { DialogActions } from '../../shared/dialog-actions';
 import { Modal } from '../../shared/modal';
 import type { MethodInput } from '../../../electron/contract';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
@@ -169,28 +170,17 @@ export function RotationPanel({ env }: { env: Environment | null }) {
             <code>{env.counterparty_guid}</code>, proves it, then makes it the active key and retires{' '}
             <code>{env.active_kid}</code> for signing. If a step is refused, the current key stays active.
           </p>
-          <div className="form-actions">
-            <button
-              type="button"
-              className="btn"
-              onClick={() => setConfirming(false)}
-              data-testid="rotate-confirm-cancel"
-              data-autofocus
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => {
-                setConfirming(false);
-                rotate.mutate(rotateInput(draft));
-              }}
-              data-testid="rotate-confirm-go"
-            >
-              Rotate
-            </button>
-          </div>
+          <DialogActions
+            onCancel={() => setConfirming(false)}
+            cancelTestId="rotate-confirm-cancel"
+            cancelAutoFocus
+            confirmLabel="Rotate"
+            confirmTestId="rotate-confirm-go"
+            onConfirm={() => {
+              setConfirming(false);
+              rotate.mutate(rotateInput(draft));
+            }}
+          />
         </Modal>
       ) : null}
     </section>
