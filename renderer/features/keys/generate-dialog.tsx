@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
+import { Options } from '../../shared/options';
 import { useKeysStore } from './keys-store';
 import { useGenerateKey } from './use-keys';
 
@@ -73,11 +74,7 @@ export function GenerateDialog() {
               onChange={(e) => edit({ alg: e.target.value as Draft['alg'] })}
               data-testid="gen-alg"
             >
-              {ALGS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
+              <Options values={ALGS} />
             </select>
           </Field>
           <Field id="gen-bits" label="Key size" hint="bits">
@@ -88,11 +85,7 @@ export function GenerateDialog() {
               onChange={(e) => edit({ bits: Number(e.target.value) as Draft['bits'] })}
               data-testid="gen-bits"
             >
-              {BITS.map((b) => (
-                <option key={b} value={b}>
-                  {b}
-                </option>
-              ))}
+              <Options values={BITS} />
             </select>
           </Field>
           <Field id="gen-kid" label="kid" hint="optional · empty: a new UUID" error={errorFor('kid')}>

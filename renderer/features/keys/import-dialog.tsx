@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
+import { Options } from '../../shared/options';
 import { ALGS } from './generate-dialog';
 import { useKeysStore } from './keys-store';
 import { useImportKey } from './use-keys';
@@ -140,11 +141,7 @@ export function ImportDialog() {
               data-testid="import-alg"
             >
               <option value="">from the key</option>
-              {ALGS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
+              <Options values={ALGS} />
             </select>
           </Field>
           <Field id="import-label" label="Label" hint="optional" error={errorFor('label')}>

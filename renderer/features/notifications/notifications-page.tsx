@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useBankStatus } from '../bank/use-bank';
@@ -138,11 +139,7 @@ export function NotificationsPage() {
             data-testid="notifications-route"
           >
             <option value="">all routes</option>
-            {ROUTES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            <Options values={ROUTES} />
           </select>
         </label>
         <label>
@@ -154,11 +151,7 @@ export function NotificationsPage() {
             data-testid="notifications-outcome"
           >
             <option value="">all outcomes</option>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
+            <Options values={OUTCOMES} />
           </select>
         </label>
         <input

@@ -6,6 +6,7 @@ import type { Environment, Rotation } from '../../../electron/contract/schemas/s
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { formatLocal } from '../../shared/format';
+import { Options } from '../../shared/options';
 import { StatusMark, type Status } from '../../shared/status-mark';
 import { ALGS, BITS } from '../keys/generate-dialog';
 import { revealExchange } from './exchange-view';
@@ -96,9 +97,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
               onChange={(e) => setDraft({ alg: e.target.value as RotateDraft['alg'] })}
               data-testid="rotate-alg"
             >
-              {ALGS.map((a) => (
-                <option key={a}>{a}</option>
-              ))}
+              <Options values={ALGS} />
             </select>
           </Field>
           <Field id="rotate-bits" label="Bits">
@@ -109,9 +108,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
               onChange={(e) => setDraft({ bits: Number(e.target.value) as RotateDraft['bits'] })}
               data-testid="rotate-bits"
             >
-              {BITS.map((b) => (
-                <option key={b}>{b}</option>
-              ))}
+              <Options values={BITS} />
             </select>
           </Field>
           <Field id="rotate-expires" label="New key expires" hint="optional">
