@@ -1,10 +1,11 @@
+import { Segmented } from '../../shared/segmented';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
 import { useInspectorStore, type KeyChoice } from './inspector-store';
 
-const CHOICES: Array<{ value: KeyChoice; label: string; testId: string }> = [
-  { value: 'none', label: 'No key', testId: 'key-source-none' },
-  { value: 'jwks-url', label: 'JWKS URL', testId: 'key-source-jwks-url' },
-  { value: 'text', label: 'Paste JWKS / JWK / PEM', testId: 'key-source-text' },
+const CHOICES: Array<{ value: KeyChoice; label: string }> = [
+  { value: 'none', label: 'No key' },
+  { value: 'jwks-url', label: 'JWKS URL' },
+  { value: 'text', label: 'Paste JWKS / JWK / PEM' },
 ];
 
 /** Where the signature check takes its public keys: none, a JWKS URL, or pasted key text. */
@@ -23,21 +24,14 @@ export function KeySourceField({
   return (
     <fieldset className="field key-source">
       <legend className="field-label">Verification key</legend>
-      <div className="segmented" role="radiogroup" aria-label="Key source">
-        {CHOICES.map((c) => (
-          <label key={c.value} className="segmented-option">
-            <input
-              type="radio"
-              name="key-source"
-              value={c.value}
-              checked={keyChoice === c.value}
-              onChange={() => set({ keyChoice: c.value })}
-              data-testid={c.testId}
-            />
-            <span>{c.label}</span>
-          </label>
-        ))}
-      </div>
+      <Segmented
+        label="Key source"
+        name="key-source"
+        options={CHOICES}
+        value={keyChoice}
+        onChange={(v) => set({ keyChoice: v })}
+        testIdPrefix="key-source-"
+      />
       {keyChoice === 'jwks-url' ? (
         <input
           type="url"

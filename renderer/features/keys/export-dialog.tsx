@@ -2,6 +2,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { saveTextFile } from '../../shared/download';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
+import { Segmented } from '../../shared/segmented';
 import { useKeysStore } from './keys-store';
 import { useKeyExport, type ExportFormat } from './use-keys';
 
@@ -46,22 +47,15 @@ export function ExportDialog({ kid }: { kid: string }) {
       testId="export-dialog"
       wide
     >
-      <div className="segmented" role="radiogroup" aria-label="Format">
-        {FORMATS.map((f) => (
-          <label key={f.value} className="segmented-option">
-            <input
-              type="radio"
-              name="export-format"
-              value={f.value}
-              checked={format === f.value}
-              onChange={() => setFormat(f.value)}
-              data-testid={`export-format-${f.value}`}
-              data-autofocus={format === f.value ? true : undefined}
-            />
-            <span>{f.label}</span>
-          </label>
-        ))}
-      </div>
+      <Segmented
+        label="Format"
+        name="export-format"
+        options={FORMATS}
+        value={format}
+        onChange={setFormat}
+        testIdPrefix="export-format-"
+        autoFocusChecked
+      />
       <p className="muted dialog-note">{what}</p>
       {exported.error ? (
         <ErrorPanel title="Export failed" error={exported.error} testId="export-error" />

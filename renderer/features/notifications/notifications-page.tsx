@@ -4,6 +4,7 @@ import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
+import { Segmented } from '../../shared/segmented';
 import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useBankStatus } from '../bank/use-bank';
 import { NotificationFeed } from './notification-feed';
@@ -17,10 +18,15 @@ import {
   type Outcome,
   type Route,
 } from './notifications-model';
-import { useNotificationsStore } from './notifications-store';
+import { useNotificationsStore, type RateScale } from './notifications-store';
 import { RateChart } from './rate-chart';
 import { useExportNotifications, useLiveNotifications, useNotificationFeed } from './use-notifications';
 import './notifications.css';
+
+const SCALE_OPTIONS: Array<{ value: RateScale; label: string }> = [
+  { value: 'second', label: 'per second' },
+  { value: 'minute', label: 'per minute' },
+];
 
 /**
  * Every notification the bank endpoints stored (POST pay-in, pay-out, transfer), newest first and
@@ -111,20 +117,15 @@ export function NotificationsPage() {
         <h2 className="panel-title">
           Rate
           <span className="panel-spacer" />
-          <span className="segmented" role="radiogroup" aria-label="Rate scale">
-            {(['second', 'minute'] as const).map((s) => (
-              <label key={s} className="segmented-option">
-                <input
-                  type="radio"
-                  name="notifications-rate-scale"
-                  checked={scale === s}
-                  onChange={() => setScale(s)}
-                  data-testid={`notifications-rate-${s}`}
-                />
-                <span>per {s}</span>
-              </label>
-            ))}
-          </span>
+          <Segmented
+            inline
+            label="Rate scale"
+            name="notifications-rate-scale"
+            options={SCALE_OPTIONS}
+            value={scale}
+            onChange={setScale}
+            testIdPrefix="notifications-rate-"
+          />
         </h2>
         <RateChart events={events} scale={scale} />
       </section>

@@ -2,10 +2,16 @@ import { type FormEvent } from 'react';
 import { schemas } from '../../../electron/contract';
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
+import { Segmented } from '../../shared/segmented';
 import { problemOf } from './field-errors';
 import { formatMs } from './format';
 import { DEFAULT_NOTIFY, useSandboxStore, type NotifyDraft } from './sandbox-store';
 import { useNotify } from './use-sandbox';
+
+const TO_OPTIONS: Array<{ value: NotifyDraft['to']; label: string }> = [
+  { value: 'sender', label: 'sender' },
+  { value: 'receiver', label: 'receiver' },
+];
 
 const EVENTS: Array<{ value: NotifyDraft['event']; label: string }> = [
   { value: 'pay-in', label: 'pay-in → receiver URL' },
@@ -69,21 +75,14 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
         {draft.event === 'transfer' ? (
           <fieldset className="field">
             <legend className="field-label">To</legend>
-            <div className="segmented" role="radiogroup" aria-label="Send the transfer to">
-              {(['sender', 'receiver'] as const).map((to) => (
-                <label key={to} className="segmented-option">
-                  <input
-                    type="radio"
-                    name={`${base}-to`}
-                    value={to}
-                    checked={draft.to === to}
-                    onChange={() => setDraft(guid, { to })}
-                    data-testid={`notify-to-${to}`}
-                  />
-                  <span>{to}</span>
-                </label>
-              ))}
-            </div>
+            <Segmented
+              label="Send the transfer to"
+              name={`${base}-to`}
+              options={TO_OPTIONS}
+              value={draft.to}
+              onChange={(to) => setDraft(guid, { to })}
+              testIdPrefix="notify-to-"
+            />
           </fieldset>
         ) : null}
         <div className="field">

@@ -3,6 +3,7 @@ import type { MethodInput } from '../../../electron/contract';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
+import { Segmented } from '../../shared/segmented';
 import { analyzeTokenText } from '../../shared/token-text';
 import { KidSelect, defaultKid } from '../keys/kid-select';
 import { useKeys } from '../keys/use-keys';
@@ -53,21 +54,14 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
         Authenticate <span className="panel-note">POST …/counterparty/{'{guid}'}/jwk/authenticate</span>
       </h2>
       <form className="panel-body auth-form" onSubmit={submit} noValidate>
-        <div className="segmented" role="radiogroup" aria-label="Token">
-          {MODES.map((m) => (
-            <label key={m.value} className="segmented-option">
-              <input
-                type="radio"
-                name="auth-mode"
-                value={m.value}
-                checked={mode === m.value}
-                onChange={() => setMode(m.value)}
-                data-testid={`auth-mode-${m.value}`}
-              />
-              <span>{m.label}</span>
-            </label>
-          ))}
-        </div>
+        <Segmented
+          label="Token"
+          name="auth-mode"
+          options={MODES}
+          value={mode}
+          onChange={setMode}
+          testIdPrefix="auth-mode-"
+        />
         {mode === 'compose' ? (
           <div className="auth-grid">
             <Field id="auth-kid" label="Key" hint="default: the environment’s">
