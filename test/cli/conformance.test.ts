@@ -5,18 +5,15 @@
  * stdout, every case passed, a JUnit file a CI system reads. Against a broken bank: exit 1 and
  * the case naming the fault failed. Bad flags: exit 2 naming the flag.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from '../support/free-port';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, withBusyPort } from '../support/free-port';
+import { describe, expect, it } from 'vitest';
 import { parseConformanceFlags } from '../../electron/cli/commands/conformance';
 import { toJunit } from '../../electron/core/conformance';
 import { startTestBank } from '../core/conformance/broken-bank';
 import { runBuiltCli } from './helpers';
-import { spawnCli } from './support/spawn-cli';
+import { cliTestFile } from './support/spawn-cli';
 
 const CUSTOMER = {
   obj: 'DE89370400440532013000',
@@ -27,22 +24,24 @@ const CUSTOMER = {
   first_name: 'Ana',
 };
 
-let tmp: string;
-const children = new Set<ChildProcess>();
-
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-conformance-cli-'));
-});
-afterEach(() => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  children.clear();
-});
-afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+const cli = cliTestFile('dets-conformance-cli-');
 
 const jwksUrlFor = (port: number) => `http://127.0.0.1:${port}/api/v1/.well-known/jwks.json`;
+
+/** Runs the built `conformance` against BANK_AUTH_URL as CUSTOMER, its JWKS on `jwksPort`. */
+const runConformance = (bankAuthUrl: string, jwksPort: number, ...extra: string[]) =>
+  runBuiltCli([
+    'conformance',
+    '--bank-auth-url',
+    bankAuthUrl,
+    '--obj',
+    CUSTOMER.obj,
+    '--sub',
+    CUSTOMER.sub,
+    '--jwks-port',
+    String(jwksPort),
+    ...extra,
+  ]);
 
 // ------------------------------------------------------------------- a tiny strict XML parser
 
@@ -271,44 +270,28 @@ function checkJunit(xml: string, summary: Summary): XmlElement {
 describe('dets-console conformance against the console’s own bank endpoints (serve)', () => {
   it('exits 0, prints exactly one JSON object with every case passed, and writes a JUnit file', async () => {
     const jwksPort = await freePort();
-    const users = path.join(tmp, 'users.json');
+    const users = path.join(cli.tmp, 'users.json');
     await writeFile(users, JSON.stringify([CUSTOMER]));
-    const serve = spawnCli(
-      [
-        'serve',
-        '--ui-port',
-        '0',
-        '--bank-port',
-        '0',
-        '--no-sandbox',
-        '--service-jwks-url',
-        jwksUrlFor(jwksPort),
-        '--users',
-        users,
-        '--json',
-        '--data-dir',
-        path.join(tmp, 'serve-profile'),
-      ],
-      children,
-    );
-    const ready = JSON.parse(await serve.firstLine) as { bank: string };
+    const serve = cli.spawn([
+      'serve',
+      '--ui-port',
+      '0',
+      '--bank-port',
+      '0',
+      '--no-sandbox',
+      '--service-jwks-url',
+      jwksUrlFor(jwksPort),
+      '--users',
+      users,
+      '--json',
+      '--data-dir',
+      path.join(cli.tmp, 'serve-profile'),
+    ]);
+    const ready = (await serve.ready) as { bank: string };
     expect(ready.bank).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    const junit = path.join(tmp, 'own-bank.xml');
-    const run = await runBuiltCli([
-      'conformance',
-      '--bank-auth-url',
-      ready.bank,
-      '--obj',
-      CUSTOMER.obj,
-      '--sub',
-      CUSTOMER.sub,
-      '--jwks-port',
-      String(jwksPort),
-      '--json',
-      '--junit',
-      junit,
-    ]);
+    const junit = path.join(cli.tmp, 'own-bank.xml');
+    const run = await runConformance(ready.bank, jwksPort, '--json', '--junit', junit);
     expect(run.stderr).toContain(`trust ${jwksUrlFor(jwksPort)}`);
     expect(run.code, run.stderr).toBe(0);
     // stdout is exactly one JSON object, with exactly DESIGN.md's keys.
@@ -329,8 +312,7 @@ describe('dets-console conformance against the console’s own bank endpoints (s
     expect(run.stderr).toContain('jwks.rotation');
 
     checkJunit(await readFile(junit, 'utf8'), summary);
-    serve.child.kill('SIGTERM');
-    expect((await serve.exit).code).toBe(0);
+    expect((await serve.stop()).code).toBe(0);
   });
 });
 
@@ -343,20 +325,8 @@ describe('dets-console conformance against a broken bank', () => {
       faults: { acceptAlgNone: true },
     });
     try {
-      const junit = path.join(tmp, 'broken.xml');
-      const run = await runBuiltCli([
-        'conformance',
-        '--bank-auth-url',
-        bank.url,
-        '--obj',
-        CUSTOMER.obj,
-        '--sub',
-        CUSTOMER.sub,
-        '--jwks-port',
-        String(jwksPort),
-        '--junit',
-        junit,
-      ]);
+      const junit = path.join(cli.tmp, 'broken.xml');
+      const run = await runConformance(bank.url, jwksPort, '--junit', junit);
       expect(run.code, run.stderr).toBe(1);
       // Without --json the table and the summary are on stdout.
       expect(run.stdout).toContain(`trust ${jwksUrlFor(jwksPort)}`);
@@ -426,11 +396,8 @@ describe('bad usage exits 2 naming the flag', () => {
     expect(lines[0]).toMatch(reason);
   });
 
-  it('a JWKS port already taken', async () => {
-    const blocker = net.createServer();
-    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
-    const { port } = blocker.address() as AddressInfo;
-    try {
+  it('a JWKS port already taken', () =>
+    withBusyPort(async (port) => {
       const run = await runBuiltCli([
         ...base,
         '--bank-auth-url',
@@ -442,10 +409,7 @@ describe('bad usage exits 2 naming the flag', () => {
       expect(run.stderr.trim()).toMatch(
         new RegExp(`^dets-console conformance: --jwks-port: JWKS port ${port} .* in use`),
       );
-    } finally {
-      blocker.close();
-    }
-  });
+    }));
 
   it('a staging bank on another host is allowed (only the JWKS is bound to 127.0.0.1)', () => {
     const o = parseConformanceFlags([

@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runBuiltCli, spawnServe, type ServeChild } from './helpers';
+import { listEvents, spawnServe, type ServeChild } from './helpers';
 
 const TOTAL = 2_000;
 const IN_FLIGHT = 32;
@@ -46,18 +46,42 @@ function postPayIn(agent: http.Agent, bank: URL, transactionId: string): Promise
   });
 }
 
+/**
+ * Starts `serve` (bank listener only) on `<tmp>/NAME` and runs `burst` with it, its bank URL and
+ * a keep-alive agent of IN_FLIGHT sockets; afterwards the agent is destroyed and serve killed.
+ * Resolves to the notifications `events` then lists for that profile.
+ */
+async function afterBurst(
+  name: string,
+  burst: (serve: ServeChild, bank: URL, agent: http.Agent) => Promise<void>,
+): Promise<Array<Record<string, unknown>>> {
+  const dir = path.join(tmp, name);
+  let serve: ServeChild | undefined;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  try {
+    serve = spawnServe(['--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--json', '--data-dir', dir]);
+    await burst(serve, new URL(String((await serve.ready).bank)), agent);
+  } finally {
+    agent.destroy();
+    serve?.kill();
+  }
+  return listEvents(dir, '--kind', 'notification');
+}
+
+/** The transaction_ids listed as accepted, each once. */
+function acceptedOnce(listed: Array<Record<string, unknown>>): Set<string> {
+  const accepted = listed.filter((e) => e.outcome === 'accepted').map((e) => String(e.transaction_id));
+  const acceptedSet = new Set(accepted);
+  expect(accepted.length, 'a transaction_id listed twice as accepted').toBe(acceptedSet.size);
+  return acceptedSet;
+}
+
 describe('notifications survive kill -9 right after their 200', () => {
   it(`lists every acknowledged transaction_id of ${TOTAL} concurrent pay-ins, once`, async () => {
-    const dir = path.join(tmp, 'profile');
-    let serve: ServeChild | undefined;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-    try {
-      serve = spawnServe(['--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--json', '--data-dir', dir]);
-      const bank = new URL(String((await serve.ready).bank));
-
+    const acknowledged: string[] = [];
+    const statuses = new Map<number, number>();
+    const listed = await afterBurst('profile', async (serve, bank, agent) => {
       const ids = Array.from({ length: TOTAL }, () => randomUUID());
-      const acknowledged: string[] = [];
-      const statuses = new Map<number, number>();
       let next = 0;
       const worker = async () => {
         while (next < ids.length) {
@@ -69,37 +93,20 @@ describe('notifications survive kill -9 right after their 200', () => {
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
       // Straight after the last 200: no SIGTERM, no flush, no chance to write anything more.
-      serve.child.kill('SIGKILL');
-      expect((await serve.exit).signal).toBe('SIGKILL');
+      expect((await serve.stop('SIGKILL')).signal).toBe('SIGKILL');
+    });
 
-      expect(Object.fromEntries(statuses)).toEqual({ 200: TOTAL });
-
-      const r = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification', '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      const listed = jsonLines(r.stdout);
-      const accepted = listed.filter((e) => e.outcome === 'accepted').map((e) => String(e.transaction_id));
-      const acceptedSet = new Set(accepted);
-      expect(accepted.length, 'a transaction_id listed twice as accepted').toBe(acceptedSet.size);
-      const missing = acknowledged.filter((id) => !acceptedSet.has(id));
-      expect(missing, `${missing.length} acknowledged notifications lost`).toEqual([]);
-      for (const e of listed)
-        expect(e).toMatchObject({ kind: 'notification', path: '/api/svc/notify/pay-in' });
-    } finally {
-      agent.destroy();
-      serve?.kill();
-    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: TOTAL });
+    const acceptedSet = acceptedOnce(listed);
+    const missing = acknowledged.filter((id) => !acceptedSet.has(id));
+    expect(missing, `${missing.length} acknowledged notifications lost`).toEqual([]);
+    for (const e of listed) expect(e).toMatchObject({ kind: 'notification', path: '/api/svc/notify/pay-in' });
   }, 180_000);
 
   it('keeps every acknowledged one when killed mid-burst, with requests still in flight', async () => {
-    const dir = path.join(tmp, 'mid-burst');
-    let serve: ServeChild | undefined;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-    try {
-      serve = spawnServe(['--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--json', '--data-dir', dir]);
-      const child = serve.child;
-      const bank = new URL(String((await serve.ready).bank));
-      const killAt = Math.floor(TOTAL / 2);
-      const acknowledged: string[] = [];
+    const killAt = Math.floor(TOTAL / 2);
+    const acknowledged: string[] = [];
+    const listed = await afterBurst('mid-burst', async (serve, bank, agent) => {
       let next = 0;
       let killed = false;
       const worker = async () => {
@@ -112,25 +119,16 @@ describe('notifications survive kill -9 right after their 200', () => {
           if (acknowledged.length === killAt) {
             // Others are still in flight: some half-written, some written and not yet answered.
             killed = true;
-            child.kill('SIGKILL');
+            serve.child.kill('SIGKILL');
           }
         }
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
       expect((await serve.exit).signal).toBe('SIGKILL');
-      expect(acknowledged.length).toBe(killAt);
+    });
+    expect(acknowledged.length).toBe(killAt);
 
-      const r = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification', '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      const accepted = jsonLines(r.stdout)
-        .filter((e) => e.outcome === 'accepted')
-        .map((e) => String(e.transaction_id));
-      const acceptedSet = new Set(accepted);
-      expect(accepted.length, 'a transaction_id listed twice as accepted').toBe(acceptedSet.size);
-      expect(acknowledged.filter((id) => !acceptedSet.has(id))).toEqual([]);
-    } finally {
-      agent.destroy();
-      serve?.kill();
-    }
+    const acceptedSet = acceptedOnce(listed);
+    expect(acknowledged.filter((id) => !acceptedSet.has(id))).toEqual([]);
   }, 180_000);
 });

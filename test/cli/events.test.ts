@@ -9,11 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsFlags } from '../../electron/cli/commands/events';
-import type { CliIo } from '../../electron/cli/io';
 import { runCli } from '../../electron/cli/run';
 import { EventHub } from '../../electron/core/event-hub';
 import { blankEvent, openEventStore, type NewEvent } from '../../electron/core/store';
-import { jsonLines, runBuiltCli, spawnServe, type ServeChild } from './helpers';
+import {
+  jsonLines,
+  listEvents,
+  notify,
+  quietIo as io,
+  runBuiltCli,
+  spawnServe,
+  type ServeChild,
+} from './helpers';
 
 let tmp: string;
 const running: ServeChild[] = [];
@@ -27,13 +34,6 @@ afterEach(() => {
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-const io: CliIo = {
-  stdout: () => undefined,
-  stderr: () => undefined,
-  env: {},
-  waitForStop: () => new Promise(() => undefined),
-};
 
 describe('dets-console events: usage', () => {
   it('accepts --kind notification|callback|exchange and --json', () => {
@@ -209,25 +209,17 @@ describe('dets-console events beside a running serve on the same profile', () =>
     const s = spawnServe(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
     running.push(s);
     const { bank } = await s.ready;
-    const notify = (route: string, body: string) =>
-      fetch(`${bank}/api/svc/notify/${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
     const first = randomUUID();
     const second = randomUUID();
-    expect((await notify('pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
-    expect((await notify('pay-out', JSON.stringify({ transaction_id: second }))).status).toBe(200);
-    expect((await notify('pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
-    expect((await notify('transfer', '{"transaction_id": 42}')).status).toBe(400);
+    expect((await notify(bank, 'pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
+    expect((await notify(bank, 'pay-out', JSON.stringify({ transaction_id: second }))).status).toBe(200);
+    expect((await notify(bank, 'pay-in', JSON.stringify({ transaction_id: first }))).status).toBe(200);
+    expect((await notify(bank, 'transfer', '{"transaction_id": 42}')).status).toBe(400);
     expect((await fetch(`${bank}/user_auth`)).status).toBe(401);
     expect((await fetch(`${bank}/key`, { headers: { 'X-Session-ID': 'not-a-jws' } })).status).toBe(401);
 
     // serve is still running: events reads what it has appended.
-    const all = await runBuiltCli(['events', '--data-dir', dir, '--json']);
-    expect(all.code, all.stderr).toBe(0);
-    const events = jsonLines(all.stdout);
+    const events = await listEvents(dir);
     for (const e of events) {
       expect(e).toMatchObject({ id: expect.any(String), at: expect.any(String), kind: expect.any(String) });
       expect(new Date(String(e.at)).toISOString()).toBe(e.at);
@@ -258,9 +250,7 @@ describe('dets-console events beside a running serve on the same profile', () =>
     ]);
     for (const c of callbacks) expect(c).toHaveProperty('failed_check');
 
-    const onlyCallbacks = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'callback', '--json']);
-    expect(onlyCallbacks.code, onlyCallbacks.stderr).toBe(0);
-    expect(jsonLines(onlyCallbacks.stdout)).toEqual(callbacks);
+    expect(await listEvents(dir, '--kind', 'callback')).toEqual(callbacks);
 
     const table = await runBuiltCli(['events', '--data-dir', dir, '--kind', 'notification']);
     expect(table.code, table.stderr).toBe(0);
@@ -271,7 +261,6 @@ describe('dets-console events beside a running serve on the same profile', () =>
     expect(table.stdout).toMatch(/400 rejected/);
     expect(table.stdout).toMatch(/4 events, oldest first/);
 
-    s.child.kill('SIGTERM');
-    expect((await s.exit).code).toBe(0);
+    expect((await s.stop()).code).toBe(0);
   });
 });

@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { expect } from 'vitest';
+import type { CliIo } from '../../electron/cli/io';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/cli/dets-console.js');
@@ -21,22 +23,30 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one short command of the built CLI to its end (killed after `timeoutMs`). */
+/**
+ * Runs one short command of the built CLI to its end (killed after `timeoutMs`), with `env` over
+ * this process's (DETS_DATA_DIR unset unless `env` sets it) and `input` on stdin (none unless
+ * given).
+ */
 export function runBuiltCli(
   args: string[],
-  env: NodeJS.ProcessEnv = {},
-  timeoutMs = 60_000,
+  {
+    env = {},
+    input,
+    timeoutMs = 60_000,
+  }: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
       env: cleanEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.on('error', () => undefined).end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -53,6 +63,8 @@ export interface ServeChild {
   stderr(): string;
   /** SIGKILL unless it has exited already. */
   kill(): void;
+  /** Sends `signal` (SIGTERM unless told) and resolves to the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Starts `dets-console serve ARGS` and parses its first stdout line as the ready line. */
@@ -94,8 +106,20 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeCh
     kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
+    stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exit;
+    },
   };
 }
+
+/** A CliIo that drops all output and never stops, for the parse*Flags functions. */
+export const quietIo: CliIo = {
+  stdout: () => undefined,
+  stderr: () => undefined,
+  env: {},
+  waitForStop: () => new Promise(() => undefined),
+};
 
 /** Parses `events --json` output: one object per line. */
 export function jsonLines(text: string): Array<Record<string, unknown>> {
@@ -105,10 +129,35 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/**
+ * Runs the built `dets-console events --data-dir DIR --json ARGS`, expects exit 0, and resolves
+ * to the listed events.
+ */
+export async function listEvents(
+  dataDir: string,
+  ...args: string[]
+): Promise<Array<Record<string, unknown>>> {
+  const r = await runBuiltCli(['events', '--data-dir', dataDir, ...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return jsonLines(r.stdout);
+}
+
+/** POSTs `body` as JSON to the bank listener's /api/svc/notify/ROUTE. */
+export function notify(bankUrl: unknown, route: string, body: string): Promise<Response> {
+  return fetch(`${String(bankUrl)}/api/svc/notify/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+}
+
+/** The session token in a serve's UI URL. */
+export const uiToken = (uiUrl: unknown): string => new URL(String(uiUrl)).searchParams.get('token')!;
+
 /** Calls ConsoleApi on a serve's UI listener with the token from its URL. */
 export async function callApi(uiUrl: string, method: string, input?: unknown): Promise<unknown> {
   const url = new URL(uiUrl);
-  const token = url.searchParams.get('token')!;
+  const token = uiToken(uiUrl);
   const res = await fetch(`${url.origin}/api/call/${method}`, {
     method: 'POST',
     headers: { 'X-DETS-Token': token, 'content-type': 'application/json' },

@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JwtIo } from '../../electron/cli/commands/jwt';
-import { runCli } from '../../electron/cli/run';
 import { InspectReport } from '../../electron/contract/schemas/inspector';
 import { claims, forge, jwksText, makeKey, sign, type TestKey } from '../core/jwt/fixtures';
+import { runBuiltCli } from './helpers';
+import { runCaptured, type Run } from './support/cli-run';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let dataDir: string;
 let key: TestKey;
 let server: Server;
@@ -36,29 +34,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(argv: string[], extra: Partial<JwtIo> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: JwtIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DETS_DATA_DIR: dataDir },
-    waitForStop: () => new Promise(() => {}),
+const cli = (argv: string[], extra: Partial<JwtIo> = {}): Promise<Run> =>
+  runCaptured<JwtIo>(argv, dataDir, {
     stdoutIsTTY: false,
     readStdin: async () => {
       throw new Error('this test gives no stdin');
     },
     ...extra,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+  });
 
 describe('dets-console jwt inspect', () => {
   it('exits 0 for a good token and prints segments, header, claims, times, keys and check lines', async () => {
@@ -203,17 +186,8 @@ describe('dets-console jwt: bad usage exits 2 with one line naming the flag', ()
 });
 
 describe('the built CLI', () => {
-  const run = (args: string[], input?: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [join(root, 'dist/cli/dets-console.js'), ...args],
-        { cwd: root, env: { ...process.env, DETS_DATA_DIR: dataDir, NO_COLOR: '1' } },
-        (err, stdout, stderr) =>
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-      );
-      child.stdin?.end(input ?? '');
-    });
+  const run = (args: string[], input = '') =>
+    runBuiltCli(args, { env: { DETS_DATA_DIR: dataDir, NO_COLOR: '1' }, input });
 
   it('inspects a token, prints the JSON report and exits 0', async () => {
     const token = await sign(key, fresh());

@@ -4,16 +4,12 @@
  * script would: generate, sign, export, and verify the token with jose against the exported
  * JWK alone. The vault is the real one (npm test runs inside scripts/with-keyring.sh).
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedPairs } from '../../electron/core/jwt/signed-pairs';
+import { runBuiltCli } from './helpers';
 import { runCaptured, tempDataDirs, type Run } from './support/cli-run';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'dist/cli/dets-console.js');
 const IBAN = 'DE89370400440532013000';
 const temp = tempDataDirs('dets-cli-jwt-sign-');
 const newDir = () => temp.newDir();
@@ -22,21 +18,17 @@ afterAll(() => temp.cleanup());
 const cli = (argv: string[], dataDir: string): Promise<Run> => runCaptured(argv, dataDir);
 
 /** Runs the built CLI as a separate process, as scripts and CI do. */
-function spawnCli(argv: string[], dataDir: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...argv, '--data-dir', dataDir],
-      { cwd: root, env: { ...process.env, DETS_DATA_DIR: '', NO_COLOR: '1' }, timeout: 20_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+const spawnCli = (argv: string[], dataDir: string) =>
+  runBuiltCli([...argv, '--data-dir', dataDir], {
+    env: { DETS_DATA_DIR: '', NO_COLOR: '1' },
+    timeoutMs: 20_000,
   });
-}
 
-async function verifyWithExport(run: (argv: string[]) => Promise<Run>, kid: string, token: string) {
+async function verifyWithExport(
+  run: (argv: string[]) => Promise<{ code: number | null; stdout: string }>,
+  kid: string,
+  token: string,
+) {
   const exported = await run(['keys', 'export', kid, '--format', 'jwk']);
   expect(exported.code).toBe(0);
   const jwk = JSON.parse(exported.stdout) as { alg: string };

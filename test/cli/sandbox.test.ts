@@ -3,37 +3,25 @@
  * service"): the built CLI in its own process, the --json ready line, the spec's endpoints with
  * real jose keys and tokens, exit codes, a damaged state file left alone, and a clean stop.
  */
-import type { ChildProcess } from 'node:child_process';
-import { spawnCli, type SpawnedCli } from './support/spawn-cli';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { slowPost } from '../headless/http-client';
+import { withBusyPort } from '../support/free-port';
+import { cliTestFile, failedRun, type SpawnedCli } from './support/spawn-cli';
 
-let tmp: string;
-const children = new Set<ChildProcess>();
+const cli = cliTestFile('dets-sandbox-cli-');
+const { dataDir } = cli;
 
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-sandbox-cli-'));
-});
-afterEach(() => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  children.clear();
-});
-afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+const sandbox = (args: string[], env: NodeJS.ProcessEnv = {}): SpawnedCli =>
+  cli.spawn(['sandbox', ...args], env);
 
-type Run = SpawnedCli;
-
-const sandbox = (args: string[], env: NodeJS.ProcessEnv = {}): Run =>
-  spawnCli(['sandbox', ...args], children, env);
-
-const dataDir = (name: string) => path.join(tmp, name, 'profile');
+/** `sandbox --port 0 --json --data-dir DIR`, and its base URL from the ready line. */
+async function startSandbox(dir: string): Promise<{ s: SpawnedCli; base: string }> {
+  const s = sandbox(['--port', '0', '--json', '--data-dir', dir]);
+  return { s, base: String((await s.ready).sandbox) };
+}
 
 /** A bank's RS256 key: the public JWK with exactly the spec's fields (2.1), and a signer. */
 async function bankKey(kid: string) {
@@ -119,49 +107,43 @@ describe('dets-console sandbox --json', () => {
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
 
-    s.child.kill('SIGTERM');
-    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(await s.stop()).toEqual({ code: 0, signal: null });
     expect(s.stdout).toBe(`${line}\n`);
     await expect(fetch(`${base}/api/v1/.well-known/jwks.json`)).rejects.toThrow();
   });
 
   it('keeps its counterparties across a restart on the same data directory', async () => {
     const dir = dataDir('restart');
-    const first = sandbox(['--port', '0', '--json', '--data-dir', dir]);
-    const base1 = String((JSON.parse(await first.firstLine) as { sandbox: string }).sandbox);
+    const first = await startSandbox(dir);
     const bank = await bankKey('bank-key-restart');
-    const { body } = await postJson(`${base1}/sandbox/v1/counterparties`, { jwk: bank.jwk });
-    first.child.kill('SIGINT');
-    expect((await first.exit).code).toBe(0);
+    const { body } = await postJson(`${first.base}/sandbox/v1/counterparties`, { jwk: bank.jwk });
+    expect((await first.s.stop('SIGINT')).code).toBe(0);
 
-    const second = sandbox(['--port', '0', '--json', '--data-dir', dir]);
-    const base2 = String((JSON.parse(await second.firstLine) as { sandbox: string }).sandbox);
-    const res = await fetch(`${base2}/sandbox/v1/counterparties/${String(body.counterparty_guid)}`);
+    const second = await startSandbox(dir);
+    const res = await fetch(`${second.base}/sandbox/v1/counterparties/${String(body.counterparty_guid)}`);
     expect(res.status).toBe(200);
     expect(JSON.stringify(await res.json())).toContain('bank-key-restart');
-    second.child.kill('SIGTERM');
-    expect((await second.exit).code).toBe(0);
+    expect((await second.s.stop()).code).toBe(0);
   });
 
   it('finishes a request in flight when stopped', async () => {
-    const s = sandbox(['--port', '0', '--json', '--data-dir', dataDir('in-flight')]);
-    const base = new URL(String((JSON.parse(await s.firstLine) as { sandbox: string }).sandbox));
+    const { s, base } = await startSandbox(dataDir('in-flight'));
     const bank = await bankKey('bank-key-in-flight');
     const slow = slowPost(
-      Number(base.port),
+      Number(new URL(base).port),
       '/sandbox/v1/counterparties',
       {},
       JSON.stringify({ jwk: bank.jwk }),
     );
     await slow.started;
 
-    s.child.kill('SIGTERM');
+    const stopped = s.stop();
     await s.waitForStderr('stopping');
     expect(s.child.exitCode).toBeNull();
     slow.finish();
     const res = await slow.response;
     expect(res.status).toBe(201);
-    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(await stopped).toEqual({ code: 0, signal: null });
   });
 });
 
@@ -179,8 +161,7 @@ describe('dets-console sandbox without --json', () => {
     expect(s.stdout).toContain('/api/v1/counterparty/{counterparty_guid}/jwk/authenticate');
     expect(s.stdout).toContain(`curl -sS -X POST ${base}/sandbox/v1/counterparties`);
     expect(s.stdout).toContain('Press Ctrl-C to stop.');
-    s.child.kill('SIGINT');
-    expect(await s.exit).toEqual({ code: 0, signal: null });
+    expect(await s.stop('SIGINT')).toEqual({ code: 0, signal: null });
   });
 });
 
@@ -200,29 +181,19 @@ describe('dets-console sandbox: failures', () => {
       ...args,
       ...(args.includes('--data-dir') ? [] : ['--data-dir', dataDir('bad')]),
     ]);
-    expect((await s.exit).code).toBe(2);
-    expect(s.stdout).toBe('');
-    const lines = s.stderr.trimEnd().split('\n');
+    const lines = await failedRun(s, 2);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^dets-console sandbox: /);
     expect(lines[0]).toContain(flag);
   });
 
-  it('names --port and the port when it is in use (exit 2)', async () => {
-    const blocker = net.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as net.AddressInfo).port;
-    try {
+  it('names --port and the port when it is in use (exit 2)', () =>
+    withBusyPort(async (port) => {
       const s = sandbox(['--json', '--port', String(port), '--data-dir', dataDir('in-use')]);
-      expect((await s.exit).code).toBe(2);
-      expect(s.stdout).toBe('');
-      expect(s.stderr.trimEnd().split('\n')).toEqual([
+      expect(await failedRun(s, 2)).toEqual([
         expect.stringMatching(new RegExp(`^dets-console sandbox: --port: port ${port} .*in use`)),
       ]);
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
-  });
+    }));
 
   it('refuses a damaged state file with one clear line (exit 1) and leaves the file as it was', async () => {
     const dir = dataDir('damaged');
@@ -232,10 +203,7 @@ describe('dets-console sandbox: failures', () => {
     await writeFile(file, damaged, { mode: 0o600 });
     const before = await stat(file);
 
-    const s = sandbox(['--json', '--port', '0', '--data-dir', dir]);
-    expect((await s.exit).code).toBe(1);
-    expect(s.stdout).toBe('');
-    const lines = s.stderr.trimEnd().split('\n');
+    const lines = await failedRun(sandbox(['--json', '--port', '0', '--data-dir', dir]), 1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^dets-console sandbox: STATE_DAMAGED: /);
     expect(lines[0]).toContain(file);

@@ -54,8 +54,15 @@ export function tempDataDirs(prefix: string): {
   };
 }
 
-/** One `dets-console …` invocation in this process, its output captured; no stdin, no terminal. */
-export async function runCaptured(argv: string[], dataDir: string, extra: Partial<CliIo> = {}): Promise<Run> {
+/**
+ * One `dets-console …` invocation in this process, its output captured; no stdin, no terminal.
+ * `extra` may carry a command's own io fields (JwtIo's stdoutIsTTY).
+ */
+export async function runCaptured<I extends CliIo = CliIo>(
+  argv: string[],
+  dataDir: string,
+  extra: Partial<I> = {},
+): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
