@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 
 /**
- * A dialog's closing row: Cancel, then the button that does the thing (primary, or danger for
- * what cannot be undone). Without `onConfirm` the confirm button submits the dialog's form.
+ * A dialog's (or an inline form's) closing row: Cancel, then the button that does the thing
+ * (primary, or danger for what cannot be undone); `confirmFirst` puts that button first, as inline
+ * forms do. Without `onConfirm` the confirm button submits the form.
  */
 export function DialogActions({
   onCancel,
@@ -15,6 +16,7 @@ export function DialogActions({
   onConfirm,
   danger = false,
   small = false,
+  confirmFirst = false,
 }: {
   onCancel: () => void;
   cancelTestId?: string;
@@ -27,28 +29,35 @@ export function DialogActions({
   onConfirm?: () => void;
   danger?: boolean;
   small?: boolean;
+  confirmFirst?: boolean;
 }) {
   const size = small ? 'btn btn-small' : 'btn';
+  const cancel = (
+    <button
+      type="button"
+      className={size}
+      onClick={onCancel}
+      data-testid={cancelTestId}
+      data-autofocus={cancelAutoFocus || undefined}
+    >
+      {cancelLabel}
+    </button>
+  );
+  const confirm = (
+    <button
+      type={onConfirm ? 'button' : 'submit'}
+      className={`${size} ${danger ? 'btn-danger' : 'btn-primary'}`}
+      disabled={confirmDisabled}
+      onClick={onConfirm}
+      data-testid={confirmTestId}
+    >
+      {confirmLabel}
+    </button>
+  );
   return (
     <div className="form-actions">
-      <button
-        type="button"
-        className={size}
-        onClick={onCancel}
-        data-testid={cancelTestId}
-        data-autofocus={cancelAutoFocus || undefined}
-      >
-        {cancelLabel}
-      </button>
-      <button
-        type={onConfirm ? 'button' : 'submit'}
-        className={`${size} ${danger ? 'btn-danger' : 'btn-primary'}`}
-        disabled={confirmDisabled}
-        onClick={onConfirm}
-        data-testid={confirmTestId}
-      >
-        {confirmLabel}
-      </button>
+      {confirmFirst ? confirm : cancel}
+      {confirmFirst ? cancel : confirm}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
+import { DialogActions } from '../../shared/dialog-actions';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
@@ -185,24 +186,15 @@ export function OnboardForm() {
           {refused.message}
         </p>
       ) : null}
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="btn btn-primary btn-small"
-          disabled={onboard.isPending}
-          data-testid="onboard-submit"
-        >
-          {onboard.isPending ? 'Onboarding…' : 'Onboard'}
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setOpen(false)}
-          data-testid="onboard-cancel"
-        >
-          Cancel
-        </button>
-      </div>
+      <DialogActions
+        small
+        confirmFirst
+        onCancel={() => setOpen(false)}
+        cancelTestId="onboard-cancel"
+        confirmLabel={onboard.isPending ? 'Onboarding…' : 'Onboard'}
+        confirmTestId="onboard-submit"
+        confirmDisabled={onboard.isPending}
+      />
     </form>
   );
 }

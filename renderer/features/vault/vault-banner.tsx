@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { VaultStatus } from '../../../electron/contract/schemas/keys';
+import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { useCreatePassphraseVault, useUnlockVault, useVaultStatus } from './use-vault';
@@ -203,19 +204,15 @@ function CreatePassphraseForm({ onCancel }: { onCancel: () => void }) {
       {create.error ? (
         <ErrorPanel title="No vault created" error={create.error} testId="vault-error" />
       ) : null}
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="btn btn-small btn-primary"
-          disabled={create.isPending}
-          data-testid="vault-create-submit"
-        >
-          {create.isPending ? 'Creating…' : 'Create passphrase vault'}
-        </button>
-        <button type="button" className="btn btn-small" onClick={onCancel} data-testid="vault-create-cancel">
-          Cancel
-        </button>
-      </div>
+      <DialogActions
+        small
+        confirmFirst
+        onCancel={onCancel}
+        cancelTestId="vault-create-cancel"
+        confirmLabel={create.isPending ? 'Creating…' : 'Create passphrase vault'}
+        confirmTestId="vault-create-submit"
+        confirmDisabled={create.isPending}
+      />
     </form>
   );
 }
