@@ -1,4 +1,30 @@
-import { base64url } from 'jose';
+/**
+ * The RSA key rules, written once (DESIGN.md "Bank endpoints"): wherever a key comes from (a
+ * JWKS, an onboarding, a PUT or POST jwk, an import, a generated key), its modulus has at least
+ * 2048 bits and its public exponent is odd and strictly between 2^16 and 2^256 (FIPS 186-5
+ * §5.4). Anything else is refused naming the rule.
+ *
+ * Threat model: a small exponent (e = 3) or a short modulus makes signatures forgeable
+ * (Bleichenbacher's e = 3 attack on lax PKCS#1 v1.5 verifiers; 1024-bit moduli are within
+ * reach of factoring), and an even exponent is not a valid RSA key at all. Such a key is never
+ * used to verify anything.
+ */
+import type { KeyObject } from 'node:crypto';
+
+/** Smallest RSA modulus accepted, in bits. */
+export const MIN_RSA_BITS = 2048;
+/** The public exponent must be greater than this (2^16)… */
+export const MIN_RSA_EXPONENT = 1n << 16n;
+/** …and smaller than this (2^256). */
+export const MAX_RSA_EXPONENT = 1n << 256n;
+
+/** The rules in one line, for messages and docs. */
+export const RSA_KEY_RULES =
+  'an RSA key needs a modulus of at least 2048 bits and an odd public exponent between 2^16 and 2^256 (FIPS 186-5)';
+
+function bytesOf(b64url: string): Uint8Array {
+  return Buffer.from(b64url, 'base64url');
+}
 
 /**
  * Size of an RSA modulus given as base64url (a JWK's `n`), in bits.
@@ -7,9 +33,51 @@ import { base64url } from 'jose';
  * modulusBits(jwk.n) // 2048
  */
 export function modulusBits(n: string): number {
-  const bytes = base64url.decode(n);
+  const bytes = bytesOf(n);
   let i = 0;
   while (i < bytes.length && bytes[i] === 0) i++;
   if (i === bytes.length) return 0;
   return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i] as number));
+}
+
+/** A JWK's `e` (base64url, big-endian) as a bigint. */
+export function exponentOf(e: string): bigint {
+  const bytes = bytesOf(e);
+  let value = 0n;
+  for (const b of bytes) value = (value << 8n) | BigInt(b);
+  return value;
+}
+
+function exponentText(e: bigint): string {
+  return e < 1n << 64n ? e.toString() : `a ${e.toString(2).length}-bit number`;
+}
+
+/**
+ * Why an RSA key with modulus `bits` bits and exponent `e` breaks the key rules, or null when it
+ * keeps them. The message names the rule.
+ *
+ * @example
+ * rsaRuleProblem(1024, 65537n) // "the RSA modulus has 1024 bits; at least 2048 are required"
+ * rsaRuleProblem(2048, 3n)     // "the RSA public exponent is 3; it must be odd and between 2^16 and 2^256 (FIPS 186-5)"
+ */
+export function rsaRuleProblem(bits: number, e: bigint): string | null {
+  if (bits < MIN_RSA_BITS) return `the RSA modulus has ${bits} bits; at least ${MIN_RSA_BITS} are required`;
+  if (e % 2n === 0n || e <= MIN_RSA_EXPONENT || e >= MAX_RSA_EXPONENT) {
+    return `the RSA public exponent is ${exponentText(e)}; it must be odd and between 2^16 and 2^256 (FIPS 186-5)`;
+  }
+  return null;
+}
+
+/** {@link rsaRuleProblem} for a JWK's base64url `n` and `e`. */
+export function rsaJwkProblem(n: string, e: string): string | null {
+  return rsaRuleProblem(modulusBits(n), exponentOf(e));
+}
+
+/** {@link rsaRuleProblem} for a node:crypto RSA key (public or private). */
+export function rsaKeyObjectProblem(key: KeyObject): string | null {
+  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'rsa-pss') {
+    return `the key is ${key.asymmetricKeyType ?? 'not asymmetric'}, not RSA`;
+  }
+  const details = key.asymmetricKeyDetails ?? {};
+  return rsaRuleProblem(details.modulusLength ?? 0, details.publicExponent ?? 0n);
 }
