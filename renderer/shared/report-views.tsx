@@ -4,7 +4,7 @@
  * (`check-<id>` with `data-status`); scope queries by the surrounding section.
  */
 import { useId } from 'react';
-import type { Check, InspectReport } from '../../electron/contract/schemas/inspector';
+import type { Advice, Check, InspectReport } from '../../electron/contract/schemas/inspector';
 import { CopyButton } from './copy-button';
 import { JsonView } from './json-view';
 import { StatusMark } from './status-mark';
@@ -103,6 +103,35 @@ export function ChecksList({ checks, title = 'Checks' }: { checks: Check[]; titl
           </li>
         ))}
       </ol>
+    </section>
+  );
+}
+
+/** The inspector's advice: worth knowing, never part of the verdict. */
+export function AdviceList({ advice }: { advice: Advice[] }) {
+  const titleId = useId();
+  if (advice.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby={titleId}>
+      <h2 id={titleId} className="panel-title">
+        Advice <span className="muted">(does not change the verdict)</span>
+      </h2>
+      <ul className="checks" data-testid="advice">
+        {advice.map((a) => (
+          <li
+            key={a.id}
+            className={`check check-${a.level === 'warning' ? 'warning' : 'passed'}`}
+            data-testid={`advice-${a.id}`}
+            data-level={a.level}
+          >
+            <code className="check-id">{a.id}</code>
+            <span className="check-body">
+              <span className="check-title">{a.title}</span>
+              <span className="check-detail">{a.detail}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

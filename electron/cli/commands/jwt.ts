@@ -295,6 +295,15 @@ export function renderReport(report: InspectReport, withColour: boolean): string
     out.push(`  ${p.status(c.status, STATUS_MARK[c.status])} ${c.id.padEnd(idWidth)}  ${c.detail}`);
   }
 
+  if (report.advice.length > 0) {
+    out.push('', p.heading('Advice (does not change the verdict)'));
+    const adviceWidth = Math.max(...report.advice.map((a) => a.id.length));
+    for (const a of report.advice) {
+      const mark = a.level === 'warning' ? p.status('failed', '!') : p.status('passed', STATUS_MARK.passed);
+      out.push(`  ${mark} ${a.id.padEnd(adviceWidth)}  ${a.detail}`);
+    }
+  }
+
   const failed = report.checks.filter((c) => c.status === 'failed');
   const skipped = report.checks.filter((c) => c.status === 'skipped').length;
   const skippedNote = skipped > 0 ? ` (${skipped} skipped)` : '';

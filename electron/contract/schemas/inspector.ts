@@ -29,6 +29,7 @@ export type InspectInput = z.infer<typeof InspectInput>;
 export const CHECK_IDS = [
   'structure',
   'alg',
+  'crit',
   'kid',
   'signature',
   'exp',
@@ -65,6 +66,16 @@ export const Check = z.object({
 });
 export type Check = z.infer<typeof Check>;
 
+/** A remark of the inspector's beyond the verdict. */
+export const Advice = z.object({
+  id: z.enum(['lifetime', 'units']),
+  title: z.string(),
+  /** `warning`: worth fixing, though no verifier refuses the token for it. */
+  level: z.enum(['ok', 'warning']),
+  detail: z.string(),
+});
+export type Advice = z.infer<typeof Advice>;
+
 export const TimeClaim = z.object({
   name: z.enum(['iat', 'exp', 'nbf']),
   /** The raw claim value (seconds per RFC 7519, unless `unit` says milliseconds). */
@@ -98,6 +109,12 @@ export const InspectReport = z.object({
     /** Why the key source could not be loaded (absent when it loaded or none was given). */
     error: z.string().optional(),
   }),
+  /** The engine's checks (electron/core/jwt/engine.ts): the same verdict every consumer gives. */
   checks: z.array(Check),
+  /**
+   * What the inspector adds beyond the verdict (a zero or long lifetime, times that look like
+   * milliseconds); advice never changes `ok`.
+   */
+  advice: z.array(Advice).default([]),
 });
 export type InspectReport = z.infer<typeof InspectReport>;

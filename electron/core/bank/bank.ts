@@ -26,7 +26,7 @@ import { exchange } from '../http/exchange';
 import { HttpError } from '../http/http-error';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
-import { forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
+import { CALLBACK_BUDGET_MS, forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
 import { JwksCache } from './jwks-cache';
 import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
@@ -184,6 +184,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       subsFor: (obj) => options.pairs.subsFor(obj),
       nowSeconds: () => Math.floor(now() / 1000),
       noUrlHint: NO_URL_HINT,
+      deadlineMs: now() + CALLBACK_BUDGET_MS,
     });
 
   /** Appends without waiting for the disk; a replay waiting for this request gets the summary. */

@@ -7,8 +7,7 @@
  * Hot path: a request with a known kid touches no network and no disk; imported keys are cached
  * per key set, kid and alg, so a signature check is one RSA verification.
  */
-import type { CryptoKey } from 'jose';
-import { fetchJwks, keySetFromJwks, type AllowedAlg, type KeySet } from '../jwt';
+import { fetchJwks, keySetFromJwks, type KeySet } from '../jwt';
 
 /** A JWKS older than this is refreshed in the background (the request is not held). */
 export const JWKS_MAX_AGE_MS = 5 * 60_000;
@@ -51,10 +50,6 @@ export class JwksCache {
   private url: string | null = null;
   private urlAt = -Infinity;
   private urlPromise: Promise<string | null> | null = null;
-  private readonly keys = new WeakMap<
-    KeySet,
-    Map<string, Promise<{ key: CryptoKey; label: string } | string>>
-  >();
 
   constructor(private readonly options: JwksCacheOptions) {}
 
@@ -158,20 +153,33 @@ export class JwksCache {
     return this.inflight;
   }
 
-  /** The imported key for kid and alg from `set`, cached; a string says why there is none. */
-  resolveKey(
-    set: KeySet,
+  /**
+   * The key set to look `kid` up in: the cached one when it has the kid, else after one
+   * refresh (rate-limited). `deadlineMs` is not honoured here (the JWKS client replaces this).
+   */
+  async keySetFor(
     kid: string | undefined,
-    alg: AllowedAlg,
-  ): Promise<{ key: CryptoKey; label: string } | string> {
-    let perSet = this.keys.get(set);
-    if (!perSet) this.keys.set(set, (perSet = new Map()));
-    const id = `${kid ?? ''}\u0000${alg}`;
-    let hit = perSet.get(id);
-    if (!hit) {
-      hit = set.resolve(kid, alg).then((r) => (r.ok ? { key: r.key, label: r.label } : r.message));
-      perSet.set(id, hit);
+    _deadlineMs: number,
+  ): Promise<{ set: KeySet | null; state: JwksState; detail: string | null }> {
+    let snap = await this.get();
+    if (!snap.set) {
+      const why =
+        snap.state.url === null
+          ? null
+          : `the service JWKS at ${snap.state.url} could not be loaded: ${snap.state.error ?? 'unknown error'}`;
+      return { set: null, state: snap.state, detail: why };
     }
-    return hit;
+    if (kid !== undefined && kid !== '' && !snap.set.lookup(kid).found) {
+      snap = await this.refreshForUnknownKid();
+      if (!snap.set) return { set: null, state: snap.state, detail: snap.state.error };
+      if (!snap.set.lookup(kid).found && snap.state.stale) {
+        return {
+          set: snap.set,
+          state: snap.state,
+          detail: `the JWKS could not be refreshed: ${snap.state.error ?? ''}; served from cache`,
+        };
+      }
+    }
+    return { set: snap.set, state: snap.state, detail: null };
   }
 }

@@ -1,14 +1,13 @@
 /**
- * The inspector's checks, one function each, in the order the report lists them. Each returns
- * a Check (passed / failed / skipped) whose detail says what was found and what to do. They are
- * pure (the clock comes in as `nowSeconds`) and never throw, so the bank endpoints' X-Session-ID
- * verifier can reuse the ones it needs (alg, kid, signature, exp, iat, flow, obj, sub).
+ * The token checks, one function each: the rules of DESIGN.md "Bank endpoints" that engine.ts
+ * runs in order for every consumer (bank endpoints, sandbox, inspector, conformance). Each
+ * returns a Check (passed / failed / skipped) whose detail says what was found and what to do.
+ * They are pure (the clock comes in as `nowSeconds`) and never throw. The inspector's advice
+ * (lifetime, units) is here too; advice never changes a verdict.
  */
 import type { Check, CheckId, CheckStatus } from '../../contract/schemas/inspector';
 import type { DecodedToken } from './decode';
-import type { KeySet } from './key-source';
 import { describeType, GUIDE_FLOWS, judgeAlg, LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
-import { verifySignature } from './signature';
 import {
   describeClaimTime,
   formatDuration,
@@ -22,6 +21,7 @@ export const CHECK_TITLES: Record<CheckId, string> = {
   present: 'X-Session-ID present',
   structure: 'Structure',
   alg: 'Algorithm (alg)',
+  crit: 'Critical extensions (crit)',
   kid: 'Key ID (kid)',
   signature: 'Signature',
   exp: 'Expiry (exp)',
@@ -85,75 +85,26 @@ export function checkAlg(decoded: DecodedToken): Check {
   return makeCheck('alg', verdict.ok ? 'passed' : 'failed', verdict.message);
 }
 
-// ---------------------------------------------------------------------------------------- kid
+// --------------------------------------------------------------------------------------- crit
 
-/** The key source as loaded for an inspection: a set, nothing given, or why it failed. */
-export type LoadedKeys = { set: KeySet; error: null } | { set: null; error: string | null };
-
-export function checkKid(decoded: DecodedToken, keys: LoadedKeys): Check {
+/**
+ * RFC 7515 §4.1.11: a recipient that does not understand an extension listed in `crit` must
+ * reject the JWS. The console understands no extension, so any `crit` (even an empty list,
+ * which the RFC forbids) fails.
+ */
+export function checkCrit(decoded: DecodedToken): Check {
   const header = headerOf(decoded);
-  if (typeof header === 'string') return makeCheck('kid', 'skipped', header);
-  const kid = header.kid;
-  if (kid === undefined) {
-    const anyway = keys.set?.lookup(undefined);
-    const note = anyway?.found ? `; ${anyway.message}` : '';
-    return makeCheck(
-      'kid',
-      'failed',
-      `the header has no kid: the service's keys are looked up by kid${note}`,
-    );
-  }
-  if (typeof kid !== 'string') return makeCheck('kid', 'failed', `kid is ${describeType(kid)}, not a string`);
-  if (kid.trim() === '') return makeCheck('kid', 'failed', 'kid is an empty string');
-  const shown = JSON.stringify(kid);
-  if (!keys.set) {
-    return makeCheck(
-      'kid',
-      'passed',
-      keys.error
-        ? `kid ${shown} present; not looked up: the key source could not be loaded (see signature)`
-        : `kid ${shown} present (no key set given to look it up in)`,
-    );
-  }
-  const found = keys.set.lookup(kid);
-  if (!found.found) return makeCheck('kid', 'failed', found.message);
+  if (typeof header === 'string') return makeCheck('crit', 'skipped', header);
+  if (!Object.hasOwn(header, 'crit')) return makeCheck('crit', 'passed', 'no crit header parameter');
+  const crit = header.crit;
+  const named = Array.isArray(crit) ? crit.map((c) => JSON.stringify(c)).join(', ') : null;
   return makeCheck(
-    'kid',
-    'passed',
-    found.matchedBy === 'kid' ? found.message : `kid ${shown} present; ${found.message}`,
+    'crit',
+    'failed',
+    named
+      ? `crit names extensions the verifier must understand (${named || 'an empty list'}); the console understands none, so the token is refused (RFC 7515 §4.1.11)`
+      : `crit is ${describeType(crit)}, not a list of extension names; refused (RFC 7515 §4.1.11)`,
   );
-}
-
-// ---------------------------------------------------------------------------------- signature
-
-export const NO_KEY_DETAIL = 'no key to verify with: paste a JWKS, JWK or PEM public key, or give a JWKS URL';
-
-export async function checkSignature(token: string, decoded: DecodedToken, keys: LoadedKeys): Promise<Check> {
-  const header = headerOf(decoded);
-  if (typeof header === 'string') return makeCheck('signature', 'skipped', header);
-  const verdict = judgeAlg(header.alg);
-  if (!verdict.ok) {
-    const what =
-      verdict.reason === 'missing' ? 'the token has no usable alg' : `alg ${String(header.alg)} is refused`;
-    return makeCheck(
-      'signature',
-      'skipped',
-      `not verified: ${what} (see alg); unsigned and HMAC tokens are never verified, whatever the key`,
-    );
-  }
-  if (!keys.set)
-    return keys.error
-      ? makeCheck('signature', 'failed', keys.error)
-      : makeCheck('signature', 'skipped', NO_KEY_DETAIL);
-  if (decoded.problems.some((p) => p.segment === 'signature')) {
-    return makeCheck('signature', 'failed', 'the signature segment is not base64url (see structure)');
-  }
-  const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const resolved = await keys.set.resolve(kid, verdict.alg);
-  if (!resolved.ok) return makeCheck('signature', 'failed', resolved.message);
-  const result = await verifySignature(token, resolved.key, verdict.alg, resolved.label);
-  if (!result.ok) return makeCheck('signature', 'failed', result.message);
-  return makeCheck('signature', 'passed', `verified with ${resolved.label} (${verdict.alg})`);
 }
 
 // -------------------------------------------------------------------------------------- times
@@ -183,19 +134,26 @@ function isoText(seconds: number): string {
   return isoOrNull(seconds * 1000) ?? 'a time no date can hold';
 }
 
-/** The shared failures of a time claim: wrong type, or milliseconds (pointing at units). */
-function timeClaimProblem(name: TimeClaimName, reading: TimeReading, nowSeconds: number): string | null {
+/**
+ * The shared failure of a time claim: not an integer number of seconds (spec 2.4, RFC 7519
+ * NumericDate). A value that looks like milliseconds is still judged as seconds, as every
+ * verifier reads it; the note says so, and the units advice explains.
+ */
+function timeClaimProblem(name: TimeClaimName, reading: TimeReading): string | null {
   if (reading.state === 'not-a-number') {
-    return `${name} is ${describeType(reading.value)} (${shownValue(reading.value)}), not a number: spec 2.4 wants Unix time in seconds`;
+    return `${name} is ${describeType(reading.value)} (${shownValue(reading.value)}), not a number: spec 2.4 wants an integer Unix time in seconds`;
   }
-  if (reading.state === 'number' && reading.unit === 'ms') {
-    const meaning = describeClaimTime(name, reading.seconds - nowSeconds);
-    return (
-      `${name} ${reading.value} is in milliseconds, not seconds (see units): read as milliseconds, ` +
-      `${meaning} (${isoText(reading.seconds)}); read as seconds, as a verifier does, ${yearOfSeconds(reading.value)}`
-    );
+  if (reading.state === 'number' && !Number.isInteger(reading.value)) {
+    return `${name} is ${reading.value}, not a whole number of seconds: spec 2.4 wants an integer`;
   }
   return null;
+}
+
+/** "; it looks like milliseconds (…)" when the value does, else "". */
+function millisecondsNote(name: TimeClaimName, reading: TimeReading, nowSeconds: number): string {
+  if (reading.state !== 'number' || reading.unit !== 'ms') return '';
+  const meaning = describeClaimTime(name, reading.seconds - nowSeconds);
+  return `; ${name} ${reading.value} looks like milliseconds (as milliseconds: ${meaning}, ${isoText(reading.seconds)}); read as seconds, as every verifier reads it: ${yearOfSeconds(reading.value)} (see units)`;
 }
 
 export function checkExp(
@@ -211,10 +169,10 @@ export function checkExp(
       'no exp claim: the token would never expire; spec 2.4 requires exp (Unix time in seconds)',
     );
   }
-  const problem = timeClaimProblem('exp', r, nowSeconds);
+  const problem = timeClaimProblem('exp', r);
   if (problem || r.state !== 'number') return makeCheck('exp', 'failed', problem ?? 'exp is not a number');
-  const delta = r.seconds - nowSeconds;
-  const text = `${describeClaimTime('exp', delta)} (${isoText(r.seconds)})`;
+  const delta = r.value - nowSeconds;
+  const text = `${describeClaimTime('exp', delta)} (${isoText(r.value)})${millisecondsNote('exp', r, nowSeconds)}`;
   if (delta > 0) return makeCheck('exp', 'passed', text);
   if (delta + leeway > 0) return makeCheck('exp', 'passed', `${text}, within the ${leeway} s leeway`);
   return makeCheck('exp', 'failed', `${text}, beyond the ${leeway} s leeway`);
@@ -229,10 +187,10 @@ export function checkIat(
   if (r.state === 'absent') {
     return makeCheck('iat', 'failed', 'no iat claim: spec 2.4 requires iat (Unix time in seconds)');
   }
-  const problem = timeClaimProblem('iat', r, nowSeconds);
+  const problem = timeClaimProblem('iat', r);
   if (problem || r.state !== 'number') return makeCheck('iat', 'failed', problem ?? 'iat is not a number');
-  const delta = r.seconds - nowSeconds;
-  const text = `${describeClaimTime('iat', delta)} (${isoText(r.seconds)})`;
+  const delta = r.value - nowSeconds;
+  const text = `${describeClaimTime('iat', delta)} (${isoText(r.value)})${millisecondsNote('iat', r, nowSeconds)}`;
   if (delta <= 0) return makeCheck('iat', 'passed', text);
   if (delta <= leeway)
     return makeCheck('iat', 'passed', `${text}: in the future, but within the ${leeway} s leeway`);
@@ -250,10 +208,10 @@ export function checkNbf(
 ): Check {
   const r = readTimeClaim(payload, 'nbf');
   if (r.state === 'absent') return makeCheck('nbf', 'skipped', 'no nbf claim (it is optional)');
-  const problem = timeClaimProblem('nbf', r, nowSeconds);
+  const problem = timeClaimProblem('nbf', r);
   if (problem || r.state !== 'number') return makeCheck('nbf', 'failed', problem ?? 'nbf is not a number');
-  const delta = r.seconds - nowSeconds;
-  const text = `${describeClaimTime('nbf', delta)} (${isoText(r.seconds)})`;
+  const delta = r.value - nowSeconds;
+  const text = `${describeClaimTime('nbf', delta)} (${isoText(r.value)})${millisecondsNote('nbf', r, nowSeconds)}`;
   if (delta <= 0) return makeCheck('nbf', 'passed', text);
   if (delta <= leeway) return makeCheck('nbf', 'passed', `${text}: within the ${leeway} s leeway`);
   return makeCheck('nbf', 'failed', `${text}: not valid yet, beyond the ${leeway} s leeway`);

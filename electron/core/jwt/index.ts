@@ -43,10 +43,29 @@ export {
   type KeySet,
   type KeySetSource,
   type KeyLookup,
-  type KeyResolution,
+  type KeyCandidates,
+  type VerifyKey,
+  type RejectedKey,
 } from './key-source';
-export { verifySignature, type SignatureVerdict } from './signature';
-export { modulusBits } from './rsa';
+export { verifySignature, signedParts, type SignatureVerdict, type SignedParts } from './signature';
+export {
+  verifyToken,
+  equalsJudge,
+  ENGINE_CHECK_IDS,
+  type EngineCheckId,
+  type EngineKeys,
+  type EngineVerdict,
+  type VerifyRequest,
+  type ClaimJudge,
+} from './engine';
+export {
+  modulusBits,
+  rsaRuleProblem,
+  rsaJwkProblem,
+  rsaKeyObjectProblem,
+  RSA_KEY_RULES,
+  MIN_RSA_BITS,
+} from './rsa';
 export * from './checks';
 export {
   formatDuration,

@@ -5,35 +5,10 @@
  * become failed checks; only an invalid InspectInput is an error, and the contract catches
  * that before this runs.
  */
-import type {
-  Check,
-  CheckId,
-  InspectInput,
-  InspectReport,
-  TimeClaim,
-} from '../../contract/schemas/inspector';
-import {
-  checkAlg,
-  checkExp,
-  checkFlow,
-  checkIat,
-  checkKid,
-  checkLifetime,
-  checkNbf,
-  checkObj,
-  checkSignature,
-  checkStructure,
-  checkSub,
-  checkUnits,
-  lifetimeSeconds,
-  makeCheck,
-  readTimeClaim,
-  withPayload,
-  type LoadedKeys,
-} from './checks';
-import { decodeCompact } from './decode';
-import { guessTextSource, loadKeySource } from './key-source';
-import { LEEWAY_SECONDS } from './policy';
+import type { Advice, Check, InspectInput, InspectReport, TimeClaim } from '../../contract/schemas/inspector';
+import { checkLifetime, checkUnits, lifetimeSeconds, readTimeClaim, withPayload } from './checks';
+import { equalsJudge, verifyToken, type EngineKeys } from './engine';
+import { guessTextSource, loadKeySource, type KeySet } from './key-source';
 import { describeClaimTime, isoOrNull } from './time';
 
 export interface InspectDeps {
@@ -62,58 +37,89 @@ export async function inspectToken(input: InspectInput, deps: InspectDeps): Prom
   const nowSeconds = nowMs / 1000;
   // A pasted token often carries a trailing newline or spaces; inside the token they are errors.
   const token = input.token.trim();
-  const decoded = decodeCompact(token);
   const keys = await loadKeys(input, deps);
-
-  const checks: Check[] = [
-    guard('structure', () => checkStructure(decoded)),
-    guard('alg', () => checkAlg(decoded)),
-    guard('kid', () => checkKid(decoded, keys)),
-    await guardAsync('signature', () => checkSignature(token, decoded, keys)),
-    guard('exp', () => withPayload('exp', decoded, (p) => checkExp(p, nowSeconds, LEEWAY_SECONDS))),
-    guard('iat', () => withPayload('iat', decoded, (p) => checkIat(p, nowSeconds, LEEWAY_SECONDS))),
-    guard('nbf', () => withPayload('nbf', decoded, (p) => checkNbf(p, nowSeconds, LEEWAY_SECONDS))),
-    guard('lifetime', () => withPayload('lifetime', decoded, checkLifetime)),
-    guard('units', () => withPayload('units', decoded, checkUnits)),
-    guard('flow', () => withPayload('flow', decoded, checkFlow)),
-    guard('obj', () => withPayload('obj', decoded, (p) => checkObj(p, input.expectedObj))),
-    guard('sub', () => withPayload('sub', decoded, (p) => checkSub(p, input.expectedSub))),
-  ];
+  const verdict = await verifyToken({
+    token,
+    header: 'token',
+    emptyDetail:
+      'the token is empty: paste a compact JWS (three base64url segments: header.payload.signature)',
+    keys: keys.engine,
+    nowSeconds,
+    ...(input.expectedObj !== undefined ? { obj: equalsJudge('obj', input.expectedObj) } : {}),
+    ...(input.expectedSub !== undefined ? { sub: equalsJudge('sub', input.expectedSub) } : {}),
+    mode: 'all',
+  });
+  const decoded = verdict.decoded;
+  const payload = decoded?.payload ?? null;
+  const checks: Check[] = verdict.checks.filter((c) => c.id !== 'present' || c.status === 'failed');
 
   return {
     inspectedAt: isoOrNull(nowMs) ?? new Date(0).toISOString(),
-    ok: checks.every((c) => c.status !== 'failed'),
-    segments: decoded.segments,
-    header: decoded.header,
-    payload: decoded.payload,
-    times: decoded.payload ? timesOf(decoded.payload, nowSeconds) : [],
-    lifetimeSeconds: decoded.payload ? lifetimeSeconds(decoded.payload) : null,
-    keys: describeKeys(input, keys),
+    ok: verdict.ok,
+    segments: decoded?.segments ?? null,
+    header: decoded?.header ?? null,
+    payload,
+    times: payload ? timesOf(payload, nowSeconds) : [],
+    lifetimeSeconds: payload ? lifetimeSeconds(payload) : null,
+    keys: describeKeys(input, keys.set, keys.error),
     checks,
+    advice: decoded ? adviceOf(decoded) : [],
   };
 }
 
-async function loadKeys(input: InspectInput, deps: InspectDeps): Promise<LoadedKeys> {
+/** The inspector's advice: never a verdict, only what is worth knowing. */
+function adviceOf(decoded: NonNullable<Awaited<ReturnType<typeof verifyToken>>['decoded']>): Advice[] {
+  const advice: Advice[] = [];
+  for (const check of [
+    withPayload('lifetime', decoded, checkLifetime),
+    withPayload('units', decoded, checkUnits),
+  ]) {
+    if (check.status === 'skipped') continue;
+    advice.push({
+      id: check.id as Advice['id'],
+      title: check.title,
+      level: check.status === 'failed' ? 'warning' : 'ok',
+      detail: check.detail,
+    });
+  }
+  return advice;
+}
+
+async function loadKeys(
+  input: InspectInput,
+  deps: InspectDeps,
+): Promise<{ engine: EngineKeys; set: KeySet | null; error: string | null }> {
   try {
     const set = await loadKeySource(input.keySource, {
       fetch: deps.fetch,
       ...(deps.jwksTimeoutMs !== undefined ? { timeoutMs: deps.jwksTimeoutMs } : {}),
       ...(deps.jwksMaxBytes !== undefined ? { maxBytes: deps.jwksMaxBytes } : {}),
     });
-    return set ? { set, error: null } : { set: null, error: null };
+    return set
+      ? { engine: { kind: 'set', set }, set, error: null }
+      : { engine: { kind: 'none' }, set: null, error: null };
   } catch (err) {
-    return { set: null, error: err instanceof Error ? err.message : String(err) };
+    const error = err instanceof Error ? err.message : String(err);
+    return {
+      engine: { kind: 'unavailable', detail: `the key source could not be loaded: ${error}` },
+      set: null,
+      error,
+    };
   }
 }
 
-function describeKeys(input: InspectInput, keys: LoadedKeys): InspectReport['keys'] {
-  if (keys.set) return { source: keys.set.source, description: keys.set.description, kids: keys.set.kids };
+function describeKeys(input: InspectInput, set: KeySet | null, error: string | null): InspectReport['keys'] {
+  if (set) return { source: set.source, description: set.description, kids: set.kids };
   const source = input.keySource;
   if (!source || source.type === 'none') return { source: 'none', description: 'no key given', kids: [] };
   const kind = source.type === 'jwks-url' ? 'jwks-url' : guessTextSource(source.text);
   const what = source.type === 'jwks-url' ? `JWKS URL ${source.url}` : 'the pasted key';
-  const error = keys.error ?? 'unknown error';
-  return { source: kind, description: `${what} could not be loaded`, kids: [], error };
+  return {
+    source: kind,
+    description: `${what} could not be loaded`,
+    kids: [],
+    error: error ?? 'unknown error',
+  };
 }
 
 function timesOf(payload: Record<string, unknown>, nowSeconds: number): TimeClaim[] {
@@ -132,29 +138,4 @@ function timesOf(payload: Record<string, unknown>, nowSeconds: number): TimeClai
     });
   }
   return times;
-}
-
-/** A bug in one check must not lose the others: it becomes that check's failure. */
-function guard(id: CheckId, run: () => Check): Check {
-  try {
-    return run();
-  } catch (err) {
-    return internalFailure(id, err);
-  }
-}
-
-async function guardAsync(id: CheckId, run: () => Promise<Check>): Promise<Check> {
-  try {
-    return await run();
-  } catch (err) {
-    return internalFailure(id, err);
-  }
-}
-
-function internalFailure(id: CheckId, err: unknown): Check {
-  return makeCheck(
-    id,
-    'failed',
-    `internal error while checking: ${err instanceof Error ? err.message : String(err)}`,
-  );
 }

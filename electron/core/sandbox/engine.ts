@@ -145,7 +145,7 @@ export class SandboxEngine {
   ): Promise<{ session_token: string }> {
     const cp = this.registry.require(parseGuid('counterparty_guid', counterpartyGuid));
     const verdict = await this.verifier.verify(cp, token, this.now(), this.settings.max_lifetime_seconds);
-    if (!verdict.ok) throw unauthorized(verdict.detail);
+    if (!verdict.ok) throw unauthorized(verdict.detail, verdict.rule);
     const session_token = await this.signServiceToken({ obj: verdict.claims.obj, sub: verdict.claims.sub });
     return { session_token };
   }
@@ -182,7 +182,7 @@ export class SandboxEngine {
 
   private async requireBankJwt(cp: Counterparty, token: string | undefined): Promise<void> {
     const verdict = await this.verifier.verify(cp, token, this.now(), this.settings.max_lifetime_seconds);
-    if (!verdict.ok) throw unauthorized(verdict.detail);
+    if (!verdict.ok) throw unauthorized(verdict.detail, verdict.rule);
   }
 
   // -------------------------------------------------------- sandbox controls (/sandbox/v1)

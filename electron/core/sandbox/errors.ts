@@ -20,7 +20,7 @@ export type WireCode =
 
 export interface WireError {
   status: number;
-  body: { error: string; detail: string };
+  body: { error: string; detail: string; check?: string };
   headers: Record<string, string>;
 }
 
@@ -40,14 +40,22 @@ export function toWireError(err: unknown): WireError {
   }
   if (err instanceof ConsoleError) {
     const mapped = BY_CODE[err.code];
-    if (mapped)
-      return { status: mapped.status, body: { error: mapped.error, detail: err.message }, headers: {} };
+    if (mapped) {
+      // A refused token names the engine's failed check, as the bank endpoints' 401 does.
+      const check = (err.details as { check?: unknown } | undefined)?.check;
+      const body =
+        typeof check === 'string'
+          ? { error: mapped.error, check, detail: err.message }
+          : { error: mapped.error, detail: err.message };
+      return { status: mapped.status, body, headers: {} };
+    }
   }
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, body: { error: 'internal', detail: `the sandbox failed: ${message}` }, headers: {} };
 }
 
-export const unauthorized = (detail: string) => new ConsoleError('UNAUTHORIZED', detail);
+export const unauthorized = (detail: string, check?: string) =>
+  new ConsoleError('UNAUTHORIZED', detail, check === undefined ? undefined : { check });
 export const badRequest = (detail: string, field?: string) =>
   new ConsoleError('BAD_ARGUMENT', detail, field === undefined ? undefined : { field });
 export const notFound = (detail: string) => new ConsoleError('NOT_FOUND', detail);

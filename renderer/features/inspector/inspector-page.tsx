@@ -3,7 +3,7 @@ import { EmptyState } from './empty-state';
 import { ExpectationsField } from './expectations-field';
 import { KeySourceField } from './key-source-field';
 import { useInspectorStore } from './inspector-store';
-import { ChecksList, DecodedPart, InspectError, TimesTable, VerdictBanner } from './report-views';
+import { AdviceList, ChecksList, DecodedPart, InspectError, TimesTable, VerdictBanner } from './report-views';
 import { TokenEditor } from './token-editor';
 import { useInspection } from './use-inspection';
 import './inspector.css';
@@ -93,6 +93,7 @@ export function InspectorPage() {
             <>
               <VerdictBanner report={report} stale={pending} />
               <ChecksList checks={report.checks} />
+              <AdviceList advice={report.advice} />
               <TimesTable report={report} />
             </>
           ) : (

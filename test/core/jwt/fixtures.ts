@@ -11,6 +11,7 @@ import {
 import { expect } from 'vitest';
 import {
   InspectReport,
+  type Advice,
   type Check,
   type CheckId,
   type InspectInput,
@@ -84,6 +85,13 @@ export function checkOf(report: { checks: Check[] }, id: CheckId): Check {
   const c = report.checks.find((x) => x.id === id);
   if (!c) throw new Error(`no ${id} check in the report`);
   return c;
+}
+
+/** The inspector's advice of `id` (lifetime, units); throws when there is none. */
+export function adviceOf(report: { advice: Advice[] }, id: Advice['id']): Advice {
+  const a = report.advice.find((x) => x.id === id);
+  if (!a) throw new Error(`no ${id} advice in the report`);
+  return a;
 }
 
 export function jwksText(...keys: TestKey[]): string {

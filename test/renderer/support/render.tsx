@@ -86,6 +86,7 @@ export function report(checks: CheckSpec[], extra: Partial<InspectReport> = {}):
       status,
       detail: detail ?? `${id} ${status}`,
     })),
+    advice: [],
     ...extra,
   };
 }
