@@ -23,17 +23,22 @@
  *   bound address or localhost at our port is refused with 403, before the token is looked at.
  * - The page: a strict Content-Security-Policy (own scripts only, no framing), no referrer (the
  *   page URL holds the token), no caching of the page or the API.
+ * - Slow clients (a local process trickling headers to hold connections open): the listener
+ *   bounds of core/http/listener.ts, the same as the bank's and the sandbox's, answer 408 and
+ *   close a connection whose headers or request take too long, so each holds only itself.
  *
  * Residual risk, accepted: browsers do not isolate cookies by port, so a page served by another
  * process on 127.0.0.1 that the user visits receives the cookie. The token lasts one launch. (The
  * cookie's name carries the port, so two consoles on one host do not overwrite each other's.)
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { TRANSPORT } from '../contract';
 import type { ConsoleCore } from '../core/console-core';
+import { createBoundedServer, type ListenerBounds } from '../core/http/listener';
 import { allowedHosts, createToken, isSameOrigin, presentedTokens, tokenCookie, tokenMatches } from './auth';
 import { EventStream } from './event-stream';
 import { HttpError, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
@@ -55,6 +60,8 @@ export interface HeadlessServerOptions {
   heartbeatMs?: number;
   /** How long close() lets in-flight requests finish before cutting their connections. */
   closeTimeoutMs?: number;
+  /** Header, request and keep-alive time bounds: the listeners' production bounds unless a test shortens them. */
+  bounds?: Partial<ListenerBounds>;
 }
 
 export interface HeadlessServer {
@@ -89,7 +96,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   let port = 0;
   let closing: Promise<void> | undefined;
 
-  const server = http.createServer((req, res) => {
+  const server = createBoundedServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) {
         sendError(res, 500, 'INTERNAL', err instanceof Error ? err.message : String(err));
@@ -97,7 +104,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
         res.destroy();
       }
     });
-  });
+  }, options.bounds);
   // In-flight responses, so that stopping can tell them to close their keep-alive connection.
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {

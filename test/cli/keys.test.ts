@@ -170,7 +170,11 @@ describe('dets-console keys (keychain vault)', () => {
 
   it('refuses bad flags with exit 2 and a one-line reason naming the flag', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['keys', 'generate', '--bits', '1024'], /--bits: must be 2048, 3072 or 4096$/],
+      [
+        ['keys', 'generate', '--bits', '1024'],
+        /--bits: 1024 bits is too short: an RSA key needs a modulus of at least 2048 bits and an odd public exponent between 2\^16 and 2\^256 \(FIPS 186-5\); choose 2048, 3072 or 4096$/,
+      ],
+      [['keys', 'generate', '--bits', '5000'], /--bits: must be 2048, 3072 or 4096$/],
       [['keys', 'generate', '--bits', 'lots'], /--bits: must be 2048, 3072 or 4096$/],
       [['keys', 'generate', '--alg', 'HS256'], /--alg: must be one of RS256, RS384, RS512, PS256$/],
       [['keys', 'generate', '--expires', '31.12.2099'], /--expires: must be a date YYYY-MM-DD$/],

@@ -159,6 +159,9 @@ export function openEventStream(port: number, path: string, headers: Record<stri
     },
     waitFor: (text: string) => until(() => received.includes(text), JSON.stringify(text)),
     waitForEnd: () => until(() => ended, 'the end of the stream'),
+    /** Resolves once more than `length` characters have arrived. */
+    waitForMoreThan: (length: number) =>
+      until(() => received.length > length, `more than ${length} characters`),
     destroy: () => req.destroy(),
   };
 }

@@ -5,3 +5,4 @@ export * from './keys';
 export * from './service';
 export * from './events';
 export * from './bank';
+export * from './rsa-rules';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_RSA_BITS, RSA_KEY_RULES } from './rsa-rules';
 
 /** Signing algorithms the console generates and signs with (DESIGN.md "keys": RS256 default). */
 export const SigningAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256'], {
@@ -6,9 +7,15 @@ export const SigningAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256'], {
 });
 export type SigningAlg = z.infer<typeof SigningAlg>;
 
-/** RSA modulus sizes the console generates. */
+/**
+ * RSA modulus sizes the console generates. A size below the key rules' minimum is refused
+ * naming the rule (DESIGN.md "Bank endpoints"), not only the list.
+ */
 export const KeyBits = z.union([z.literal(2048), z.literal(3072), z.literal(4096)], {
-  error: 'must be 2048, 3072 or 4096',
+  error: (issue) =>
+    typeof issue.input === 'number' && issue.input < MIN_RSA_BITS
+      ? `${issue.input} bits is too short: ${RSA_KEY_RULES}; choose 2048, 3072 or 4096`
+      : 'must be 2048, 3072 or 4096',
 });
 
 /** A calendar day, YYYY-MM-DD, that exists (no 2025-02-30). */

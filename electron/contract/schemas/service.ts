@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InspectReport } from './inspector';
-import { Kid } from './keys';
+import { KeyBits, Kid } from './keys';
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 /**
@@ -159,7 +159,7 @@ export const RotateInput = z.object({
   /** Reuse a key already generated (status next), e.g. to retry after a refusal. */
   next_kid: Kid.optional(),
   alg: z.enum(['RS256', 'RS384', 'RS512', 'PS256']).optional(),
-  bits: z.union([z.literal(2048), z.literal(3072), z.literal(4096)]).optional(),
+  bits: KeyBits.optional(),
   expires: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')

@@ -1,10 +1,14 @@
 /**
- * The node:http listener the sandbox and the bank endpoints share. Loopback by default (the
- * host decides), with timeouts so a
- * slow or abandoned client cannot hold a connection forever (headers within 10 s, the whole
- * request within 30 s, idle keep-alive connections closed after 5 s), malformed HTTP answered
- * with a JSON 400, and a close that stops accepting, lets in-flight requests finish (bounded),
- * and then resolves.
+ * The node:http listeners of the console. Every listener (the browser-mode UI server, the bank
+ * endpoints, the sandbox; DESIGN.md "Bank endpoints": "every listener bounds header and request
+ * time") is made by {@link createBoundedServer}, so that one place sets how long a client may
+ * take: headers within 10 s, the whole request within 30 s, idle keep-alive connections closed
+ * after 5 s, checked every second. A slow or abandoned client then holds only its own connection,
+ * and for at most those bounds.
+ *
+ * {@link startServer}, which the sandbox and the bank endpoints share, adds: loopback by default
+ * (the host decides), malformed HTTP answered with a JSON 400, and a close that stops accepting,
+ * lets in-flight requests finish (bounded), and then resolves.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -13,10 +17,63 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * How often node looks for connections past their header or request time. Node's default
+ * (30 s) would let a slow client stay up to 30 s beyond the bound.
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** How long close() waits for in-flight requests before cutting their connections. */
 export const CLOSE_GRACE_MS = 10_000;
 /** Headers above this are answered 431 (a service JWT is well under 4 KiB). */
 export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** How long a client may take, per connection. */
+export interface ListenerBounds {
+  /** From the first byte of a request to the end of its headers; then 408 and close. */
+  headersTimeoutMs: number;
+  /** From the first byte of a request to the end of its body; then 408 and close. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often the two timeouts above are checked. */
+  checkIntervalMs: number;
+}
+
+/** The production bounds. */
+export const LISTENER_BOUNDS: Readonly<ListenerBounds> = Object.freeze({
+  headersTimeoutMs: HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  checkIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
+});
+
+/**
+ * An http.Server with the listener bounds ({@link LISTENER_BOUNDS} unless `bounds` overrides
+ * some, as tests do to stay short). It is not listening yet.
+ *
+ * @example
+ * const server = createBoundedServer(handle);
+ * server.listen(0, '127.0.0.1');
+ */
+export function createBoundedServer(
+  handle?: (req: IncomingMessage, res: ServerResponse) => void,
+  bounds: Partial<ListenerBounds> = {},
+): http.Server {
+  const b = { ...LISTENER_BOUNDS, ...bounds };
+  const options: http.ServerOptions = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    keepAliveTimeout: b.keepAliveTimeoutMs,
+    headersTimeout: b.headersTimeoutMs,
+    requestTimeout: b.requestTimeoutMs,
+    connectionsCheckingInterval: b.checkIntervalMs,
+  };
+  const server = handle ? http.createServer(options, handle) : http.createServer(options);
+  // Set again on the instance: these are the properties node reads, whatever the options did.
+  server.headersTimeout = b.headersTimeoutMs;
+  server.requestTimeout = b.requestTimeoutMs;
+  server.keepAliveTimeout = b.keepAliveTimeoutMs;
+  return server;
+}
 
 export interface RunningServer {
   url: string;
@@ -56,14 +113,15 @@ export interface ClientErrorInfo {
 
 export function startServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { host: string; port: number; onClientError?: (info: ClientErrorInfo) => void },
+  options: {
+    host: string;
+    port: number;
+    onClientError?: (info: ClientErrorInfo) => void;
+    /** The listener bounds; {@link LISTENER_BOUNDS} unless a test shortens some. */
+    bounds?: Partial<ListenerBounds>;
+  },
 ): Promise<RunningServer> {
-  const server = http.createServer(
-    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
-    handle,
-  );
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  const server = createBoundedServer(handle, options.bounds);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();

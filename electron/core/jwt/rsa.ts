@@ -10,17 +10,14 @@
  * used to verify anything.
  */
 import type { KeyObject } from 'node:crypto';
+import { MIN_RSA_BITS } from '../../contract/schemas/rsa-rules';
 
-/** Smallest RSA modulus accepted, in bits. */
-export const MIN_RSA_BITS = 2048;
+// The numbers the contract's schemas also need (keys.generate's bits) live in the contract.
+export { MIN_RSA_BITS, RSA_KEY_RULES } from '../../contract/schemas/rsa-rules';
 /** The public exponent must be greater than this (2^16)… */
 export const MIN_RSA_EXPONENT = 1n << 16n;
 /** …and smaller than this (2^256). */
 export const MAX_RSA_EXPONENT = 1n << 256n;
-
-/** The rules in one line, for messages and docs. */
-export const RSA_KEY_RULES =
-  'an RSA key needs a modulus of at least 2048 bits and an odd public exponent between 2^16 and 2^256 (FIPS 186-5)';
 
 function bytesOf(b64url: string): Uint8Array {
   return Buffer.from(b64url, 'base64url');

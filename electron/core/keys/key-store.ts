@@ -39,6 +39,7 @@ import type { SecretSealer } from '../vault/sealer';
 import { serializer } from './atomic-file';
 import { daysUntil, isExpired } from './expiry';
 import { KeyFile, type StoredKey } from './key-file';
+import { rsaRuleProblem } from '../jwt/rsa';
 import { readPrivateKey, type RsaPublicParts } from './private-key';
 import type { KeyStore, KeyStoreOptions } from './types';
 
@@ -47,6 +48,8 @@ export const aadFor = (kid: string) => `signing-key:${kid}`;
 
 const DEFAULT_ALG: SigningAlg = 'RS256';
 const DEFAULT_BITS = 2048;
+/** jose's generateKeyPair always uses e = 65537 (F4). */
+const GENERATED_EXPONENT = 0x10001n;
 
 /** WebCrypto import parameters per JWS alg (RFC 7518 §3.3, §3.5). */
 const WEBCRYPTO_ALG: Record<SigningAlg, webcrypto.RsaHashedImportParams> = {
@@ -224,6 +227,9 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       const alg = input.alg ?? DEFAULT_ALG;
       const bits = input.bits ?? DEFAULT_BITS;
       const kid = input.kid ?? randomUUID();
+      // Core callers (rotation, walkthrough) skip the contract's schema: the key rules hold anyway.
+      const problem = rsaRuleProblem(bits, GENERATED_EXPONENT);
+      if (problem !== null) throw badArgument('bits', problem);
       checkExpiresAhead(input.expires);
       checkKidFree(await file.read(), kid); // before seconds of key generation; again when adding
       const sealer = await vault.sealer(); // a locked or missing vault fails before any work

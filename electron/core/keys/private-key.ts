@@ -1,8 +1,8 @@
 /**
  * Private RSA signing keys as a person brings them: PEM PKCS#8 ("BEGIN PRIVATE KEY"), PEM
  * PKCS#1 ("BEGIN RSA PRIVATE KEY"), or a private JWK. Each is read with node:crypto, checked
- * (RSA, at least 2048 bits, the private part matches the public part) and normalized to
- * PKCS#8 DER, the one form the key store seals.
+ * (RSA, the RSA key rules of electron/core/jwt/rsa.ts, the private part matches the public
+ * part) and normalized to PKCS#8 DER, the one form the key store seals.
  *
  * Threat model: the text is a secret. It is never echoed: error messages name what was found
  * (a public key, an EC key, an encrypted PEM, a certificate…) and what to do, never a byte of
@@ -18,9 +18,8 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { ConsoleError } from '../../contract/errors';
+import { rsaKeyObjectProblem } from '../jwt/rsa';
 
-/** Shortest RSA modulus accepted, in bits (jose and the service's RS256 both refuse shorter). */
-export const MIN_RSA_BITS = 2048;
 /** Longest RSA modulus accepted, in bits (signing with more is slow and nobody needs it). */
 export const MAX_RSA_BITS = 16384;
 
@@ -223,10 +222,11 @@ function fromKeyObject(key: KeyObject, source: PrivateKeySource, what: string): 
         : `a${/^[aeiou]/i.test(String(type)) ? 'n' : ''} ${String(type)} key`;
     throw invalid(`${what} holds ${name}: the console signs with RSA keys only (RS256, RS384, RS512, PS256)`);
   }
+  // DESIGN.md "Bank endpoints": a key the service would refuse (e = 3, 1024 bits) is refused
+  // here, before anything is sealed or stored.
+  const problem = rsaKeyObjectProblem(key);
+  if (problem !== null) throw invalid(`${what} breaks the RSA key rules: ${problem}`);
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < MIN_RSA_BITS) {
-    throw invalid(`${what} is an RSA key of ${bits} bits: at least ${MIN_RSA_BITS} bits are required`);
-  }
   if (bits > MAX_RSA_BITS) {
     throw invalid(`${what} is an RSA key of ${bits} bits: at most ${MAX_RSA_BITS} bits are accepted`);
   }

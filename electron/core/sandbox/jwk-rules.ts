@@ -1,18 +1,16 @@
 /**
  * What the sandbox accepts as a bank's public JWK (onboarding, POST and PUT .../jwk): spec 2.1
  * and DESIGN.md "Sandbox service". An RSA public key (kty RSA, n, e), use "sig" when given, an
- * allowed alg when given, a kid (keys are chosen by kid), at least 2048 bits, importable. Any
+ * allowed alg when given, a kid (keys are chosen by kid), the RSA key rules of ../jwt/rsa.ts
+ * (at least 2048 bits, an odd exponent between 2^16 and 2^256), importable. Any
  * private member (d, p, q, dp, dq, qi, oth, k) is refused by name and never stored or echoed.
  */
 import { importJWK, type JWK } from 'jose';
 import type { PublicJwk } from '../../contract/schemas/sandbox';
 import { ALLOWED_ALGS, judgeAlg, privateMembers, SERVICE_ALG } from '../jwt';
 import { describeType } from '../jwt/policy';
-import { modulusBits } from '../jwt/rsa';
+import { rsaJwkProblem } from '../jwt/rsa';
 import { badRequest } from './errors';
-
-/** Smallest RSA modulus accepted (what jose and the service's verifiers require). */
-export const MIN_RSA_BITS = 2048;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -62,8 +60,8 @@ export async function checkRegistrableJwk(value: unknown, where: string): Promis
     const verdict = judgeAlg(jwk.alg);
     if (!verdict.ok) fail(`alg: ${verdict.message}`);
   }
-  const bits = modulusBits(jwk.n as string);
-  if (bits < MIN_RSA_BITS) fail(`the RSA modulus n has ${bits} bits; at least ${MIN_RSA_BITS} are required`);
+  const problem = rsaJwkProblem(jwk.n as string, jwk.e as string);
+  if (problem !== null) fail(`the key breaks the RSA key rules: ${problem}`);
   try {
     const alg = typeof jwk.alg === 'string' ? jwk.alg : SERVICE_ALG;
     await importJWK(jwk as JWK, alg);

@@ -351,7 +351,7 @@ describe('import', () => {
       [
         'a 1024-bit RSA key',
         small.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-        /RSA key of 1024 bits: at least 2048/,
+        /breaks the RSA key rules: the RSA modulus has 1024 bits; at least 2048 are required/,
       ],
       ['a JWK without p, q, dp, dq, qi', JSON.stringify(withoutCrt), /lacks "p", "q", "dp", "dq", "qi"/],
       [
@@ -386,6 +386,59 @@ describe('import', () => {
       expect(err.message).not.toContain('c2VjcmV0LWQ');
       expect(await store.list()).toEqual([]);
     });
+  });
+});
+
+describe('the RSA key rules (DESIGN.md "Bank endpoints")', () => {
+  const e3 = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 }).privateKey;
+  const short = rsa(1024).privateKey;
+  const forms: Array<[string, (k: KeyObject) => string]> = [
+    ['PEM PKCS#8', (k) => k.export({ type: 'pkcs8', format: 'pem' }) as string],
+    ['PEM PKCS#1', (k) => k.export({ type: 'pkcs1', format: 'pem' }) as string],
+    ['private JWK', (k) => JSON.stringify(k.export({ format: 'jwk' }))],
+  ];
+  const cases = forms.flatMap(([form, text]) => [
+    [
+      `${form} with e = 3`,
+      text(e3),
+      /breaks the RSA key rules: the RSA public exponent is 3; it must be odd and between 2\^16 and 2\^256/,
+    ] as const,
+    [
+      `${form} of 1024 bits`,
+      text(short),
+      /breaks the RSA key rules: the RSA modulus has 1024 bits; at least 2048 are required/,
+    ] as const,
+  ]);
+
+  it.each(cases)(
+    'import refuses %s naming the rule, and loses nothing already stored',
+    async (_n, text, rule) => {
+      const kept = await store.import({ text: forms[0]![1](rsa().privateKey), kid: 'kept' });
+      const before = readFileSync(keysFile(), 'utf8');
+      const err = await rejection(store.import({ text, kid: 'refused' }));
+      expect(err.code).toBe('KEY_INVALID');
+      expect(err.message).toMatch(rule);
+      expect(err.message.split('\n')).toHaveLength(1);
+      expect(readFileSync(keysFile(), 'utf8')).toBe(before);
+      expect((await store.list()).map((k) => k.kid)).toEqual([kept.kid]);
+    },
+  );
+
+  it('import takes a 2048-bit key with e = 65537 and a 4096-bit one', async () => {
+    expect((await store.import({ text: forms[0]![1](rsa().privateKey) })).bits).toBe(2048);
+    expect((await store.import({ text: forms[2]![1](rsa(4096).privateKey) })).bits).toBe(4096);
+  });
+
+  it('generate refuses fewer than 2048 bits even from a core caller that skips the schema', async () => {
+    const err = await rejection(store.generate({ bits: 1024 as 2048, kid: 'short' }));
+    expect(err.code).toBe('BAD_ARGUMENT');
+    expect(err.message).toBe('bits: the RSA modulus has 1024 bits; at least 2048 are required');
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('generated keys keep the rules: e = 65537 (AQAB)', async () => {
+    const info = await store.generate({ kid: 'fresh' });
+    expect(info.public_jwk.e).toBe('AQAB');
   });
 });
 

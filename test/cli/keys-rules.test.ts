@@ -1,0 +1,97 @@
+/**
+ * The RSA key rules (DESIGN.md "Bank endpoints") at the command line, through the built CLI in
+ * its own process as scripts and CI run it: `keys import` refuses a PEM (PKCS#8, PKCS#1) or a
+ * private JWK with e = 3 or 1024 bits, and `keys generate --bits 1024` is refused, each with
+ * exit 2 and one line naming the rule; nothing already stored is lost. A passphrase vault
+ * (DETS_VAULT_PASSPHRASE) keeps this file off the OS keychain.
+ */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsoleCore } from '../../electron/core/console-core';
+import { runBuiltCli, type CliResult } from './helpers';
+import { tempDataDirs } from './support/cli-run';
+
+const passphrase = 'a passphrase for the key rules test';
+const temp = tempDataDirs('dets-cli-keyrules-');
+afterAll(() => temp.cleanup());
+
+let dataDir: string;
+let files: string;
+const env = () => ({ DETS_VAULT_PASSPHRASE: passphrase });
+const keys = (...args: string[]) => runBuiltCli(['keys', ...args, '--data-dir', dataDir], { env: env() });
+
+/** The one line of stderr a refused input prints, after checking exit 2 and no stdout. */
+function refusal(r: CliResult): string {
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  return r.stderr.trim();
+}
+
+beforeAll(async () => {
+  dataDir = temp.newDir();
+  files = temp.newDir('dets-cli-keyrules-files-');
+  const core = await createConsoleCore({ dataDir, host: 'cli', env: {} });
+  expect((await core.dispatch('vault.createPassphrase', { passphrase })).ok).toBe(true);
+  await core.close();
+});
+
+const e3 = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 }).privateKey;
+const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+const forms: Array<[string, string, (k: KeyObject) => string]> = [
+  ['PEM PKCS#8', 'pem', (k) => k.export({ type: 'pkcs8', format: 'pem' }) as string],
+  ['PEM PKCS#1', 'pem', (k) => k.export({ type: 'pkcs1', format: 'pem' }) as string],
+  ['private JWK', 'json', (k) => JSON.stringify(k.export({ format: 'jwk' }))],
+];
+
+describe('dets-console keys and the RSA key rules (built CLI)', () => {
+  it('imports a 2048-bit key with e = 65537 first: it is what must not be lost', async () => {
+    const good = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    writeFileSync(join(files, 'good.pem'), good.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const r = await keys('import', join(files, 'good.pem'), '--kid', 'good');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Imported an RS256 signing key \(RSA, 2048 bits\)/);
+  });
+
+  const cases = forms.flatMap(([form, ext, text]) => [
+    {
+      name: `${form} with e = 3`,
+      file: `e3-${form.replace(/\W/g, '')}.${ext}`,
+      text: text(e3),
+      rule: /the RSA public exponent is 3; it must be odd and between 2\^16 and 2\^256 \(FIPS 186-5\)$/,
+    },
+    {
+      name: `${form} of 1024 bits`,
+      file: `short-${form.replace(/\W/g, '')}.${ext}`,
+      text: text(short),
+      rule: /the RSA modulus has 1024 bits; at least 2048 are required$/,
+    },
+  ]);
+
+  it.each(cases)('import refuses $name: exit 2, one line naming the rule', async ({ file, text, rule }) => {
+    writeFileSync(join(files, file), text);
+    const before = readFileSync(join(dataDir, 'keys', 'keys.json'), 'utf8');
+    const line = refusal(await keys('import', join(files, file)));
+    expect(line).toMatch(/^dets-console keys: FILE: .* breaks the RSA key rules: /);
+    expect(line).toMatch(rule);
+    expect(readFileSync(join(dataDir, 'keys', 'keys.json'), 'utf8')).toBe(before);
+  });
+
+  it('generate --bits 1024 is refused naming the rule; --bits 2048 works', async () => {
+    const line = refusal(await keys('generate', '--bits', '1024'));
+    expect(line).toMatch(/^dets-console keys: --bits: 1024 bits is too short: /);
+    expect(line).toContain('at least 2048 bits and an odd public exponent between 2^16 and 2^256');
+    const ok = await keys('generate', '--bits', '2048', '--kid', 'generated', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ kid: 'generated', jwk: { e: 'AQAB' } });
+  });
+
+  it('still holds every key it accepted', async () => {
+    const r = await keys('list', '--json');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ kid: string }>).map((k) => k.kid)).toEqual(['good', 'generated']);
+  });
+});
