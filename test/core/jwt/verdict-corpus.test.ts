@@ -1,0 +1,335 @@
+/**
+ * One verdict for every token (issue 11): a corpus of tokens, signed here with node:crypto
+ * directly (an implementation independent of jose and of the console's own signing), run through
+ * every consumer of the verification engine:
+ *
+ * - the bank endpoints over real HTTP (GET /user_auth with X-Session-ID),
+ * - the sandbox's authenticate over real HTTP (CX-Authorization),
+ * - the inspector's core method (`inspectToken`, what the Inspector page calls),
+ * - `dets-console jwt inspect --json` (the built CLI),
+ *
+ * asserting one and the same verdict and failed check id for each token. A role applies only the
+ * checks it has inputs for: the sandbox has no customer directory, so a token whose only flaw is
+ * an unknown obj or a foreign sub passes there (DESIGN.md "Sandbox service"), and the corpus says
+ * so per token; every other verdict is the same everywhere.
+ */
+import { constants, createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectToken } from '../../../electron/core/jwt/inspect';
+import {
+  CUSTOMER,
+  cleanup as cleanupBank,
+  get,
+  startBank,
+  startJwksServer,
+  type BankFixture,
+} from '../bank/helpers';
+import { call, cleanup as cleanupSandbox, startSandbox, type RunningSandbox } from '../sandbox/helpers';
+import { runBuiltCli } from '../../cli/helpers';
+
+type Alg = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512';
+const HASH: Record<Alg, string> = {
+  RS256: 'sha256',
+  RS384: 'sha384',
+  RS512: 'sha512',
+  PS256: 'sha256',
+  PS384: 'sha384',
+  PS512: 'sha512',
+};
+
+interface Pair {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  jwk: Record<string, string>;
+}
+
+function rsaPair(kid: string, publicExponent = 0x10001, modulusLength = 2048): Pair {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength, publicExponent });
+  const pub = publicKey.export({ format: 'jwk' });
+  // No alg in the JWK: one key verifies every RSA alg the corpus signs with.
+  return {
+    kid,
+    privateKey,
+    publicKey,
+    jwk: { kty: 'RSA', n: String(pub.n), e: String(pub.e), kid, use: 'sig' },
+  };
+}
+
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+/** A compact JWS signed with node:crypto (RFC 7515 §7.1, RFC 7518 §3.3 and §3.5). */
+function jws(key: KeyObject, alg: Alg, header: Record<string, unknown>, payload: unknown): string {
+  const input = `${b64({ alg, typ: 'JWT', ...header })}.${b64(payload)}`;
+  const signature = alg.startsWith('PS')
+    ? sign(HASH[alg], Buffer.from(input), {
+        key,
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: Number(alg.slice(2)) / 8,
+      })
+    : sign(HASH[alg], Buffer.from(input), key);
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const claims = (over: Record<string, unknown> = {}) => ({
+  flow: 'sign-in',
+  obj: CUSTOMER.obj,
+  sub: CUSTOMER.sub,
+  iat: now() - 10,
+  exp: now() + 290,
+  ...over,
+});
+
+interface Case {
+  name: string;
+  token: () => string;
+  /** The failed check every consumer names; null: accepted. */
+  failed: string | null;
+  /** The sandbox's verdict when it differs by role (it has no customer directory). */
+  sandbox?: string | null;
+}
+
+let service: Pair;
+let attacker: Pair;
+let weak: Pair;
+let bank: BankFixture;
+let sandbox: RunningSandbox;
+let guid: string;
+let jwksUrl: string;
+
+const corpus: Case[] = [
+  ...(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'] as const).map((alg): Case => ({
+    name: `valid ${alg}`,
+    token: () => jws(service.privateKey, alg, { kid: service.kid }, claims()),
+    failed: null,
+  })),
+  {
+    name: 'alg none',
+    token: () => `${b64({ alg: 'none', kid: service.kid })}.${b64(claims())}.`,
+    failed: 'alg',
+  },
+  {
+    name: 'HS256 keyed with the public key (algorithm confusion)',
+    token: () => {
+      const input = `${b64({ alg: 'HS256', kid: service.kid })}.${b64(claims())}`;
+      const secret = service.publicKey.export({ type: 'spki', format: 'pem' });
+      return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+    },
+    failed: 'alg',
+  },
+  {
+    name: 'crit names an unknown extension',
+    token: () =>
+      jws(service.privateKey, 'RS256', { kid: service.kid, crit: ['x-bank'], 'x-bank': 1 }, claims()),
+    failed: 'crit',
+  },
+  {
+    name: 'right kid, another key',
+    token: () => jws(attacker.privateKey, 'RS256', { kid: service.kid }, claims()),
+    failed: 'signature',
+  },
+  {
+    name: 'unknown kid',
+    token: () => jws(attacker.privateKey, 'RS256', { kid: `nope-${randomUUID()}` }, claims()),
+    failed: 'kid',
+  },
+  { name: 'no kid', token: () => jws(service.privateKey, 'RS256', {}, claims()), failed: 'kid' },
+  {
+    name: 'kid of a key with exponent 3 (left out of the key set)',
+    token: () => jws(weak.privateKey, 'RS256', { kid: weak.kid }, claims()),
+    failed: 'kid',
+  },
+  {
+    name: 'jku pointing at the attacker, signed by the attacker',
+    token: () =>
+      jws(attacker.privateKey, 'RS256', { kid: service.kid, jku: 'http://127.0.0.1:9/jwks.json' }, claims()),
+    failed: 'signature',
+  },
+  {
+    name: 'x5u pointing at the attacker, signed by the attacker',
+    token: () =>
+      jws(attacker.privateKey, 'RS256', { kid: service.kid, x5u: 'http://127.0.0.1:9/cert.pem' }, claims()),
+    failed: 'signature',
+  },
+  {
+    name: "the attacker's own key embedded as jwk",
+    token: () => jws(attacker.privateKey, 'RS256', { kid: service.kid, jwk: attacker.jwk }, claims()),
+    failed: 'signature',
+  },
+  {
+    name: 'expired beyond the leeway',
+    token: () =>
+      jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ iat: now() - 400, exp: now() - 120 })),
+    failed: 'exp',
+  },
+  {
+    name: 'exp not an integer (now + 300.5)',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ exp: now() + 300.5 })),
+    failed: 'exp',
+  },
+  {
+    name: 'exp a string',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ exp: String(now() + 300) })),
+    failed: 'exp',
+  },
+  {
+    name: 'iat in the future',
+    token: () =>
+      jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ iat: now() + 120, exp: now() + 400 })),
+    failed: 'iat',
+  },
+  {
+    name: 'nbf ten minutes in the future',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ nbf: now() + 600 })),
+    failed: 'nbf',
+  },
+  {
+    name: 'nbf in the past',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ nbf: now() - 30 })),
+    failed: null,
+  },
+  {
+    name: 'wrong flow',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ flow: 'sign-up' })),
+    failed: 'flow',
+  },
+  {
+    name: 'obj of the wrong type',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ obj: 12345 })),
+    failed: 'obj',
+  },
+  {
+    name: 'unknown obj',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ obj: 'DE999-unknown' })),
+    failed: 'obj',
+    sandbox: null,
+  },
+  {
+    name: 'wrong sub',
+    token: () =>
+      jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ sub: 'mallory@evil.example' })),
+    failed: 'sub',
+    sandbox: null,
+  },
+  {
+    name: 'sub of the wrong type',
+    token: () => jws(service.privateKey, 'RS256', { kid: service.kid }, claims({ sub: ['ops'] })),
+    failed: 'sub',
+  },
+  {
+    name: 'payload not JSON',
+    token: () => {
+      const input = `${b64({ alg: 'RS256', kid: service.kid })}.${b64('not json at all')}`;
+      return `${input}.${sign('sha256', Buffer.from(input), service.privateKey).toString('base64url')}`;
+    },
+    failed: 'structure',
+  },
+  { name: 'not a JWT', token: () => 'garbage', failed: 'structure' },
+];
+
+beforeAll(async () => {
+  service = rsaPair(`svc-${randomUUID().slice(0, 8)}`);
+  attacker = rsaPair(`evil-${randomUUID().slice(0, 8)}`);
+  weak = rsaPair(`weak-${randomUUID().slice(0, 8)}`, 3);
+  const jwks = await startJwksServer([service.jwk, weak.jwk]);
+  jwksUrl = jwks.url;
+  bank = await startBank({ jwks, customers: [CUSTOMER] });
+  sandbox = await startSandbox();
+  const onboarded = await call(sandbox.url, 'POST', '/sandbox/v1/counterparties', {
+    json: { jwk: service.jwk },
+  });
+  expect(onboarded.status, onboarded.text).toBe(201);
+  guid = (onboarded.json as { counterparty_guid: string }).counterparty_guid;
+}, 60_000);
+
+afterAll(async () => {
+  await cleanupBank();
+  await cleanupSandbox();
+});
+
+interface Seen {
+  ok: boolean;
+  failed: string | null;
+}
+
+async function atBank(token: string): Promise<Seen> {
+  const r = await get(`${bank.url}/user_auth`, token);
+  if (r.status === 200) return { ok: true, failed: null };
+  expect(r.status, r.text).toBe(401);
+  return { ok: false, failed: (r.body as { check: string }).check };
+}
+
+async function atSandbox(token: string): Promise<Seen> {
+  const r = await call(sandbox.url, 'POST', `/api/v1/counterparty/${guid}/jwk/authenticate`, { token });
+  if (r.status === 200) return { ok: true, failed: null };
+  expect(r.status, r.text).toBe(401);
+  return { ok: false, failed: (r.json as { check?: string }).check ?? null };
+}
+
+const firstFailed = (checks: Array<{ id: string; status: string }>) =>
+  checks.find((c) => c.status === 'failed')?.id ?? null;
+
+async function atInspector(token: string): Promise<Seen> {
+  const report = await inspectToken(
+    {
+      token,
+      keySource: { type: 'jwks-url', url: jwksUrl },
+      expectedObj: CUSTOMER.obj,
+      expectedSub: CUSTOMER.sub,
+    },
+    { fetch },
+  );
+  return { ok: report.ok, failed: firstFailed(report.checks) };
+}
+
+async function atCli(token: string): Promise<Seen> {
+  const r = await runBuiltCli([
+    'jwt',
+    'inspect',
+    token,
+    '--jwks-url',
+    jwksUrl,
+    '--obj',
+    CUSTOMER.obj,
+    '--sub',
+    CUSTOMER.sub,
+    '--json',
+  ]);
+  expect([0, 1], r.stderr).toContain(r.code);
+  const report = JSON.parse(r.stdout) as { ok: boolean; checks: Array<{ id: string; status: string }> };
+  expect(report.ok).toBe(r.code === 0);
+  return { ok: report.ok, failed: firstFailed(report.checks) };
+}
+
+describe('one verdict for every token, in every consumer', () => {
+  it.each(corpus.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const token = c.token();
+    const expected: Seen = { ok: c.failed === null, failed: c.failed };
+    const sandboxFailed = c.sandbox === undefined ? c.failed : c.sandbox;
+    const [b, s, i, cli] = await Promise.all([
+      atBank(token),
+      atSandbox(token),
+      atInspector(token),
+      atCli(token),
+    ]);
+    expect({ bank: b, sandbox: s, inspector: i, cli }).toEqual({
+      bank: expected,
+      sandbox: { ok: sandboxFailed === null, failed: sandboxFailed },
+      inspector: expected,
+      cli: expected,
+    });
+  });
+
+  it('an absent or empty header fails `present` at the bank, the sandbox and the inspector', async () => {
+    const bankAbsent = await get(`${bank.url}/user_auth`);
+    expect(bankAbsent.status).toBe(401);
+    expect((bankAbsent.body as { check: string }).check).toBe('present');
+    const sandboxAbsent = await call(sandbox.url, 'POST', `/api/v1/counterparty/${guid}/jwk/authenticate`);
+    expect(sandboxAbsent.status).toBe(401);
+    expect((sandboxAbsent.json as { check: string }).check).toBe('present');
+    const report = await inspectToken({ token: '' }, { fetch });
+    expect(report.ok).toBe(false);
+    expect(firstFailed(report.checks)).toBe('present');
+  });
+});
