@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { CaseExchange, CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
 import { exchange, type ExchangeResult } from '../http/exchange';
 import { isJsonContentType } from '../http/body';
-import { LEEWAY_SECONDS } from '../jwt';
+import { equalsJudge, keySetFromJwks, LEEWAY_SECONDS, verifyToken, type EngineVerdict } from '../jwt';
 import { APP_NAME, APP_VERSION } from '../version';
 import { startJwksServer, type JwksServer } from './jwks-server';
 import {
@@ -213,6 +213,23 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
     const validToken = (key: RunnerKey = first, over: Record<string, unknown> = {}) =>
       signRs256(key.privateKey, key.kid, serviceClaims(obj, sub, nowS(), over));
     const fetchesSince = (t: number) => jwks.fetches.filter((f) => f >= t).length;
+    /**
+     * What the service's rules say of a token (DESIGN.md: the conformance runner's expectations
+     * come from the one engine): the runner's published keys, and the bank's customer obj/sub.
+     */
+    const expectationOf = (token: string | null): Promise<EngineVerdict> =>
+      verifyToken({
+        token: token ?? undefined,
+        header: 'X-Session-ID',
+        keys: {
+          kind: 'set',
+          set: keySetFromJwks({ keys: published.map((k) => ({ ...k.jwk })) }, { source: 'jwks' }),
+        },
+        nowSeconds: now() / 1000,
+        obj: equalsJudge('obj', obj),
+        sub: equalsJudge('sub', sub),
+        mode: 'first-failure',
+      });
     const trustHint = `is the bank configured to trust ${jwks.url}, and does it know obj ${JSON.stringify(obj)} with sub ${JSON.stringify(sub)}?`;
 
     const finish = (
@@ -375,8 +392,19 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
         continue;
       }
       const bad = badToken(c.negative, { obj, sub, first, stranger, nowS: nowS() });
+      const expected = await expectationOf(bad.token);
+      if (expected.ok) {
+        // The plan's token passes the service's own rules: a bug in the runner, never the bank's fault.
+        finish(c, started, {
+          status: 'failed',
+          detail: `internal error: the runner's ${bad.label} token passes the verification engine, so this case proves nothing`,
+          exchanges: [],
+        });
+        continue;
+      }
       const sent = await send(base, c.route, bad.token, bad.label);
       const ok = sent.result.ok && sent.result.status === 401;
+      const rule = `the rules refuse it at ${expected.failed}: ${expected.detail}`;
       let why = '';
       if (!ok) {
         why =
@@ -388,7 +416,7 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
       }
       finish(c, started, {
         status: ok ? 'passed' : 'failed',
-        detail: `sent ${bad.sent}; got ${quote(sent.result)}${ok ? ' as expected' : `; expected 401${why}`}`,
+        detail: `sent ${bad.sent} (${rule}); got ${quote(sent.result)}${ok ? ' as expected' : `; expected 401${why}`}`,
         exchanges: [sent.record],
       });
     }
