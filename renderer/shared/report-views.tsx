@@ -79,6 +79,32 @@ export function VerdictBanner({ report, stale = false }: { report: InspectReport
   );
 }
 
+/** One row of a checks or advice list: a status mark (checks only), the id, title and detail. */
+function CheckRow(props: {
+  id: string;
+  title: string;
+  detail: string;
+  testId: string;
+  status?: Check['status'];
+  level?: Advice['level'];
+}) {
+  const tone = props.status ?? (props.level === 'warning' ? 'warning' : 'passed');
+  return (
+    <li
+      className={`check check-${tone}`}
+      data-testid={props.testId}
+      {...(props.status ? { 'data-status': props.status } : { 'data-level': props.level })}
+    >
+      {props.status ? <StatusMark status={props.status} /> : null}
+      <code className="check-id">{props.id}</code>
+      <span className="check-body">
+        <span className="check-title">{props.title}</span>
+        <span className="check-detail">{props.detail}</span>
+      </span>
+    </li>
+  );
+}
+
 export function ChecksList({ checks, title = 'Checks' }: { checks: Check[]; title?: string }) {
   const titleId = useId();
   return (
@@ -88,19 +114,14 @@ export function ChecksList({ checks, title = 'Checks' }: { checks: Check[]; titl
       </h2>
       <ol className="checks" data-testid="checks">
         {checks.map((c) => (
-          <li
+          <CheckRow
             key={c.id}
-            className={`check check-${c.status}`}
-            data-testid={`check-${c.id}`}
-            data-status={c.status}
-          >
-            <StatusMark status={c.status} />
-            <code className="check-id">{c.id}</code>
-            <span className="check-body">
-              <span className="check-title">{c.title}</span>
-              <span className="check-detail">{c.detail}</span>
-            </span>
-          </li>
+            id={c.id}
+            title={c.title}
+            detail={c.detail}
+            status={c.status}
+            testId={`check-${c.id}`}
+          />
         ))}
       </ol>
     </section>
@@ -118,18 +139,14 @@ export function AdviceList({ advice }: { advice: Advice[] }) {
       </h2>
       <ul className="checks" data-testid="advice">
         {advice.map((a) => (
-          <li
+          <CheckRow
             key={a.id}
-            className={`check check-${a.level === 'warning' ? 'warning' : 'passed'}`}
-            data-testid={`advice-${a.id}`}
-            data-level={a.level}
-          >
-            <code className="check-id">{a.id}</code>
-            <span className="check-body">
-              <span className="check-title">{a.title}</span>
-              <span className="check-detail">{a.detail}</span>
-            </span>
-          </li>
+            id={a.id}
+            title={a.title}
+            detail={a.detail}
+            testId={`advice-${a.id}`}
+            level={a.level}
+          />
         ))}
       </ul>
     </section>

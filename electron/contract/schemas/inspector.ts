@@ -26,7 +26,12 @@ export const InspectInput = z.object({
 });
 export type InspectInput = z.infer<typeof InspectInput>;
 
-export const CHECK_IDS = [
+/**
+ * The verification engine's checks, in the order they run (DESIGN.md "Bank endpoints";
+ * electron/core/jwt/engine.ts). `lifetime` is the sandbox's own rule (exp - iat of at most 1 h).
+ */
+export const ENGINE_CHECK_IDS = [
+  'present',
   'structure',
   'alg',
   'crit',
@@ -36,22 +41,22 @@ export const CHECK_IDS = [
   'iat',
   'nbf',
   'lifetime',
-  'units',
   'flow',
   'obj',
   'sub',
 ] as const;
 
+/** Ids a token report can carry: the engine's (but `present`) and the inspector's `units` advice. */
+export const CHECK_IDS = [...ENGINE_CHECK_IDS.filter((id) => id !== 'present'), 'units'] as const;
+
 /**
- * Ids beyond the token's own checks: `present` (the bank endpoints' first check, DESIGN.md
- * "Bank endpoints": the X-Session-ID header is there) and the verdicts on a forwarded answer
- * (forward mode: the backend was reachable, answered a fitting status, JSON, the required
- * fields, an external_id within 500 symbols, within the 1 s budget).
+ * Ids beyond the token's own checks: the verdicts on a forwarded answer (forward mode: the
+ * backend was reachable, answered a fitting status, JSON, the required fields, an external_id
+ * within 500 symbols, within the 1 s budget).
  */
-export const BANK_CHECK_IDS = ['present'] as const;
 export const FORWARD_VERDICT_IDS = ['reachable', 'status', 'json', 'fields', 'external_id', 'time'] as const;
 
-export const CheckId = z.enum([...BANK_CHECK_IDS, ...CHECK_IDS, ...FORWARD_VERDICT_IDS]);
+export const CheckId = z.enum([...ENGINE_CHECK_IDS, 'units', ...FORWARD_VERDICT_IDS]);
 export type CheckId = z.infer<typeof CheckId>;
 
 export const CheckStatus = z.enum(['passed', 'failed', 'skipped']);

@@ -9,26 +9,13 @@
  */
 import type { Check } from '../../contract/schemas/inspector';
 import type { Customer } from '../../contract/schemas/bank';
-import { verifyToken, type DecodedToken, type EngineCheckId } from '../jwt';
+import { ENGINE_CHECK_IDS, verifyToken, type DecodedToken, type EngineCheckId } from '../jwt';
 import { CALLBACK_BUDGET_MS } from './forward';
 import type { JwksCache, JwksState } from './jwks-cache';
 
 /** The bank's check ids, in order (DESIGN.md "Bank endpoints"). */
-export const BANK_CHECK_IDS = [
-  'present',
-  'structure',
-  'alg',
-  'crit',
-  'kid',
-  'signature',
-  'exp',
-  'iat',
-  'nbf',
-  'flow',
-  'obj',
-  'sub',
-] as const satisfies readonly EngineCheckId[];
-export type BankCheckId = (typeof BANK_CHECK_IDS)[number];
+export const BANK_CHECK_IDS = ENGINE_CHECK_IDS.filter((id) => id !== 'lifetime');
+export type BankCheckId = Exclude<EngineCheckId, 'lifetime'>;
 
 export interface Verdict {
   ok: boolean;

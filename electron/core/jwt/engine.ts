@@ -16,7 +16,7 @@
  * rules of rsa.ts were applied when the key set was built; times must be integers (spec 2.4).
  * Every kind of bad input becomes a failed check; nothing here throws.
  */
-import type { Check, CheckId } from '../../contract/schemas/inspector';
+import { ENGINE_CHECK_IDS, type Check, type CheckId } from '../../contract/schemas/inspector';
 import {
   checkAlg,
   checkCrit,
@@ -36,22 +36,7 @@ import { describeType, judgeAlg, LEEWAY_SECONDS, type AllowedAlg } from './polic
 import { signedParts, verifySignature, type SignatureVerdict } from './signature';
 import { formatDuration } from './time';
 
-/** The engine's checks, in the order they run (DESIGN.md "Bank endpoints"). */
-export const ENGINE_CHECK_IDS = [
-  'present',
-  'structure',
-  'alg',
-  'crit',
-  'kid',
-  'signature',
-  'exp',
-  'iat',
-  'nbf',
-  'lifetime',
-  'flow',
-  'obj',
-  'sub',
-] as const;
+export { ENGINE_CHECK_IDS };
 export type EngineCheckId = (typeof ENGINE_CHECK_IDS)[number];
 
 /**
