@@ -9,6 +9,7 @@
  */
 import type { CryptoKey } from 'jose';
 import { fetchJwks, keySetFromJwks, type AllowedAlg, type KeySet } from '../jwt';
+import type { JwksState as ClientJwksState } from '../jwt/jwks-client';
 
 /** A JWKS older than this is refreshed in the background (the request is not held). */
 export const JWKS_MAX_AGE_MS = 5 * 60_000;
@@ -18,13 +19,8 @@ export const JWKS_REFRESH_MIN_INTERVAL_MS = 10_000;
 const URL_TTL_MS = 1000;
 const FETCH_TIMEOUT_MS = 3000;
 
-export interface JwksState {
-  url: string | null;
-  kids: string[];
-  fetched_at: string | null;
-  stale: boolean;
-  error: string | null;
-}
+/** JwksClient's state (jwt/jwks-client.ts, which replaces this cache) without its key reports. */
+export type JwksState = Omit<ClientJwksState, 'rejected' | 'duplicates'>;
 
 export interface JwksSnapshot {
   state: JwksState;

@@ -29,6 +29,7 @@ export {
   checkJwksShape,
   JWKS_TIMEOUT_MS,
   JWKS_MAX_BYTES,
+  JWKS_MAX_REDIRECTS,
   type FetchJwksOptions,
   type JwksDocument,
 } from './fetch-jwks';
@@ -45,6 +46,17 @@ export {
   type KeyLookup,
   type KeyResolution,
 } from './key-source';
+export {
+  JwksClient,
+  JWKS_MIN_INTERVAL_MS,
+  JWKS_MAX_AGE_MS,
+  JWKS_MAX_BACKOFF_MS,
+  JWKS_CLIENT_FETCH_TIMEOUT_MS,
+  type JwksClientOptions,
+  type JwksLookup,
+  type JwksState,
+  type RejectedJwk,
+} from './jwks-client';
 export { verifySignature, type SignatureVerdict } from './signature';
 export { modulusBits } from './rsa';
 export * from './checks';
