@@ -20,29 +20,18 @@
  *
  * Hot path: a kid the cached set has resolves at once, with no network and no timer.
  */
+import type { JwksStatus, RejectedJwk } from '../../contract/schemas/bank';
 import { fetchJwks } from './fetch-jwks';
 import { keySetFromJwks, type KeySet } from './key-source';
 
-/** A JWKS key left out of the key set, and why (it breaks the RSA key rules, or is unusable). */
-export interface RejectedJwk {
-  kid: string | null;
-  reason: string;
-}
+export type { RejectedJwk };
 
-/** The client's state as the Bank and Callbacks pages show it and callback events record it. */
-export interface JwksState {
-  url: string | null;
-  /** The kids in the set, each once. */
-  kids: string[];
-  fetched_at: string | null;
-  /** The last good set is served while the host fails. */
-  stale: boolean;
-  /** Why the last fetch failed, or null. */
-  error: string | null;
-  rejected: RejectedJwk[];
-  /** Kids that appear more than once in the JWKS. */
-  duplicates: string[];
-}
+/**
+ * The client's state as the Bank and Callbacks pages show it and callback events record it: the
+ * contract's JwksStatus (kids each once, stale = the last good set served while the host fails,
+ * error, rejected keys, duplicate kids), every field present, plus the URL.
+ */
+export type JwksState = Required<JwksStatus> & { url: string | null };
 
 /** What {@link JwksClient.keySetFor} answers. */
 export interface JwksLookup {
