@@ -95,6 +95,7 @@ interface Installed {
 }
 
 const noWait = -1;
+const MAX_PENDING_KIDS = 1024;
 
 /**
  * A JWKS client that keeps the callback budget.
@@ -123,6 +124,13 @@ export class JwksClient {
   private flight: Flight | null = null;
   /** A caller asked for a fetch that has not started yet. */
   private wanted = false;
+  /**
+   * Kids asked for since the fetch in flight started: after it lands, another fetch is due only
+   * if one of them is still missing (a caller that gave up at its deadline still counts, so a
+   * newly published kid is fetched within a second of its first token). Bounded: past
+   * MAX_PENDING_KIDS the next fetch is simply due.
+   */
+  private readonly pendingKids = new Set<string>();
   /** Earliest start of the next fetch (the one-per-interval limit, and the backoff). */
   private nextAt = -Infinity;
   /** Earliest start of a forced fetch (the limit without the backoff). */
@@ -204,7 +212,8 @@ export class JwksClient {
     }
     const s = this.installed;
     if (s && this.has(s, kid)) {
-      if (this.fetchedAt !== null && this.options.now() - this.fetchedAt > this.maxAge) this.want(false);
+      const old = this.fetchedAt !== null && this.options.now() - this.fetchedAt > this.maxAge;
+      if (old && this.flight === null) this.want(undefined, false);
       return Promise.resolve({ set: s.set, state: this.state(), detail: null });
     }
     if (this.stopped) return Promise.resolve(this.outcome(kid, 'deadline', null));
@@ -228,7 +237,7 @@ export class JwksClient {
         timer: null,
       };
       this.waiters.add(w);
-      this.want(force);
+      this.want(kid, force);
       if (!this.waiters.has(w) || deadlineMs === noWait) return; // settled at once (e.g. stopped)
       // No fetch in flight and none allowed to start before the deadline (the limit, the
       // backoff): waiting would only spend the caller's budget, so it gets the answer now.
@@ -320,13 +329,14 @@ export class JwksClient {
   }
 
   /** Asks for a fetch: now if the limits allow and none is in flight, else as soon as they do. */
-  private want(force: boolean): void {
+  private want(kid: string | undefined, force: boolean): void {
     if (this.stopped) {
       for (const w of [...this.waiters]) this.release(w, 'deadline');
       return;
     }
     this.wanted = true;
     this.forced ||= force;
+    if (kid && this.flight && this.pendingKids.size < MAX_PENDING_KIDS) this.pendingKids.add(kid);
     this.schedule();
   }
 
@@ -358,6 +368,7 @@ export class JwksClient {
     const flight: Flight = { index: ++this.started, url, controller: new AbortController() };
     this.flight = flight;
     this.wanted = false;
+    this.pendingKids.clear();
     this.forced = false;
     const startedAt = this.options.now();
     this.nextForcedAt = startedAt + this.minInterval;
@@ -392,11 +403,16 @@ export class JwksClient {
       }
     }
     this.changed();
+    const got = this.installed;
     for (const w of [...this.waiters]) {
-      if (w.needs <= flight.index || (this.installed && w.kid && this.has(this.installed, w.kid))) {
-        this.release(w, 'fetched');
-      }
+      if (w.needs <= flight.index || (got && w.kid && this.has(got, w.kid))) this.release(w, 'fetched');
     }
+    // Asked for during this fetch: due again only for a caller still waiting or a kid still
+    // missing (callers whose kid this fetch brought need nothing more).
+    const missing = [...this.pendingKids].some((kid) => !got || !this.has(got, kid));
+    const full = this.pendingKids.size >= MAX_PENDING_KIDS;
+    this.wanted &&= this.waiters.size > 0 || missing || full;
+    this.pendingKids.clear();
     this.schedule();
   }
 

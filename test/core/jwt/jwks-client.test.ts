@@ -274,6 +274,44 @@ describe('JwksClient under a burst of unknown kids', () => {
   }, 20_000);
 });
 
+describe('JwksClient: kids asked for while a fetch is in flight', () => {
+  /** A host that answers 300 ms late with the keys published when the request arrived. */
+  async function lateHost(published: () => Jwk[]) {
+    return host((_req, res) => {
+      const keys = published();
+      const t = setTimeout(() => json(res, { keys }), 300);
+      timers.add(t);
+    });
+  }
+
+  it('fetches again for a kid the fetch in flight did not bring, though its caller gave up', async () => {
+    let published = [keyA];
+    const s = await lateHost(() => published);
+    const c = client(`${s.url}/jwks.json`);
+    const first = c.keySetFor('svc-a', Date.now() + 2000);
+    await sleep(50);
+    published = [keyA, keyB]; // too late for the request in flight
+    const gaveUp = await c.keySetFor('svc-b', Date.now() + 50);
+    expect(gaveUp.detail).toMatch(/did not answer within the callback's 50 ms budget/);
+    expect(hasKid(await first, 'svc-b')).toBe(false);
+    await sleep(1500); // the next fetch, at most a second after the first one
+    expect(hasKid(await c.keySetFor('svc-b', Date.now()), 'svc-b')).toBe(true);
+    expect(hits(s)).toBe(2);
+  });
+
+  it('does not fetch again for a kid the fetch in flight brought', async () => {
+    const s = await lateHost(() => [keyA, keyB]);
+    const c = client(`${s.url}/jwks.json`);
+    const first = c.keySetFor('svc-a', Date.now() + 2000);
+    await sleep(50);
+    const second = c.keySetFor('svc-b', Date.now() + 2000);
+    expect(hasKid(await first, 'svc-a')).toBe(true);
+    expect(hasKid(await second, 'svc-b')).toBe(true);
+    await sleep(1500);
+    expect(hits(s)).toBe(1);
+  });
+});
+
 /** A clock the test moves; the client's fetches then start only when a call asks for one. */
 function manualClock(start = 1_000_000) {
   let t = start;
