@@ -458,6 +458,7 @@ function install(set: KeySet): Installed {
   };
 }
 
+/** "1 s", "2.5 s", "30 s" or "200 ms": a deadline taken a few ms after it was set still reads "1 s". */
 function formatBudget(ms: number): string {
-  return ms >= 1000 && ms % 1000 < 50 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms)} ms`;
+  return ms >= 950 ? `${Math.round(ms / 100) / 10} s` : `${Math.max(1, Math.round(ms))} ms`;
 }
