@@ -15,6 +15,7 @@ import {
 } from '../../electron/contract';
 import { dispatch } from '../../electron/core/dispatch';
 import { createConsoleCore } from '../../electron/core/console-core';
+import { JwksStatus } from '../../electron/contract/schemas/bank';
 
 describe('the contract table', () => {
   it('gives every method an input schema, an output schema and a summary', () => {
@@ -98,5 +99,29 @@ describe('buildFacade', () => {
     await expect(failure).rejects.toMatchObject({ code: 'TOKEN_MALFORMED', message: 'nope' });
     expect(calls.map(([m]) => m)).toEqual(['app.info', 'inspector.inspect']);
     expect(() => api.on('not.anevent' as never, () => undefined)).toThrowError(/unknown event/);
+  });
+});
+
+describe('the JWKS status schema', () => {
+  const jwks = {
+    url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+    kids: ['svc-1'],
+    fetched_at: '2025-01-01T11:59:00.000Z',
+    stale: false,
+    error: null,
+  };
+
+  it('still reads an event stored before rejected keys and duplicates were recorded', () => {
+    expect(JwksStatus.extend({ url: z.string() }).parse(jwks)).toEqual(jwks);
+  });
+
+  it('carries rejected keys (kid or null, reason) and duplicate kids, and refuses a malformed one', () => {
+    const now = {
+      ...jwks,
+      rejected: [{ kid: null, reason: 'the RSA modulus has 1024 bits' }],
+      duplicates: ['svc-1'],
+    };
+    expect(JwksStatus.parse(now)).toMatchObject({ rejected: now.rejected, duplicates: ['svc-1'] });
+    expect(JwksStatus.safeParse({ ...jwks, rejected: [{ kid: 'x' }] }).success).toBe(false);
   });
 });

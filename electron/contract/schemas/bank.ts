@@ -44,16 +44,33 @@ export const ForwardSettings = z.object({
     .nullable(),
 });
 
+/**
+ * A service JWKS key left out of the key set (DESIGN.md "Bank endpoints"): it breaks the RSA key
+ * rules, or cannot be used at all; `kid` is null when the key has none.
+ */
+export const RejectedJwk = z.object({ kid: z.string().nullable(), reason: z.string() });
+export type RejectedJwk = z.infer<typeof RejectedJwk>;
+
+/**
+ * The service JWKS as the bank endpoints hold it (the JWKS client's state), on the Bank page and
+ * in each callback event. `rejected` and `duplicates` (kids that appear more than once) came
+ * later: optional, so events stored before them still parse.
+ */
+export const JwksStatus = z.object({
+  kids: z.array(z.string()),
+  fetched_at: z.string().nullable(),
+  stale: z.boolean(),
+  error: z.string().nullable(),
+  rejected: z.array(RejectedJwk).optional(),
+  duplicates: z.array(z.string()).optional(),
+});
+export type JwksStatus = z.infer<typeof JwksStatus>;
+
 export const BankStatus = z.object({
   url: z.string().nullable(),
   notify_path_prefix: z.string(),
   service_jwks_url: z.string().nullable(),
-  jwks: z.object({
-    kids: z.array(z.string()),
-    fetched_at: z.string().nullable(),
-    stale: z.boolean(),
-    error: z.string().nullable(),
-  }),
+  jwks: JwksStatus,
   customers: z.number().int(),
   behaviours: Behaviours,
   forward: ForwardSettings,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JwksStatus } from './bank';
 import { Check } from './inspector';
 
 /**
@@ -54,16 +55,8 @@ export const EventDetail = EventSummary.extend({
       payload: z.record(z.string(), z.unknown()).nullable(),
     })
     .nullable(),
-  /** The service JWKS as the check saw it: URL, kids, fetched_at, stale. */
-  jwks: z
-    .object({
-      url: z.string(),
-      kids: z.array(z.string()),
-      fetched_at: z.string().nullable(),
-      stale: z.boolean(),
-      error: z.string().nullable(),
-    })
-    .nullable(),
+  /** The service JWKS as the check saw it: URL, kids, fetched_at, stale, keys left out, duplicate kids. */
+  jwks: JwksStatus.extend({ url: z.string() }).nullable(),
   /** Forward mode: what the engineer's backend answered and how it was judged. */
   forward: z
     .object({

@@ -26,8 +26,14 @@ import { exchange } from '../http/exchange';
 import { HttpError } from '../http/http-error';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
-import { CALLBACK_BUDGET_MS, forwardRequest, judgeCallback, judgeNotification, type ForwardOutcome } from './forward';
-import { JwksCache } from './jwks-cache';
+import {
+  CALLBACK_BUDGET_MS,
+  forwardRequest,
+  judgeCallback,
+  judgeNotification,
+  type ForwardOutcome,
+} from './forward';
+import { JwksClient } from '../jwt';
 import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import type { BankEndpoints, BankOptions } from './types';
@@ -161,7 +167,14 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     return {
       notify_path_prefix: s.notify_path_prefix,
       service_jwks_url: j.url,
-      jwks: { kids: j.kids, fetched_at: j.fetched_at, stale: j.stale, error: j.error },
+      jwks: {
+        kids: j.kids,
+        fetched_at: j.fetched_at,
+        stale: j.stale,
+        error: j.error,
+        rejected: j.rejected,
+        duplicates: j.duplicates,
+      },
       customers: customers.count(),
       behaviours: s.behaviours,
       forward: s.forward,
@@ -175,7 +188,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       // a listener's or schema's failure never breaks a request
     }
   };
-  const jwks = new JwksCache({ url: options.serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
+  const jwks = new JwksClient({ url: options.serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
 
   const verify = (header: string | string[] | undefined) =>
     verifySessionToken(header, {
@@ -299,15 +312,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       response: { status: reply.status, headers: reply.headers, body: reply.recorded },
       checks: verdict ? verdict.checks : null,
       token: verdict?.decoded ? { header: verdict.decoded.header, payload: verdict.decoded.payload } : null,
-      jwks: verdict?.jwks.url
-        ? {
-            url: verdict.jwks.url,
-            kids: verdict.jwks.kids,
-            fetched_at: verdict.jwks.fetched_at,
-            stale: verdict.jwks.stale,
-            error: verdict.jwks.error,
-          }
-        : null,
+      jwks: verdict?.jwks.url ? { ...verdict.jwks, url: verdict.jwks.url } : null,
       forward: forward
         ? {
             url: forward.url,
@@ -758,6 +763,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       };
     },
     async close() {
+      jwks.stop();
       const closing = [...servers].map((s) => s.close());
       servers.clear();
       await Promise.all(closing);

@@ -11,7 +11,7 @@ import type { Check } from '../../contract/schemas/inspector';
 import type { Customer } from '../../contract/schemas/bank';
 import { ENGINE_CHECK_IDS, verifyToken, type DecodedToken, type EngineCheckId } from '../jwt';
 import { CALLBACK_BUDGET_MS } from './forward';
-import type { JwksCache, JwksState } from './jwks-cache';
+import type { JwksClient, JwksState } from '../jwt';
 
 /** The bank's check ids, in order (DESIGN.md "Bank endpoints"). */
 export const BANK_CHECK_IDS = ENGINE_CHECK_IDS.filter((id) => id !== 'lifetime');
@@ -33,7 +33,7 @@ export interface Verdict {
 }
 
 export interface VerifyDeps {
-  jwks: Pick<JwksCache, 'keySetFor' | 'state'>;
+  jwks: Pick<JwksClient, 'keySetFor' | 'state'>;
   customer: (obj: string) => Customer | undefined;
   subsFor: (obj: string) => Promise<string[]>;
   nowSeconds: () => number;

@@ -3,7 +3,7 @@
  * route, in the order they run.
  *
  * Order matters. A bank must refetch the service JWKS for an unknown kid, and a careful bank
- * rate-limits that (the console's own bank: one refresh per 10 s), so the key-rotation case runs
+ * rate-limits that (the console's own bank: one fetch per second; others up to 10 s), so the key-rotation case runs
  * right after the valid calls and before anything that shows the bank an unknown kid; the
  * negative cases sign with the first key, which the bank has certainly loaded by then.
  */

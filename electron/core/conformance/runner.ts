@@ -38,7 +38,7 @@ export const DEFAULT_BUDGET_CALLS = 10;
 export const DEFAULT_GIVE_UP_MS = 5000;
 /**
  * How long to wait before retrying a token with a kid the bank has not loaded yet: a careful
- * bank rate-limits JWKS refreshes for unknown kids (the console's own: one per 10 s).
+ * bank rate-limits JWKS refreshes for unknown kids (the console's own: one fetch per second; others wait longer).
  */
 export const DEFAULT_REFRESH_WAIT_MS = 11_000;
 /** Spec 2.5 / 8: external_id up to 500 symbols (Unicode code points). */

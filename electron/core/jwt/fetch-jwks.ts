@@ -4,8 +4,14 @@
  * error, the HTTP status, a body that is too big, not JSON, or JSON without a keys array.
  *
  * Threat model: the URL comes from the user or from settings, and the answer from a server we
- * do not control. So the wait is bounded (timeout), the body is bounded (read as a stream and
- * cut at maxBytes), only http(s) is fetched, and the result is checked for shape before use.
+ * do not control. So the wait is bounded (one timeout over the whole fetch, redirects included),
+ * the body is bounded (read as a stream and cut at maxBytes, 1 MiB by default), only http(s) is
+ * fetched, and the result is checked for shape before use. Redirects are followed by hand and
+ * only within the URL's own origin (scheme, host and port), at most {@link JWKS_MAX_REDIRECTS}
+ * hops and never back to a URL already visited: the keys are trusted because of where they were
+ * asked for, so a redirect to another origin (an open redirect on the service's host, a
+ * hijacked path) must not hand that trust to whoever answers there (DESIGN.md "Bank endpoints":
+ * "redirects only to the same origin").
  */
 import { ConsoleError } from '../../contract/errors';
 
@@ -15,6 +21,8 @@ export interface FetchJwksOptions {
   timeoutMs?: number;
   /** Refuse a body larger than this; default 1 MiB. */
   maxBytes?: number;
+  /** Cancels the fetch (e.g. the JWKS URL changed meanwhile). */
+  signal?: AbortSignal;
 }
 
 /** A JWK set as fetched: `keys` is an array of objects (each JWK is checked by its user). */
@@ -24,10 +32,15 @@ export interface JwksDocument {
 
 export const JWKS_TIMEOUT_MS = 5000;
 export const JWKS_MAX_BYTES = 1024 * 1024;
+/** Same-origin redirects followed before giving up. */
+export const JWKS_MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * GETs a JWKS. Throws ConsoleError `JWKS_FETCH_FAILED` (bad URL, network error, timeout, HTTP
- * status, body too large) or `JWKS_INVALID` (not JSON, no keys array, a key not an object);
+ * GETs a JWKS, following redirects only within the URL's origin. Throws ConsoleError
+ * `JWKS_FETCH_FAILED` (bad URL, network error, timeout, cancelled, HTTP status, a redirect to
+ * another origin, a redirect loop or too many redirects, body too large) or `JWKS_INVALID` (not JSON, no keys array, a key not an object);
  * every message starts with the URL.
  *
  * @example
@@ -49,35 +62,78 @@ export async function fetchJwks(url: string, options: FetchJwksOptions): Promise
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const cancel = () => controller.abort();
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  const stopped = () =>
+    options.signal?.aborted
+      ? `JWKS URL ${url}: the fetch was cancelled`
+      : `JWKS URL ${url} did not answer within ${timeoutMs} ms`;
   try {
     let res: Response;
-    try {
-      res = await options.fetch(parsed, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        redirect: 'follow',
-        signal: controller.signal,
-      });
-    } catch (err) {
-      throw new ConsoleError(
-        'JWKS_FETCH_FAILED',
-        controller.signal.aborted
-          ? `JWKS URL ${url} did not answer within ${timeoutMs} ms`
-          : `JWKS URL ${url} could not be fetched: ${networkReason(err)}`,
-      );
+    let at = parsed;
+    const visited = new Set([at.href]);
+    for (let hops = 0; ; hops++) {
+      try {
+        res = await options.fetch(at, {
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          redirect: 'manual',
+          signal: controller.signal,
+        });
+      } catch (err) {
+        throw new ConsoleError(
+          'JWKS_FETCH_FAILED',
+          controller.signal.aborted
+            ? stopped()
+            : `JWKS URL ${url} could not be fetched: ${networkReason(err)}`,
+        );
+      }
+      if (!REDIRECT_STATUSES.has(res.status)) break;
+      await res.body?.cancel().catch(() => undefined);
+      at = redirectTarget(url, at, res, hops, visited);
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
+      const where = at.href === parsed.href ? '' : ` (redirected to ${at.href})`;
       throw new ConsoleError(
         'JWKS_FETCH_FAILED',
-        `JWKS URL ${url} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}, not 200`,
+        `JWKS URL ${url}${where} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}, not 200`,
       );
     }
-    const text = await readBounded(res, url, maxBytes, controller.signal, timeoutMs);
+    const text = await readBounded(res, url, maxBytes, controller.signal, stopped);
     return parseJwksText(text, `JWKS from ${url}`, res.headers.get('content-type'));
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * Where a redirect answer points, when it may be followed: same origin as `url` (the JWKS URL
+ * asked for), a URL not visited yet, and at most JWKS_MAX_REDIRECTS hops. Throws otherwise.
+ */
+function redirectTarget(url: string, at: URL, res: Response, hops: number, visited: Set<string>): URL {
+  const fail = (why: string) =>
+    new ConsoleError('JWKS_FETCH_FAILED', `JWKS URL ${url} ${why}: not followed, no keys taken from there`);
+  const location = res.headers.get('location');
+  if (!location) throw fail(`answered HTTP ${res.status} without a Location`);
+  let next: URL;
+  try {
+    next = new URL(location, at);
+  } catch {
+    throw fail(`redirected to ${JSON.stringify(location)}, which is not a URL`);
+  }
+  const origin = new URL(url).origin;
+  if (next.origin !== origin) {
+    throw fail(
+      `redirected from origin ${origin} to another origin, ${next.origin} (${next.href}); a JWKS is only trusted from its own origin`,
+    );
+  }
+  if (visited.has(next.href)) throw fail(`redirects in a loop (back to ${next.href})`);
+  if (hops + 1 > JWKS_MAX_REDIRECTS) throw fail(`redirected more than ${JWKS_MAX_REDIRECTS} times`);
+  visited.add(next.href);
+  return next;
 }
 
 /**
@@ -119,7 +175,7 @@ async function readBounded(
   url: string,
   maxBytes: number,
   signal: AbortSignal,
-  timeoutMs: number,
+  stopped: () => string,
 ): Promise<string> {
   const tooBig = () =>
     new ConsoleError(
@@ -151,7 +207,7 @@ async function readBounded(
     throw new ConsoleError(
       'JWKS_FETCH_FAILED',
       signal.aborted
-        ? `JWKS URL ${url} did not finish its answer within ${timeoutMs} ms`
+        ? stopped().replace('did not answer', 'did not finish its answer')
         : `JWKS URL ${url}: reading the answer failed: ${networkReason(err)}`,
     );
   }

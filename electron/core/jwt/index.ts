@@ -29,6 +29,7 @@ export {
   checkJwksShape,
   JWKS_TIMEOUT_MS,
   JWKS_MAX_BYTES,
+  JWKS_MAX_REDIRECTS,
   type FetchJwksOptions,
   type JwksDocument,
 } from './fetch-jwks';
@@ -66,6 +67,18 @@ export {
   RSA_KEY_RULES,
   MIN_RSA_BITS,
 } from './rsa';
+export {
+  JwksClient,
+  sharedJwksClient,
+  JWKS_MIN_INTERVAL_MS,
+  JWKS_MAX_AGE_MS,
+  JWKS_MAX_BACKOFF_MS,
+  JWKS_CLIENT_FETCH_TIMEOUT_MS,
+  type JwksClientOptions,
+  type JwksLookup,
+  type JwksState,
+  type RejectedJwk,
+} from './jwks-client';
 export * from './checks';
 export {
   formatDuration,

@@ -8,6 +8,9 @@
 import type { Advice, Check, InspectInput, InspectReport, TimeClaim } from '../../contract/schemas/inspector';
 import { checkLifetime, checkUnits, lifetimeSeconds, readTimeClaim, withPayload } from './checks';
 import { equalsJudge, verifyToken, type EngineKeys } from './engine';
+import { decodeCompact } from './decode';
+import { JWKS_TIMEOUT_MS } from './fetch-jwks';
+import { sharedJwksClient } from './jwks-client';
 import { guessTextSource, loadKeySource, type KeySet } from './key-source';
 import { describeClaimTime, isoOrNull } from './time';
 
@@ -37,7 +40,7 @@ export async function inspectToken(input: InspectInput, deps: InspectDeps): Prom
   const nowSeconds = nowMs / 1000;
   // A pasted token often carries a trailing newline or spaces; inside the token they are errors.
   const token = input.token.trim();
-  const keys = await loadKeys(input, deps);
+  const keys = await loadKeys(input, deps, token);
   const verdict = await verifyToken({
     token,
     header: 'token',
@@ -88,7 +91,25 @@ function adviceOf(decoded: NonNullable<Awaited<ReturnType<typeof verifyToken>>['
 async function loadKeys(
   input: InspectInput,
   deps: InspectDeps,
+  token: string,
 ): Promise<{ engine: EngineKeys; set: KeySet | null; error: string | null }> {
+  const source = input.keySource;
+  if (source?.type === 'jwks-url') {
+    // The shared client of this URL: its cache, same-origin redirects, 1 MiB, one fetch a second.
+    const header = decodeCompact(token).header;
+    const kid = typeof header?.kid === 'string' ? header.kid : undefined;
+    // The deadline is on the shared client's clock (the wall clock), not the inspection's.
+    const found = await sharedJwksClient(source.url, deps.fetch).keySetFor(
+      kid,
+      Date.now() + (deps.jwksTimeoutMs ?? JWKS_TIMEOUT_MS),
+    );
+    const { set, detail } = found;
+    if (!set) {
+      const error = found.state.error ?? detail ?? 'no key set';
+      return { engine: { kind: 'unavailable', detail: detail ?? error }, set: null, error };
+    }
+    return { engine: { kind: 'lookup', forKid: () => ({ set, detail }) }, set, error: null };
+  }
   try {
     const set = await loadKeySource(input.keySource, {
       fetch: deps.fetch,

@@ -4,6 +4,7 @@ import type { BankStatus, CustomerView } from '../../../electron/contract/schema
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatLocal } from '../../shared/format';
+import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from './forward-panel';
@@ -235,6 +236,7 @@ function JwksPanel({ status }: { status: BankStatus }) {
             </dd>
           </>
         ) : null}
+        <JwksKeyReport jwks={j} testId="bank-jwks" />
       </dl>
     </section>
   );

@@ -2,6 +2,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatLocal, formatMs } from '../../shared/format';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
+import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { ChecksList, DecodedPart } from '../../shared/report-views';
 import { StatusMark } from '../../shared/status-mark';
 import { TokenView } from '../../shared/token-view';
@@ -209,6 +210,7 @@ export function CallbackDetail({
                 <dd className="text-fail">{d.jwks.error}</dd>
               </>
             ) : null}
+            <JwksKeyReport jwks={d.jwks} testId="callback-jwks" />
           </dl>
         </section>
       ) : null}

@@ -177,16 +177,14 @@ describe('kid and the JWKS', () => {
     expect(fx.jwks.hits).toBe(hits + 1);
   });
 
-  it('an unknown kid fails kid; refreshes are rate-limited (10 s); once published, the next refresh accepts it', async () => {
+  it('an unknown kid fails kid; once the service publishes it, the next callback within its budget is accepted after one more fetch', async () => {
     fx.clock.offsetMs += 11_000;
     const newKey = await makeServiceKey();
     const hits = fx.jwks.hits;
     await expect401(await serviceJwt(newKey), 'kid');
     expect(fx.jwks.hits).toBe(hits + 1);
     fx.jwks.keys = [...fx.jwks.keys, newKey.jwk];
-    await expect401(await serviceJwt(newKey), 'kid');
-    expect(fx.jwks.hits).toBe(hits + 1); // rate-limited: no fetch
-    fx.clock.offsetMs += 11_000;
+    // At most one fetch a second: this callback waits (within its 1 s budget) for the next slot.
     const r = await get(`${fx.url}/user_auth`, await serviceJwt(newKey));
     expect(r.status).toBe(200);
     expect(fx.jwks.hits).toBe(hits + 2);

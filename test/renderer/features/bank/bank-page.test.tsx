@@ -53,6 +53,29 @@ describe('BankPage', () => {
     expect(screen.getByTestId('bank-jwks-kids').textContent).toContain('svc-1');
   });
 
+  it('names the service JWKS keys left out and the duplicate kids', async () => {
+    const status = bankStatus();
+    await renderPage(
+      fakeEventsConsole({
+        customers: [CUSTOMER],
+        status: {
+          ...status,
+          jwks: {
+            ...status.jwks,
+            rejected: [
+              { kid: 'svc-small', reason: 'the RSA modulus has 1024 bits; at least 2048 are required' },
+            ],
+            duplicates: ['svc-1'],
+          },
+        },
+      }),
+    );
+    expect(screen.getByTestId('bank-jwks-rejected').textContent).toBe(
+      'svc-small: the RSA modulus has 1024 bits; at least 2048 are required',
+    );
+    expect(screen.getByTestId('bank-jwks-duplicates').textContent).toContain('svc-1');
+  });
+
   it('changes the notification prefix (presets or typed), the URLs follow, a bad one is refused with its reason', async () => {
     const fake = await renderPage();
     fireEvent.click(screen.getByTestId('bank-notify-prefix-dcm'));

@@ -116,6 +116,53 @@ describe('CallbacksPage', () => {
     expect(within(panel).getByTestId('callback-request').textContent).toContain('x-session-id');
   });
 
+  it('names the JWKS keys left out with their reasons, and the kids seen twice', async () => {
+    const fake = fakeEventsConsole({ events: EVENTS });
+    fake.events.get.mockImplementation(async ({ id }: { id: string }) =>
+      detail(summary({ id }), {
+        jwks: {
+          url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+          kids: ['svc-1', 'svc-2'],
+          fetched_at: '2025-01-01T11:59:00.000Z',
+          stale: false,
+          error: null,
+          rejected: [
+            {
+              kid: 'svc-e3',
+              reason: 'the RSA public exponent is 3; it must be odd and between 2^16 and 2^256 (FIPS 186-5)',
+            },
+            { kid: null, reason: 'the RSA modulus has 1024 bits; at least 2048 are required' },
+          ],
+          duplicates: ['svc-2'],
+        },
+      }),
+    );
+    await renderPage(fake);
+    fireEvent.click(screen.getAllByTestId('callback-row')[0]!);
+    const panel = await screen.findByTestId('callback-detail');
+    const rejected = await within(panel).findByTestId('callback-jwks-rejected');
+    expect(
+      within(rejected)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'svc-e3: the RSA public exponent is 3; it must be odd and between 2^16 and 2^256 (FIPS 186-5)',
+      'a key without kid: the RSA modulus has 1024 bits; at least 2048 are required',
+    ]);
+    expect(within(panel).getByTestId('callback-jwks-duplicates').textContent).toMatch(
+      /^svc-2appears more than once in the JWKS/,
+    );
+  });
+
+  it('shows an event stored before rejected keys and duplicates were recorded', async () => {
+    await renderPage();
+    fireEvent.click(screen.getAllByTestId('callback-row')[0]!);
+    const panel = await screen.findByTestId('callback-detail');
+    await waitFor(() => expect(within(panel).getByTestId('callback-jwks').textContent).toContain('svc-1'));
+    expect(within(panel).queryByTestId('callback-jwks-rejected')).toBeNull();
+    expect(within(panel).queryByTestId('callback-jwks-duplicates')).toBeNull();
+  });
+
   it('moves with j/k and opens with Enter', async () => {
     const fake = await renderPage();
     const list = screen.getByTestId('callbacks-list');
