@@ -29,6 +29,8 @@ export const BANK_CHECK_IDS = [
   'sub',
 ] as const satisfies readonly EngineCheckId[];
 export type BankCheckId = (typeof BANK_CHECK_IDS)[number];
+/** The header the service sends its JWT in on every callback (spec 4.2). */
+export const SESSION_HEADER = 'X-Session-ID';
 
 export interface Verdict {
   ok: boolean;
@@ -73,7 +75,7 @@ export async function verifySessionToken(
 
   const v = await verifyToken({
     token,
-    header: 'X-Session-ID',
+    header: SESSION_HEADER,
     headerWhy: 'the service sends its JWT there on every callback (spec 4.2)',
     nowSeconds: deps.nowSeconds(),
     mode: 'first-failure',
