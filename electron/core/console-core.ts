@@ -13,6 +13,7 @@ import { openVault, type KeychainBackend, type Vault } from './vault';
 import { blankEvent, exportEvents, openEventStore, type EventStore } from './store';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
+import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
 import { createKeyStore, type KeyStore } from './keys';
 import { createComposer } from './jwt/compose';
 import { createSignedPairs } from './jwt/signed-pairs';
@@ -130,6 +131,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     return Object.assign(get, { started: () => made });
   };
   const store = lazyAsync(() => openEventStore({ dataDir, events }));
+  /** The store as readers see it: callback events whole (bank/callback-detail.ts rebuilds them). */
+  const readStore = async (): Promise<EventStore> => rebuildingReader(await store());
   const sandboxJwksUrl = () => (listeners.sandbox ? derivedJwksUrl(listeners.sandbox) : null);
   const bank = lazyAsync(async () =>
     createBankEndpoints({
@@ -245,8 +248,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'service.exchanges': (args) => service().exchanges(args?.limit),
     'service.rotate': (args) => service().rotate(args),
     'events.query': async (args) => (await store()).query(args ?? {}),
-    'events.get': async (args) => (await store()).get(args.id),
-    'events.export': async (args) => exportEvents(await store(), args.format, args.query ?? {}),
+    'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
+    'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
     'bank.status': async () => ({ url: listeners.bank ?? null, ...(await (await bank()).status()) }),
     'bank.customers': async () => (await bank()).customers(),
     'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),

@@ -4,7 +4,7 @@
  * on 127.0.0.1, bounded by count. Counts only: speed is the bench's business, never a test's.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { killAllSync, parseReady, startChild } from './lib/children';
+import { killAllSync, parseCpu, parseReady, startChild } from './lib/children';
 import { ConfigError, readConfig } from './lib/config';
 import { BenchBroken } from './lib/errors';
 import { runLoad, type LoadTarget } from './lib/load';
@@ -125,6 +125,19 @@ describe('target summary, ratios and verdicts', () => {
     expect(formatVerdict(judge({ ...tput, value: 0.9 }))).toBe(
       'PASS    throughput ratio: 0.90× (target >= 0.7×)',
     );
+    const cpu = { id: 'c', title: 'cpu ratio', op: '<=' as const, threshold: 1.5, unit: '×' };
+    expect(judge({ ...cpu, value: 1.5 }).pass).toBe(true);
+    expect(judge({ ...cpu, value: 1.51 }).pass).toBe(false);
+    expect(judge({ ...cpu, value: null }).pass).toBe(false);
+  });
+
+  it("reads a child's CPU line and the median CPU per request over rounds", () => {
+    expect(parseCpu('{"cpu":{"user":1200,"system":300}}')).toBe(1500);
+    expect(parseCpu('{"ready":true}')).toBeNull();
+    expect(parseCpu('{"cpu":{"user":"x"}}')).toBeNull();
+    const cpuRound = (cpuPerRequestUs: number) => round(1000, { cpuPerRequestUs });
+    expect(summarizeTarget([cpuRound(40), cpuRound(60), cpuRound(50)], []).cpuPerRequestUs).toBe(50);
+    expect(summarizeTarget([round(1000)], []).cpuPerRequestUs).toBeNaN();
   });
 
   it('sizes a round from the warm-up throughput, within bounds', () => {
@@ -166,6 +179,9 @@ describe('settings', () => {
 
   it('names the variable that is wrong', () => {
     expect(() => readConfig({ BENCH_CONNECTIONS: '2.5' })).toThrow(/BENCH_CONNECTIONS must be an integer/);
+    expect(() => readConfig({ BENCH_PIN: 'last' })).toThrow(/BENCH_PIN must be auto, off or a CPU number/);
+    expect(readConfig({}).pin).toBe('auto');
+    expect(readConfig({ BENCH_PIN: '1' }).pin).toBe(1);
     expect(() => readConfig({ BENCH_SCALE: 'fast' })).toThrow(ConfigError);
     expect(() => readConfig({ BENCH_SANDBOX: 'docker' })).toThrow(/BENCH_SANDBOX/);
   });

@@ -16,6 +16,8 @@ import type { JwksClient, JwksState } from '../jwt';
 /** The bank's check ids, in order (DESIGN.md "Bank endpoints"). */
 export const BANK_CHECK_IDS = ENGINE_CHECK_IDS.filter((id) => id !== 'lifetime');
 export type BankCheckId = Exclude<EngineCheckId, 'lifetime'>;
+/** The header the service sends its JWT in on every callback (spec 4.2). */
+export const SESSION_HEADER = 'X-Session-ID';
 
 export interface Verdict {
   ok: boolean;
@@ -60,7 +62,7 @@ export async function verifySessionToken(
 
   const v = await verifyToken({
     token,
-    header: 'X-Session-ID',
+    header: SESSION_HEADER,
     headerWhy: 'the service sends its JWT there on every callback (spec 4.2)',
     nowSeconds: deps.nowSeconds(),
     mode: 'first-failure',

@@ -102,7 +102,10 @@ export interface EngineVerdict {
   keysNote: string | null;
 }
 
-const notChecked = (failed: string) => `not checked: ${failed} failed first`;
+/** A check after the first failure (first-failure mode); also how a stored callback's detail is rebuilt. */
+export const notChecked = (failed: string) => `not checked: ${failed} failed first`;
+/** Every token check when the header is absent or empty. */
+export const notCheckedWithout = (header: string) => `not checked: no ${header}`;
 
 /**
  * Runs the checks on a token.
@@ -166,7 +169,7 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
     // Nothing else has an input.
     for (const id of ENGINE_CHECK_IDS) {
       if (id !== 'present' && (id !== 'lifetime' || request.maxLifetimeSeconds !== undefined)) {
-        checks.push(makeCheck(id, 'skipped', `not checked: no ${request.header}`));
+        checks.push(makeCheck(id, 'skipped', notCheckedWithout(request.header)));
       }
     }
     return { ...finish(), checks };

@@ -52,6 +52,8 @@ export { verifySignature, signedParts, type SignatureVerdict, type SignedParts }
 export {
   verifyToken,
   equalsJudge,
+  notChecked,
+  notCheckedWithout,
   ENGINE_CHECK_IDS,
   type EngineCheckId,
   type EngineKeys,

@@ -8,6 +8,7 @@
  * here only through a key set, which has already applied the RSA key rules (rsa.ts).
  */
 import { constants, verify as cryptoVerify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { AllowedAlg } from './policy';
 
@@ -33,7 +34,14 @@ const PSS_SALT: Partial<Record<AllowedAlg, number>> = { PS256: 32, PS384: 48, PS
  */
 let busy = false;
 let gauge: NodeJS.Timeout | null = null;
+/**
+ * Whether libuv's pool can run beside the loop at all: with one CPU to run on (a machine with
+ * one core, or a process pinned to one, e.g. `taskset -c`), a hand-off only adds a thread
+ * switch and a promise to the same core's work, so the verify stays inline.
+ */
+const POOL_BESIDE_LOOP = availableParallelism() > 1;
 function loopBusy(): boolean {
+  if (!POOL_BESIDE_LOOP) return false;
   if (gauge === null) {
     let last = performance.eventLoopUtilization();
     gauge = setInterval(() => {

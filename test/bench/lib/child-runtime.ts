@@ -33,10 +33,32 @@ export function stopOn(close: () => Promise<void>): void {
   if (process.env.BENCH_PARENT_STDIN === '1') {
     process.stdin.on('end', stop);
     process.stdin.on('close', stop);
+    answerCpuQueries();
     process.stdin.resume();
   }
   const maxSeconds = Number(process.env.BENCH_CHILD_MAX_SECONDS ?? 900);
   setTimeout(stop, (Number.isFinite(maxSeconds) && maxSeconds > 0 ? maxSeconds : 900) * 1000).unref();
+}
+
+/**
+ * The parent asks a child for its CPU time by writing `cpu` on a line of the child's stdin; the
+ * child answers one stdout line `{"cpu":{"user":µs,"system":µs}}` (process.cpuUsage(): every
+ * thread of the process, libuv's thread pool included). The bench reads it before and after a
+ * round, so CPU per request is the delta ÷ the round's responses, whatever the load generator
+ * costs. Answered between rounds, when the child is idle, so the query costs the round nothing.
+ */
+function answerCpuQueries(): void {
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (line === 'cpu') process.stdout.write(`${JSON.stringify({ cpu: process.cpuUsage() })}\n`);
+    }
+  });
 }
 
 /** Closes a node:http server, dropping its keep-alive connections. */

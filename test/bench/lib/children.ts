@@ -17,6 +17,11 @@ export interface ReadyLine {
 export interface StartOptions {
   /** A short name for messages, e.g. "crypto-floor". */
   id: string;
+  /**
+   * Pin the child to this CPU (`taskset -c`, which execs the command: the PID stays the
+   * child's), so a server's figures are one core's whatever the load generator does.
+   */
+  cpu?: number;
   /** Defaults to this Node binary. */
   command?: string;
   args: readonly string[];
@@ -38,6 +43,11 @@ export interface ChildServer {
   alive(): boolean;
   /** The last few KB of its stderr, for error messages. */
   stderrTail(): string;
+  /**
+   * The child's CPU time so far, user + system, µs (every thread), as it reports it on a `cpu`
+   * line of its stdin (lib/child-runtime.ts); null when it does not answer within 2 s.
+   */
+  cpuMicros(): Promise<number | null>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -67,7 +77,12 @@ const TAIL = 8 * 1024;
 
 /** Spawns a server child and resolves once it has printed its ready line. */
 export async function startChild(opts: StartOptions): Promise<ChildServer> {
-  const child = spawn(opts.command ?? process.execPath, [...opts.args], {
+  const command = opts.command ?? process.execPath;
+  const [file, args] =
+    opts.cpu === undefined
+      ? [command, [...opts.args]]
+      : ['taskset', ['-c', String(opts.cpu), command, ...opts.args]];
+  const child = spawn(file, args, {
     cwd: opts.cwd,
     // The child stops when this pipe closes, so even a SIGKILLed bench leaves nothing behind.
     env: { ...process.env, ...opts.env, BENCH_PARENT_STDIN: '1' },
@@ -90,6 +105,11 @@ export async function startChild(opts: StartOptions): Promise<ChildServer> {
   });
   const stdoutOther: string[] = [];
   const lines = createInterface({ input: child.stdout! });
+  const cpuWaiters: Array<(us: number | null) => void> = [];
+  lines.on('line', (line) => {
+    const us = parseCpu(line);
+    if (us !== null) cpuWaiters.shift()?.(us);
+  });
 
   const readyTimeoutMs = opts.readyTimeoutMs ?? 30_000;
   let timer: NodeJS.Timeout | undefined;
@@ -129,6 +149,23 @@ export async function startChild(opts: StartOptions): Promise<ChildServer> {
       ready,
       alive: () => child.exitCode === null && child.signalCode === null,
       stderrTail: () => stderr,
+      cpuMicros() {
+        if (child.exitCode !== null || child.signalCode !== null || !child.stdin?.writable)
+          return Promise.resolve(null);
+        return new Promise<number | null>((resolve) => {
+          const t = setTimeout(() => {
+            const i = cpuWaiters.indexOf(answer);
+            if (i >= 0) cpuWaiters.splice(i, 1);
+            resolve(null);
+          }, 2_000);
+          const answer = (us: number | null) => {
+            clearTimeout(t);
+            resolve(us);
+          };
+          cpuWaiters.push(answer);
+          child.stdin!.write('cpu\n');
+        });
+      },
       async stop(graceMs = 5_000) {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
@@ -147,6 +184,17 @@ export async function startChild(opts: StartOptions): Promise<ChildServer> {
 
 function killPid(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** user + system µs of a child's `{"cpu":{"user":…,"system":…}}` line, or null for any other line. */
+export function parseCpu(line: string): number | null {
+  if (!line.startsWith('{"cpu"')) return null;
+  try {
+    const { cpu } = JSON.parse(line) as { cpu?: { user?: unknown; system?: unknown } };
+    return typeof cpu?.user === 'number' && typeof cpu.system === 'number' ? cpu.user + cpu.system : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The ready object of a stdout line, or null when the line is something else. */

@@ -23,6 +23,8 @@
  *   BENCH_UI_EVENTS       100000 notification events seeded for the notifications page (ui suite)
  *   BENCH_UI_STEPS        200    programmatic scroll steps through the list
  *   BENCH_CHROMIUM        /usr/bin/chromium
+ *   BENCH_PIN             auto   CPU the bank suite's servers are pinned to (taskset -c): auto (the last
+ *                                CPU, when there are 2 or more and taskset exists), off, or a CPU number
  */
 
 export interface BenchConfig {
@@ -51,6 +53,8 @@ export interface BenchConfig {
   uiEvents: number;
   uiSteps: number;
   chromium: string;
+  /** 'auto', 'off' or a CPU number (see pinCpu in steps.ts). */
+  pin: 'auto' | 'off' | number;
 }
 
 /** A setting that cannot be used; the message names the variable. */
@@ -84,6 +88,15 @@ function listVar(env: NodeJS.ProcessEnv, name: string): string[] | null {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+function pinVar(env: NodeJS.ProcessEnv): 'auto' | 'off' | number {
+  const raw = env.BENCH_PIN?.trim() || 'auto';
+  if (raw === 'auto' || raw === 'off') return raw;
+  const cpu = Number(raw);
+  if (!Number.isInteger(cpu) || cpu < 0 || cpu > 4095)
+    throw new ConfigError(`BENCH_PIN must be auto, off or a CPU number, got "${raw}"`);
+  return cpu;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
@@ -120,5 +133,6 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     uiEvents: numberVar(env, 'BENCH_UI_EVENTS', 100_000, 1, 10_000_000, true),
     uiSteps: numberVar(env, 'BENCH_UI_STEPS', 200, 1, 100_000, true),
     chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
+    pin: pinVar(env),
   };
 }

@@ -20,6 +20,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
  * round's p50/p99, the p99 and max of all responses pooled, failures.
  */
 export function formatRuns(runs: readonly TargetRun[]): string {
+  // The server's CPU per request, where a suite measured it (the bank suite's children).
+  const cpu = runs.some((r) => Number.isFinite(r.summary.cpuPerRequestUs));
   return formatTable(
     [
       'target',
@@ -32,6 +34,7 @@ export function formatRuns(runs: readonly TargetRun[]): string {
       'responses',
       'non-2xx',
       'errors',
+      ...(cpu ? ['CPU µs/req'] : []),
     ],
     runs.map((r) => {
       const s = r.summary;
@@ -46,6 +49,7 @@ export function formatRuns(runs: readonly TargetRun[]): string {
         String(s.responses),
         String(s.non2xx),
         String(s.errors + s.mismatches),
+        ...(cpu ? [num(s.cpuPerRequestUs, 1)] : []),
       ];
     }),
   );

@@ -36,7 +36,29 @@ export interface TargetRun {
 export interface InterleaveHooks {
   /** Called before each run; throw to abort (e.g. a server child died). */
   beforeRun?: (target: LoadTarget, phase: 'warmup' | 'round', round: number) => void;
+  /** The target's server CPU time so far (µs), for CPU per request; null when unknown. */
+  cpuMicros?: (target: LoadTarget) => Promise<number | null>;
   log?: (line: string) => void;
+}
+
+/** After a round, before reading the server's CPU: its deferred work (event writes) lands in the round. */
+const SETTLE_MS = 100;
+
+/**
+ * Runs `run` and adds the server's CPU µs per response over it (read before, and SETTLE_MS
+ * after, so work the server deferred past its answers counts), when `cpuMicros` reports it.
+ */
+export async function withCpu<R extends RoundStats>(
+  cpuMicros: (() => Promise<number | null>) | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
+  const before = cpuMicros ? await cpuMicros() : null;
+  const r = await run();
+  if (!cpuMicros || before === null) return r;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const after = await cpuMicros();
+  if (after === null || r.responses === 0) return r;
+  return { ...r, cpuPerRequestUs: (after - before) / r.responses };
 }
 
 function stats(r: LoadResult): RoundStats {
@@ -92,11 +114,15 @@ export async function runInterleaved(
     for (const target of targets) {
       const run = runs.get(target.id)!;
       hooks.beforeRun?.(target, 'round', round);
-      const r = await runLoad(target, { connections: plan.connections, amount: run.amount, maxSeconds });
+      const cpu = hooks.cpuMicros;
+      const r = await withCpu(cpu && (() => cpu(target)), () =>
+        runLoad(target, { connections: plan.connections, amount: run.amount, maxSeconds }),
+      );
       assertClean(target, r, `round ${round}`);
       run.rounds.push(stats(r));
       for (const l of r.latencies) run.latencies.push(l);
-      parts.push(`${target.id} ${Math.round(r.rps)}/s${r.capped ? ' (time cap)' : ''}`);
+      const cpuNote = r.cpuPerRequestUs === undefined ? '' : ` ${Math.round(r.cpuPerRequestUs)} µs/req`;
+      parts.push(`${target.id} ${Math.round(r.rps)}/s${cpuNote}${r.capped ? ' (time cap)' : ''}`);
     }
     log(`  round ${round}/${plan.rounds}: ${parts.join(', ')}`);
   }

@@ -86,6 +86,11 @@ export interface RoundStats {
   /** The round hit its time cap before its count. */
   capped: boolean;
   latencyMs: LatencySummary;
+  /**
+   * The server's CPU time (user + system, every thread) over the round ÷ its responses, µs,
+   * when the target's child reports it (lib/child-runtime.ts).
+   */
+  cpuPerRequestUs?: number;
 }
 
 export interface TargetSummary {
@@ -102,6 +107,8 @@ export interface TargetSummary {
    */
   roundP50Ms: number;
   roundP99Ms: number;
+  /** Median over rounds of the server's CPU µs per request; NaN when not measured. */
+  cpuPerRequestUs: number;
   responses: number;
   non2xx: number;
   errors: number;
@@ -125,6 +132,9 @@ export function summarizeTarget(
     latencyMs: summarizeLatencies(pooledLatencies),
     roundP50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     roundP99Ms: median(rounds.map((r) => r.latencyMs.p99)),
+    cpuPerRequestUs: median(
+      rounds.flatMap((r) => (r.cpuPerRequestUs === undefined ? [] : [r.cpuPerRequestUs])),
+    ),
     responses: sum((r) => r.responses),
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
@@ -162,7 +172,7 @@ export interface TargetRule {
   title: string;
   /** The measured value (null: could not be measured, which misses the target). */
   value: number | null;
-  op: '>=' | '<';
+  op: '>=' | '<' | '<=';
   threshold: number;
   unit: string;
 }
@@ -175,7 +185,9 @@ export interface TargetVerdict extends TargetRule {
 export function judge(rule: TargetRule): TargetVerdict {
   const v = rule.value;
   const pass =
-    v !== null && Number.isFinite(v) && (rule.op === '>=' ? v >= rule.threshold : v < rule.threshold);
+    v !== null &&
+    Number.isFinite(v) &&
+    (rule.op === '>=' ? v >= rule.threshold : rule.op === '<=' ? v <= rule.threshold : v < rule.threshold);
   return { ...rule, pass };
 }
 

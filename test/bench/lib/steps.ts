@@ -3,6 +3,8 @@
  * spot checks, the round plan from the settings, the children's liveness between runs, the
  * throughput figures their ratios are made of, and their verdicts.
  */
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import { startChild, type ChildServer, type StartOptions } from './children';
 import type { BenchConfig } from './config';
 import { BenchBroken } from './errors';
@@ -107,6 +109,32 @@ export function roundsNote(cfg: BenchConfig): string {
 /** The verdict of a rule `value ≥ threshold×` (a throughput ratio). */
 export function atLeast(id: string, title: string, value: number | null, threshold: number): TargetVerdict {
   return judge({ id, title, value, op: '>=', threshold, unit: '×' });
+}
+
+/**
+ * The CPU BENCH_PIN pins a suite's servers to, or null (not pinned): 'auto' takes the last CPU
+ * when the machine has two or more and `taskset` runs, so the load generator keeps the others.
+ */
+export function pinCpu(cfg: Pick<BenchConfig, 'pin'>): number | null {
+  if (cfg.pin === 'off') return null;
+  const count = cpus().length;
+  if (cfg.pin === 'auto') {
+    if (count < 2) return null;
+    return spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0 ? count - 1 : null;
+  }
+  if (cfg.pin >= count) throw new BenchBroken(`BENCH_PIN=${cfg.pin}: this machine has CPUs 0..${count - 1}`);
+  return cfg.pin;
+}
+
+/** The verdict of a rule `value ≤ threshold` (a ratio, unit × unless told). */
+export function atMost(
+  id: string,
+  title: string,
+  value: number | null,
+  threshold: number,
+  unit = '×',
+): TargetVerdict {
+  return judge({ id, title, value, op: '<=', threshold, unit });
 }
 
 /** The verdict of a rule `value < threshold unit` (a latency in ms unless told). */

@@ -44,3 +44,33 @@ describe('bank.setNotifyPrefix through dispatch', () => {
     );
   });
 });
+
+describe('callback events through events.get and events.export', () => {
+  it('readers get the whole callback: token and checks rebuilt from the small record', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dets-bank-wiring-'));
+    core = await createConsoleCore({ dataDir: dir, host: 'cli' });
+    const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const token = `${b64({ alg: 'none' })}.${b64({ flow: 'sign-in', obj: 'X', sub: 'y' })}.`;
+    const res = await fetch(`${bank.url}/user_auth`, { headers: { 'X-Session-ID': token } });
+    expect(res.status).toBe(401);
+    let id: string | undefined;
+    for (let i = 0; i < 200 && !id; i++) {
+      const page = await core.dispatch('events.query', { kind: 'callback', limit: 1 });
+      id = (page as { value: { events: Array<{ id: string }> } }).value.events[0]?.id;
+      if (!id) await new Promise((r) => setTimeout(r, 10));
+    }
+    const got = await core.dispatch('events.get', { id: id! });
+    const detail = methods['events.get'].output.parse((got as { value: unknown }).value);
+    expect(detail).toMatchObject({ failed_check: 'alg', token: { header: { alg: 'none' } } });
+    expect(detail.checks?.map((c) => [c.id, c.status]).slice(0, 3)).toEqual([
+      ['structure', 'passed'],
+      ['alg', 'failed'],
+      ['crit', 'skipped'],
+    ]);
+    expect(detail.data).toBeUndefined();
+    const exported = await core.dispatch('events.export', { format: 'json', query: { kind: 'callback' } });
+    const line = JSON.parse((exported as { value: { text: string } }).value.text.trim()) as typeof detail;
+    expect(line.checks).toEqual(detail.checks);
+  });
+});

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { CompactSign, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from '../../../electron/core/bank';
+import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
 import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
 import { openEventStore, type EventStore } from '../../../electron/core/store';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
@@ -278,12 +279,16 @@ export async function post(
   return { status: res.status, body: jsonOrNull(text), text };
 }
 
-/** The newest stored event (waits briefly: callback events are appended after the answer). */
+/**
+ * The newest event as readers get it (events.get: a callback's token and checks rebuilt from the
+ * small record, bank/callback-detail.ts); waits briefly: callback events are appended after the
+ * answer.
+ */
 export async function lastEvent(store: EventStore, kind?: 'callback' | 'notification') {
   for (let i = 0; i < 100; i++) {
     const page = await store.query({ kind, limit: 1 });
     const [first] = page.events;
-    if (first) return store.get(first.id);
+    if (first) return rebuildCallbackDetail(await store.get(first.id));
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('no event');

@@ -1,0 +1,130 @@
+/**
+ * A callback's event, small when written and whole when read (issue 11, "Callbacks at the speed
+ * of the crypto"). On the request path the bank endpoints record only what cannot be rebuilt:
+ * the raw X-Session-ID (in the request's headers, as received), the status, the failed check's
+ * id and detail, obj/sub, the warning, timing, remote, route, the JWKS state the check saw and
+ * the response as recorded. The decoded token and the list of checks are rebuilt here when an
+ * event is read (events.get and export, recheck, replay), in the engine's order
+ * (ENGINE_CHECK_IDS): the checks before the failed one passed (their details re-derived from the
+ * token and the time of the callback where the check is pure, else "passed when the callback
+ * was judged"), the failed one with the detail recorded, the rest "not checked: X failed first".
+ *
+ * Threat model: a stored event is the console's own record, but the token in it came from the
+ * network; it is only decoded here (decodeCompact never throws), never verified or trusted.
+ */
+import type { EventDetail } from '../../contract/schemas/events';
+import type { EventStore } from '../store';
+import type { Check, CheckId } from '../../contract/schemas/inspector';
+import {
+  ENGINE_CHECK_IDS,
+  checkAlg,
+  checkCrit,
+  checkExp,
+  checkFlow,
+  checkIat,
+  checkNbf,
+  checkStructure,
+  decodeCompact,
+  makeCheck,
+  notChecked,
+  notCheckedWithout,
+  type DecodedToken,
+} from '../jwt';
+import { BANK_CHECK_IDS, SESSION_HEADER } from './verify';
+
+/** What a callback event stores of its verdict in `data`, beside the summary's failed_check. */
+export interface RecordedVerdict {
+  /** The failed check's detail (null when every check passed). */
+  detail: string | null;
+}
+
+/** The bank's checks as a verdict lists them (present has no entry: see verify.ts). */
+const LISTED: readonly CheckId[] = ENGINE_CHECK_IDS.filter(
+  (id) => id !== 'present' && (BANK_CHECK_IDS as readonly string[]).includes(id),
+);
+
+/** Checks that are pure functions of the token and the time: re-derived exactly on read. */
+const PURE: Partial<Record<CheckId, (d: DecodedToken, nowSeconds: number) => Check | null>> = {
+  structure: (d) => checkStructure(d),
+  alg: (d) => checkAlg(d),
+  crit: (d) => checkCrit(d),
+  exp: (d, now) => (d.payload ? checkExp(d.payload, now) : null),
+  iat: (d, now) => (d.payload ? checkIat(d.payload, now) : null),
+  nbf: (d, now) => (d.payload ? checkNbf(d.payload, now) : null),
+  flow: (d) => (d.payload ? checkFlow(d.payload) : null),
+};
+
+/** The `data` a callback event carries for its verdict to be rebuilt on read. */
+export function recordVerdict(failedDetail: string | null): { verdict: RecordedVerdict } {
+  return { verdict: { detail: failedDetail } };
+}
+
+function recordedOf(event: EventDetail): RecordedVerdict | null {
+  const data = event.data as { verdict?: { detail?: unknown } } | undefined;
+  const v = data?.verdict;
+  if (!v || typeof v !== 'object') return null;
+  return { detail: typeof v.detail === 'string' ? v.detail : null };
+}
+
+/**
+ * The event as readers see it: a small callback record (written by the bank endpoints since
+ * issue 11) gets its `token` and `checks` back; any other event is returned as it is.
+ *
+ * @example
+ * const detail = rebuildCallbackDetail(await store.get(id));
+ */
+export function rebuildCallbackDetail(event: EventDetail): EventDetail {
+  if (event.kind !== 'callback' || event.checks !== null) return event;
+  const recorded = recordedOf(event);
+  if (!recorded) return event;
+  const { data: _data, ...rest } = event;
+  const raw = event.request?.headers['x-session-id'];
+  const failed = event.failed_check;
+  if (failed === 'present' || raw === undefined) {
+    // No header: nothing had an input (the engine skips every check the same way).
+    const skip = notCheckedWithout(SESSION_HEADER);
+    return { ...rest, token: null, checks: LISTED.map((id) => makeCheck(id, 'skipped', skip)) };
+  }
+  const decoded = decodeCompact(raw.trim());
+  const nowSeconds = Math.floor(Date.parse(event.at) / 1000);
+  const checks: Check[] = [];
+  let after = false;
+  for (const id of LISTED) {
+    if (after) checks.push(makeCheck(id, 'skipped', notChecked(failed as string)));
+    else if (id === failed) {
+      checks.push(makeCheck(id, 'failed', recorded.detail ?? 'failed when the callback was judged'));
+      after = true;
+    } else {
+      // Before the failure (or every check, when none failed): it did not fail then.
+      const again = PURE[id]?.(decoded, nowSeconds) ?? null;
+      checks.push(
+        again && again.status !== 'failed'
+          ? again
+          : makeCheck(id, 'passed', 'passed when the callback was judged'),
+      );
+    }
+  }
+  return {
+    ...rest,
+    token: { header: decoded.header, payload: decoded.payload },
+    checks,
+  };
+}
+
+/**
+ * `store` with `get` and `scan` answering whole events (rebuildCallbackDetail), for readers
+ * that take a store, e.g. the events export.
+ */
+export function rebuildingReader(store: EventStore): EventStore {
+  return {
+    append: (event, options) => store.append(event, options),
+    query: (query) => store.query(query),
+    get: async (id) => rebuildCallbackDetail(await store.get(id)),
+    async *scan(filter) {
+      for await (const event of store.scan(filter)) yield rebuildCallbackDetail(event);
+    },
+    hasTransaction: (id) => store.hasTransaction(id),
+    flush: () => store.flush(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventDetail } from '../../../electron/contract/schemas/events';
+import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
+import {
+  CUSTOMER,
+  claims,
+  cleanup,
+  eventCount,
+  get,
+  makeServiceKey,
+  nowSeconds,
+  rawJwt,
+  serviceJwt,
+  startBank,
+  type BankFixture,
+} from './helpers';
+
+// Issue 11: a callback's event is small when written (the raw token and the verdict) and whole
+// when read: the decoded token and the checks are rebuilt, the same as the engine lists them.
+
+let fx: BankFixture;
+let callbacks = 0;
+
+beforeAll(async () => {
+  fx = await startBank({ customers: [CUSTOMER] });
+});
+afterAll(cleanup);
+
+/** The stored record of the request just made, as written. */
+async function stored(): Promise<EventDetail> {
+  callbacks += 1;
+  await eventCount(fx.store, 'callback', callbacks);
+  const page = await fx.store.query({ kind: 'callback', limit: 1 });
+  return fx.store.get(page.events[0]!.id);
+}
+
+describe('the stored callback event', () => {
+  it('holds the raw token and the verdict, not the decoded token or the checks', async () => {
+    const token = await serviceJwt(fx.key);
+    expect((await get(`${fx.url}/user_auth`, token)).status).toBe(200);
+    const e = await stored();
+    expect(e).toMatchObject({ status: 200, failed_check: null, obj: 'DE001', checks: null, token: null });
+    expect(e.request?.headers['x-session-id']).toBe(token);
+    expect(e.data).toEqual({ verdict: { detail: null } });
+    expect(e.response?.body).toContain(`<masked: ${CUSTOMER.key.length} characters>`);
+    expect(e.jwks).toMatchObject({ url: fx.jwks.url, kids: [fx.key.kid] });
+    const whole = rebuildCallbackDetail(e);
+    expect(JSON.stringify(e).length).toBeLessThan(JSON.stringify(whole).length * 0.6);
+    expect(whole.data).toBeUndefined();
+    expect(whole.token?.payload).toMatchObject({ obj: 'DE001', sub: CUSTOMER.sub });
+  });
+
+  it('leaves events that are not small callback records as they are', async () => {
+    await get(`${fx.url}/nope`);
+    const e = await stored();
+    expect(e.data).toBeUndefined();
+    expect(rebuildCallbackDetail(e)).toBe(e);
+    const old = { ...e, checks: [], token: null, data: { verdict: { detail: null } } };
+    expect(rebuildCallbackDetail(old)).toBe(old);
+  });
+});
+
+describe('rebuilt on read, as the engine judged it', () => {
+  const cases: Array<[string, () => Promise<string | undefined>, string | null]> = [
+    ['valid', () => serviceJwt(fx.key), null],
+    ['no header', async () => undefined, 'present'],
+    ['garbage', async () => 'not-a-token', 'structure'],
+    ['alg none', async () => rawJwt({ alg: 'none', kid: fx.key.kid }, claims()), 'alg'],
+    [
+      'crit',
+      async () => rawJwt({ alg: 'RS256', kid: fx.key.kid, crit: ['x'], x: 1 }, claims(), 'c2ln'),
+      'crit',
+    ],
+    ['unknown kid', async () => serviceJwt(await makeServiceKey()), 'kid'],
+    ['wrong key, right kid', async () => serviceJwt(await makeServiceKey(fx.key.kid)), 'signature'],
+    [
+      'expired',
+      async () => serviceJwt(fx.key, claims({ iat: nowSeconds() - 900, exp: nowSeconds() - 300 })),
+      'exp',
+    ],
+    [
+      'iat ahead',
+      async () => serviceJwt(fx.key, claims({ iat: nowSeconds() + 300, exp: nowSeconds() + 900 })),
+      'iat',
+    ],
+    ['nbf ahead', async () => serviceJwt(fx.key, claims({ nbf: nowSeconds() + 300 })), 'nbf'],
+    ['flow', async () => serviceJwt(fx.key, claims({ flow: 'sign-up' })), 'flow'],
+    ['obj', async () => serviceJwt(fx.key, claims({ obj: 'NOPE' })), 'obj'],
+    ['sub', async () => serviceJwt(fx.key, claims({ sub: 'someone@else' })), 'sub'],
+  ];
+
+  it.each(cases)('%s', async (_name, make, failed) => {
+    const token = await make();
+    const r = await get(`${fx.url}/user_auth`, token);
+    const e = await stored();
+    expect(e.failed_check).toBe(failed);
+    const whole = rebuildCallbackDetail(e);
+    // The engine's own list for the same token now (the JWKS and the customers are unchanged).
+    const now = await fx.bank.recheck(e.id);
+    expect(now.failed_check).toBe(failed);
+    expect(whole.checks?.map((c) => [c.id, c.status])).toEqual(now.checks?.map((c) => [c.id, c.status]));
+    expect(whole.token).toEqual(now.token);
+    if (failed === null || failed === 'present') return;
+    // The failure's detail is the one the callback was answered with.
+    const answered = (r.body as { detail: string }).detail;
+    expect(whole.checks?.find((c) => c.id === failed)?.detail).toBe(answered);
+    const after = whole.checks?.filter((c) => c.status === 'skipped' && c.id !== 'nbf') ?? [];
+    for (const c of after)
+      expect(c.detail).toBe(
+        failed === 'present' ? 'not checked: no X-Session-ID' : `not checked: ${failed} failed first`,
+      );
+  });
+});
