@@ -43,6 +43,8 @@ export interface VerifyDeps {
   noUrlHint: string;
   /** When the callback's budget ends (ms, on the clock the JWKS client uses). */
   deadlineMs?: number;
+  /** Passed checks without words (a callback's checks are rebuilt when its event is read). */
+  lean?: boolean;
 }
 
 const claim = (payload: Record<string, unknown> | null, name: string): string | null => {
@@ -66,6 +68,7 @@ export async function verifySessionToken(
     headerWhy: 'the service sends its JWT there on every callback (spec 4.2)',
     nowSeconds: deps.nowSeconds(),
     mode: 'first-failure',
+    lean: deps.lean === true,
     keys: {
       kind: 'lookup',
       forKid: async (kid) => {
