@@ -13,8 +13,6 @@
  * trimmed; those are the writer's to do) and the scan sees what was on disk when it began. A
  * profile without an event store lists nothing and creates nothing.
  */
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { EventKind, EventSummary, type EventDetail } from '../../contract/schemas/events';
 import { EventHub } from '../../core/event-hub';
 import { defaultDataDir } from '../../core/paths';
@@ -66,10 +64,6 @@ export function summaryOf(event: EventDetail): EventSummary {
 export async function eventsCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseEventsFlags(argv, io);
   const table = options.json ? null : new EventTable(io);
-  if (!(await hasEventStore(options.dataDir))) {
-    table?.end(0, options.kind);
-    return EXIT.OK;
-  }
   // A second opener beside a running serve: read only, never the writer's repairs.
   const storeOptions: EventStoreOptions & { readOnly: true } = {
     dataDir: options.dataDir,
@@ -99,14 +93,6 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT.OK;
   } finally {
     await store.close();
-  }
-}
-
-async function hasEventStore(dataDir: string): Promise<boolean> {
-  try {
-    return (await stat(path.join(dataDir, 'events'))).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventDetail, EventPage, EventQuery, EventSummary } from '../schemas/events';
+import { EventDetail, EventPage, EventQuery, EventSummary, StoreHealth } from '../schemas/events';
 import { method } from './method';
 
 /** `events.*` methods: the event store (issue 5). */
@@ -26,4 +26,6 @@ export const eventsMethods = {
 export const eventsEvents = {
   /** A new event was stored. */
   'events.appended': EventSummary,
+  /** The event store's writes failed, recovered, or its database was found damaged. */
+  'events.health-changed': StoreHealth,
 } as const;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore, type NewEvent } from '../../../electron/core/store';
-import { formatEventId } from '../../../electron/core/store/event-store';
+import { formatEventId } from '../../../electron/core/store';
 import { removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
