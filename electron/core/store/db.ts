@@ -173,10 +173,14 @@ export function configure(db: Database, readOnly: boolean): void {
  * migrate nothing.
  */
 export function openDatabase(dataDir: string, options: { readOnly?: boolean } = {}): Database {
-  const file = dbFile(dataDir);
+  return openDatabaseFile(dbFile(dataDir), options);
+}
+
+/** openDatabase() for a file of any name (`store recover` builds a fresh one beside). */
+export function openDatabaseFile(file: string, options: { readOnly?: boolean } = {}): Database {
   const readOnly = options.readOnly === true;
   if (!readOnly) {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
   }
   let db: Database;
