@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { ConsoleError } from '../../contract/errors';
 import { dbFile, openDatabaseFile } from './db';
 import { readRecords } from './reader';
-import { DEFAULT_MAX_RECORD_BYTES, parseEventId, rowOf, type EventRow } from './records';
+import { parseEventId, rowOf, type EventRow } from './records';
 import { WriterClient, quickCheck } from './writer';
 
 export interface RecoverReport {
