@@ -404,10 +404,20 @@ class SqliteEventStore implements EventStore {
   async *scan(filter: ScanFilter = {}): AsyncIterable<EventDetail> {
     // Everything appended so far must be committed before reading.
     await this.flush();
-    const after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
+    let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
+    const where = whereOf(filter);
+    if (filter.last !== undefined) {
+      // The newest N: start just before the Nth newest match (one indexed query).
+      const nth = this.reading(() =>
+        this.db
+          .prepare(`SELECT seq FROM events WHERE ${where.sql} AND seq > ? ORDER BY seq DESC LIMIT 1 OFFSET ?`)
+          .get(...where.params, after, Math.max(0, filter.last! - 1)),
+      );
+      if (nth) after = Number(nth.seq) - 1;
+    }
     yield* readRecords(this.db, {
       after,
-      where: whereOf(filter),
+      where,
       onDamage: (why) => this.setHealth('damaged', why),
     });
   }
