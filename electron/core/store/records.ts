@@ -89,16 +89,29 @@ function headerBytes(headers: Record<string, string> | undefined): number {
   return n;
 }
 
+/** The `detail` of a JSON error answer (`{"error","check","detail"}`, DESIGN.md), if any. */
+function bodyDetail(body: string | null | undefined): string | null {
+  if (!body) return null;
+  try {
+    const v = JSON.parse(body) as { detail?: unknown };
+    return typeof v.detail === 'string' ? v.detail : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The compact form of a request refused before any check: route, time, remote, reason and
  * sizes; no headers, no bodies, no token. Its size is bounded whatever the request carried, so
  * the `refused` class's count cap bounds its bytes too.
  */
 export function compactRecord(e: EventDetail): EventDetail {
-  const failed = e.checks?.find((c) => c.status === 'failed');
-  const reason = failed
-    ? `${failed.id}: ${failed.detail}`
-    : (e.warning ?? (e.status !== null ? `answered ${e.status}` : 'refused'));
+  const failed =
+    e.checks?.find((c) => c.status === 'failed') ?? e.checks?.find((c) => c.id === e.failed_check);
+  const detail = failed?.detail ?? bodyDetail(e.response?.body);
+  const reason = e.failed_check
+    ? `${e.failed_check}: ${detail ?? ''}`
+    : (e.warning ?? detail ?? (e.status !== null ? `answered ${e.status}` : 'refused'));
   return {
     ...summarize(e),
     path: cut(e.path, COMPACT_TEXT_CHARS),

@@ -136,10 +136,17 @@ class SqliteEventStore implements EventStore {
   /** The one-time migration of an old segment-log profile, through the writer (legacy.ts). */
   async migrateLegacy(): Promise<void> {
     if (!hasLegacyLog(this.options.dataDir)) return;
-    await migrateLegacyLog(this.db, this.writerNow(), this.options.dataDir, {
-      onProgress: this.options.onMigrationProgress,
-      log: this.log,
-    });
+    // Without a listener, a large history reports its progress in the log, a line per tenth.
+    let tenth = 0;
+    const onProgress =
+      this.options.onMigrationProgress ??
+      ((p: { events: number; bytesDone: number; bytesTotal: number }) => {
+        const now = p.bytesTotal > 0 ? Math.floor((10 * p.bytesDone) / p.bytesTotal) : 10;
+        if (now <= tenth || p.bytesTotal < 16 * 1024 ** 2) return;
+        tenth = now;
+        this.log(`event store: migrating the old event log: ${now * 10}% (${p.events} events)`);
+      });
+    await migrateLegacyLog(this.db, this.writerNow(), this.options.dataDir, { onProgress, log: this.log });
     this.loadNextSeq();
   }
 
