@@ -26,6 +26,6 @@ export const eventsMethods = {
 export const eventsEvents = {
   /** A new event was stored. */
   'events.appended': EventSummary,
-  /** The event store's writes failed, recovered, or its database was found damaged. */
-  'events.health-changed': StoreHealth,
+  /** The event store's health changed: its writes failed or recovered, or its database was found damaged (issue 12). */
+  'store.changed': StoreHealth,
 } as const;

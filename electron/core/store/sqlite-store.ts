@@ -169,7 +169,7 @@ class SqliteEventStore implements EventStore {
     else if (state === 'damaged') this.log(`event store: ${this.file} is damaged: ${detail}`);
     else this.log(`event store: writing to ${this.file} works again`);
     try {
-      this.hub.emit('events.health-changed', this.health());
+      this.hub.emit('store.changed', this.health());
     } catch {
       // a listener's failure never breaks the store
     }

@@ -36,7 +36,7 @@ export interface EventStore {
   hasTransaction(transactionId: string): boolean;
   /** Makes everything appended so far durable. */
   flush(): Promise<void>;
-  /** Whether writes succeed and the database is sound (`events.health-changed` on change). */
+  /** Whether writes succeed and the database is sound (`store.changed` on change). */
   health(): StoreHealth;
   /**
    * The result of `PRAGMA quick_check` run at open on its own thread: [] when sound, else the
@@ -57,7 +57,7 @@ export type Retention = Partial<Record<RetentionClass, number | null>>;
 
 export interface EventStoreOptions {
   dataDir: string;
-  /** Emits `events.appended` with each new summary, `events.health-changed` on a change. */
+  /** Emits `events.appended` with each new summary, `store.changed` on a change. */
   events: EventHub;
   /**
    * Caps per class; defaults in sqlite-store.ts. `ack` (acknowledged notifications) is the
