@@ -247,6 +247,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'events.query': async (args) => (await store()).query(args ?? {}),
     'events.get': async (args) => (await store()).get(args.id),
     'events.export': async (args) => exportEvents(await store(), args.format, args.query ?? {}),
+    'events.health': async () => (await store()).health(),
     'bank.status': async () => ({ url: listeners.bank ?? null, ...(await (await bank()).status()) }),
     'bank.customers': async () => (await bank()).customers(),
     'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),

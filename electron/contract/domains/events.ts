@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EventDetail, EventPage, EventQuery, EventSummary, StoreHealth } from '../schemas/events';
-import { method } from './method';
+import { method, NoInput } from './method';
 
 /** `events.*` methods: the event store (issue 5). */
 export const eventsMethods = {
@@ -19,6 +19,11 @@ export const eventsMethods = {
     summary: 'Matching events as JSON Lines or CSV text, for a file the user saves.',
     input: z.object({ format: z.enum(['json', 'csv']), query: EventQuery.optional() }),
     output: z.object({ text: z.string(), filename: z.string(), mime: z.string(), count: z.number().int() }),
+  }),
+  'events.health': method({
+    summary: 'Whether the event store writes and its database is sound (the header shows it when not).',
+    input: NoInput,
+    output: StoreHealth,
   }),
 } as const;
 
