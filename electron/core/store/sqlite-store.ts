@@ -22,7 +22,7 @@
 import { ConsoleError } from '../../contract/errors';
 import type { EventDetail, EventQuery, EventSummary, StoreHealth } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
-import { type Database, dbFile, isCorruption, openDatabase } from './db';
+import { type Database, type Statement, dbFile, isCorruption, openDatabase } from './db';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
 import { readRecords, whereOf } from './reader';
 import {
@@ -112,6 +112,8 @@ class SqliteEventStore implements EventStore {
   private readonly maxRecordBytes: number;
   private readonly hub: EventHub;
   private readonly log: (line: string) => void;
+  /** Prepared statements of the reader, by SQL (preparing costs more than running them). */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Database,
@@ -124,6 +126,16 @@ class SqliteEventStore implements EventStore {
     this.log = options.log ?? ((line) => console.error(line));
     this.state = { state: 'ok', file: this.file, since: new Date().toISOString(), detail: null };
     this.loadNextSeq();
+  }
+
+  private sql(text: string): Statement {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare(text);
+      if (this.statements.size > 200) this.statements.clear();
+      this.statements.set(text, st);
+    }
+    return st;
   }
 
   /** Ids never repeat: the next follows the highest ever committed (`meta.high_seq`). */
@@ -369,7 +381,7 @@ class SqliteEventStore implements EventStore {
     const key = transactionId.toLowerCase();
     if (this.uncommittedTx.has(key)) return true;
     try {
-      return this.db.prepare('SELECT 1 AS x FROM events WHERE tx_lower = ? LIMIT 1').get(key) !== undefined;
+      return this.sql('SELECT 1 AS x FROM events WHERE tx_lower = ? LIMIT 1').get(key) !== undefined;
     } catch {
       return false;
     }
@@ -403,7 +415,7 @@ class SqliteEventStore implements EventStore {
     if (seq === null) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
     const pending = this.uncommitted.get(seq);
     if (pending !== undefined) return JSON.parse(pending) as EventDetail;
-    const row = this.reading(() => this.db.prepare('SELECT record FROM events WHERE seq = ?').get(seq));
+    const row = this.reading(() => this.sql('SELECT record FROM events WHERE seq = ?').get(seq));
     if (!row) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
     return JSON.parse(String(row.record)) as EventDetail;
   }
