@@ -20,6 +20,12 @@ export function formatEventId(seq: number): string {
   return `e${String(seq).padStart(12, '0')}`;
 }
 
+/**
+ * The id a record carries until the writer gives it its own at commit (writer.ts replaces this
+ * exact prefix of the record's JSON: the id is always its first key).
+ */
+export const PENDING_ID = formatEventId(0);
+
 export function parseEventId(id: string): number | null {
   const m = ID_RE.exec(id);
   return m ? Number(m[1]) : null;

@@ -30,12 +30,13 @@ import {
   EVENT_KINDS,
   type EventRow,
   formatEventId,
+  PENDING_ID,
   parseEventId,
   summarize,
   toRow,
 } from './records';
 import type { EventStore, EventStoreOptions, NewEvent, ScanFilter } from './types';
-import { type ClassCaps, WriterClient, quickCheck } from './writer';
+import { type ClassCaps, type Reply, WriterClient, quickCheck } from './writer';
 
 /**
  * Default caps per retention class (records.ts). Acknowledged notifications: keep every one
@@ -93,14 +94,11 @@ function summaryOfRow(r: Record<string, unknown>): EventSummary {
 
 class SqliteEventStore implements EventStore {
   private writer: WriterClient | null = null;
-  private nextSeq = 1;
   private queue: Pending[] = [];
   private retry: Pending[] = [];
   private inFlight = false;
   private coalesceTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
-  /** Records appended but not yet committed, for get(). */
-  private readonly uncommitted = new Map<number, string>();
   /** Lower-cased transaction_ids appended but not yet committed, for hasTransaction(). */
   private readonly uncommittedTx = new Map<string, number>();
   private state: StoreHealth;
@@ -125,7 +123,6 @@ class SqliteEventStore implements EventStore {
     this.hub = options.events;
     this.log = options.log ?? ((line) => console.error(line));
     this.state = { state: 'ok', file: this.file, since: new Date().toISOString(), detail: null };
-    this.loadNextSeq();
   }
 
   private sql(text: string): Statement {
@@ -136,13 +133,6 @@ class SqliteEventStore implements EventStore {
       this.statements.set(text, st);
     }
     return st;
-  }
-
-  /** Ids never repeat: the next follows the highest ever committed (`meta.high_seq`). */
-  private loadNextSeq(): void {
-    const top = this.db.prepare('SELECT max(seq) AS s FROM events').get();
-    const high = this.db.prepare("SELECT value FROM meta WHERE key = 'high_seq'").get();
-    this.nextSeq = Math.max(Number(top?.s ?? 0), Number(high?.value ?? 0)) + 1;
   }
 
   /** The one-time migration of an old segment-log profile, through the writer (legacy.ts). */
@@ -159,7 +149,6 @@ class SqliteEventStore implements EventStore {
         this.log(`event store: migrating the old event log: ${now * 10}% (${p.events} events)`);
       });
     await migrateLegacyLog(this.db, this.writerNow(), this.options.dataDir, { onProgress, log: this.log });
-    this.loadNextSeq();
   }
 
   private get readOnly(): boolean {
@@ -229,23 +218,22 @@ class SqliteEventStore implements EventStore {
       return Promise.reject(
         new ConsoleError('BAD_ARGUMENT', `kind: ${String(event.kind)} is not an event kind`),
       );
-    const seq = this.nextSeq;
     const at =
       typeof event.at === 'string' && !Number.isNaN(Date.parse(event.at))
         ? event.at
         : new Date(this.options.now?.() ?? Date.now()).toISOString();
     const record = { id: '', ...event, at } as EventDetail;
-    record.id = formatEventId(seq); // first key, and never a producer's
+    // The first key, and never a producer's: the writer gives the id at commit (writer.ts), so
+    // two processes writing to one profile (serve beside the desktop app) never collide.
+    record.id = PENDING_ID;
     let built: ReturnType<typeof toRow>;
     try {
-      built = toRow(record, seq, this.maxRecordBytes);
+      built = toRow(record, 0, this.maxRecordBytes);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return Promise.reject(new ConsoleError('BAD_ARGUMENT', `The event cannot be stored as JSON: ${why}`));
     }
-    this.nextSeq++;
     const { row, stored } = built;
-    this.uncommitted.set(seq, row.record);
     if (row.tx_lower !== null)
       this.uncommittedTx.set(row.tx_lower, (this.uncommittedTx.get(row.tx_lower) ?? 0) + 1);
     const durable = options?.durable === true;
@@ -293,11 +281,14 @@ class SqliteEventStore implements EventStore {
     this.inFlight = true;
     const done =
       rows.length === 0
-        ? Promise.resolve({ ok: true } as { ok: boolean; message?: string })
+        ? Promise.resolve({ ok: true, firstSeq: 0 } as Reply)
         : this.writerNow().request({ type: 'commit', rows, durable });
     void done
       .then(
-        (reply) => (reply.ok ? this.settle(batch) : this.failBatch(batch, reply.message ?? 'commit failed')),
+        (reply) =>
+          reply.ok
+            ? this.settle(batch, reply.firstSeq ?? 0)
+            : this.failBatch(batch, reply.message ?? 'commit failed'),
         (err: unknown) => this.failBatch(batch, err instanceof Error ? err.message : String(err)),
       )
       .finally(() => {
@@ -309,7 +300,6 @@ class SqliteEventStore implements EventStore {
 
   private forget(p: Pending): void {
     if (!p.row) return;
-    this.uncommitted.delete(p.row.seq);
     const tx = p.row.tx_lower;
     if (tx !== null) {
       const n = (this.uncommittedTx.get(tx) ?? 1) - 1;
@@ -318,14 +308,17 @@ class SqliteEventStore implements EventStore {
     }
   }
 
-  private settle(batch: Pending[]): void {
+  /** Resolves a committed batch; its rows got the ids from `firstSeq` on, in order. */
+  private settle(batch: Pending[], firstSeq: number): void {
     if (batch.some((p) => p.row)) this.setHealth('ok', null);
+    let seq = firstSeq;
     for (const p of batch) {
       this.forget(p);
       if (!p.summary) {
         p.resolve(null as unknown as EventSummary);
         continue;
       }
+      p.summary.id = formatEventId(seq++);
       p.resolve(p.summary);
       try {
         this.hub.emit('events.appended', p.summary);
@@ -399,9 +392,9 @@ class SqliteEventStore implements EventStore {
           if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `before: ${q.before} is not an event id`);
           page = { sql: `${where.sql} AND seq < ?`, params: [...where.params, seq] };
         }
-        const rows = this.db
-          .prepare(`SELECT ${SUMMARY_COLUMNS} FROM events WHERE ${page.sql} ORDER BY seq DESC LIMIT ?`)
-          .all(...page.params, limit);
+        const rows = this.sql(
+          `SELECT ${SUMMARY_COLUMNS} FROM events WHERE ${page.sql} ORDER BY seq DESC LIMIT ?`,
+        ).all(...page.params, limit);
         const total = this.db
           .prepare(`SELECT count(*) AS n FROM events WHERE ${where.sql}`)
           .get(...where.params);
@@ -413,8 +406,6 @@ class SqliteEventStore implements EventStore {
   async get(id: string): Promise<EventDetail> {
     const seq = parseEventId(id);
     if (seq === null) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
-    const pending = this.uncommitted.get(seq);
-    if (pending !== undefined) return JSON.parse(pending) as EventDetail;
     const row = this.reading(() => this.sql('SELECT record FROM events WHERE seq = ?').get(seq));
     if (!row) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
     return JSON.parse(String(row.record)) as EventDetail;

@@ -34,6 +34,8 @@ export interface Reply {
   ok: boolean;
   message?: string;
   code?: string;
+  /** `commit`: the seq given to the batch's first new row (the others follow in order). */
+  firstSeq?: number;
   /** `check` mode: quick_check's lines ("ok" when sound). */
   problems?: string[];
 }
@@ -113,7 +115,15 @@ function writerMain(require: (id: string) => any): void {
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
 
-  function commit(rows: EventRow[], durable: boolean, meta: [string, string][], keepAll: boolean): void {
+  const maxSeq = db.prepare(
+    "SELECT max(coalesce((SELECT max(seq) FROM events), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'high_seq'), 0)) AS s",
+  );
+  // A new row (seq 0) gets the next seq inside the write transaction, so ids never collide even
+  // with another process writing to the same file, and never repeat (meta.high_seq outlives
+  // trimming); its record's JSON starts with the pending id, replaced here.
+  const PENDING = '{"id":"e000000000000"';
+
+  function commit(rows: EventRow[], durable: boolean, meta: [string, string][], keepAll: boolean): number {
     // A batch with nothing durable in it (callbacks, exchanges) commits without its own fsync;
     // the next durable commit's fsync of the WAL covers its frames too (WAL appends in order).
     const want = durable ? 'FULL' : 'NORMAL';
@@ -121,10 +131,18 @@ function writerMain(require: (id: string) => any): void {
       db.pragma(`synchronous = ${want}`);
       sync = want;
     }
+    let first = 0;
     inTransaction(() => {
       const added = new Map<string, { n: number; bytes: number }>();
       let top = 0;
+      let next = 0;
       for (const r of rows) {
+        if (r.seq === 0) {
+          if (next === 0) next = first = Number(maxSeq.get().s) + 1;
+          r.seq = next++;
+          if (r.record.startsWith(PENDING))
+            r.record = `{"id":"e${String(r.seq).padStart(12, '0')}"${r.record.slice(PENDING.length)}`;
+        }
         const size = r.record.length;
         insert.run(
           r.seq,
@@ -168,12 +186,14 @@ function writerMain(require: (id: string) => any): void {
       if (top > 0) high.run(String(top));
       for (const [k, v] of meta) setMeta.run(k, v);
     });
+    return first;
   }
 
   parentPort.on('message', (m: Request & { id: number }) => {
-    let reply: Reply;
+    let reply: Reply = { ok: true };
     try {
-      if (m.type === 'commit') commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true);
+      if (m.type === 'commit')
+        reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
       else if (m.type === 'probe') inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
       else if (m.type === 'close') {
         try {
@@ -183,7 +203,6 @@ function writerMain(require: (id: string) => any): void {
         }
         db.close();
       }
-      reply = { ok: true };
     } catch (err) {
       reply = errorReply(err);
     }

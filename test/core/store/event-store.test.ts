@@ -222,6 +222,24 @@ describe('event store: readers beside the writer', () => {
   });
 });
 
+describe('event store: two writers on one profile', () => {
+  it('serve beside the desktop app: both append to one file, every event kept, ids unique', async () => {
+    const dir = tempDir();
+    const a = await openStore(dir);
+    const b = await openStore(dir);
+    const appended = await Promise.all(
+      Array.from({ length: 400 }, (_, k) =>
+        (k % 2 ? a : b).store.append(notification({ transaction_id: `two-${k}` }), { durable: true }),
+      ),
+    );
+    const ids = appended.map((s) => s.id);
+    expect(new Set(ids).size).toBe(400);
+    expect((await a.store.query({ limit: 1 })).total).toBe(400);
+    for (const s of appended) expect((await b.store.get(s.id)).transaction_id).toBe(s.transaction_id);
+    expect(a.store.hasTransaction('TWO-2')).toBe(true);
+  });
+});
+
 describe('event store: retention per class', () => {
   it('caps callbacks oldest first and never touches acknowledged notifications', async () => {
     const dir = tempDir();
