@@ -247,9 +247,12 @@ describe('event store: retention per class', () => {
     const acked: string[] = [];
     for (let k = 0; k < 20; k++)
       acked.push((await store.append(notification({ transaction_id: `n${k}` }), { durable: true })).id);
-    const ids: string[] = [];
-    for (let k = 0; k < 100; k++) ids.push((await store.append(callback({ obj: `o${k}` }))).id);
-    for (let k = 0; k < 50; k++) await store.append(callback({ failed_check: 'present', token: null }));
+    const ids = (
+      await Promise.all(Array.from({ length: 100 }, (_, k) => store.append(callback({ obj: `o${k}` }))))
+    ).map((e) => e.id);
+    await Promise.all(
+      Array.from({ length: 50 }, () => store.append(callback({ failed_check: 'present', token: null }))),
+    );
     await store.flush();
     const cb = await store.query({ kind: 'callback', failed: false, limit: 1000 });
     expect(cb.total).toBe(30);
