@@ -65,6 +65,12 @@ describe('event store: a damaged database', () => {
       await store.close();
     }
 
+    // `events` lists what it can read and names the damaged file on stderr.
+    const listed = await runBuiltCli(['events', '--data-dir', dir, '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(readable.length);
+    expect(listed.stderr).toContain(file);
+
     const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`Recovered ${readable.length} events`));
