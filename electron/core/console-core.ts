@@ -10,7 +10,7 @@ import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
 import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
 import { openVault, type KeychainBackend, type Vault } from './vault';
-import { blankEvent, exportEvents, openEventStore, type EventStore } from './store';
+import { blankEvent, exportEvents, openEventStore, type EventReader, type EventStore } from './store';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
@@ -132,7 +132,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   };
   const store = lazyAsync(() => openEventStore({ dataDir, events }));
   /** The store as readers see it: callback events whole (bank/callback-detail.ts rebuilds them). */
-  const readStore = async (): Promise<EventStore> => rebuildingReader(await store());
+  const readStore = async (): Promise<EventReader> => rebuildingReader(await store());
   const sandboxJwksUrl = () => (listeners.sandbox ? derivedJwksUrl(listeners.sandbox) : null);
   const bank = lazyAsync(async () =>
     createBankEndpoints({
@@ -250,6 +250,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'events.query': async (args) => (await store()).query(args ?? {}),
     'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
     'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
+    'events.health': async () => (await store()).health(),
     'bank.status': async () => ({ url: listeners.bank ?? null, ...(await (await bank()).status()) }),
     'bank.customers': async () => (await bank()).customers(),
     'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),

@@ -4,4 +4,6 @@ export const appKeys = {
   info: () => [...appKeys.all, 'info'] as const,
   /** Notices pushed by the core over the live event stream (app.noticed), newest last. */
   notices: () => [...appKeys.all, 'notices'] as const,
+  /** The event store's health (events.health, pushed by store.changed). */
+  storeHealth: () => [...appKeys.all, 'store-health'] as const,
 };

@@ -7,6 +7,7 @@ import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { ExpiryPill } from '../features/keys/expiry-pill';
 import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
+import { StoreHealthPill } from './store-health';
 import { PageErrorBoundary } from './error-boundary';
 import { useAppLiveUpdates } from './live-updates';
 import { appKeys } from './query-keys';
@@ -60,6 +61,7 @@ export function Shell() {
         <EnvSwitcher />
         <ExpiryPill />
         <BehavioursPill />
+        <StoreHealthPill />
         <div className="topbar-spacer" />
         <ConnectionStatus />
       </header>

@@ -1,5 +1,5 @@
 /**
- * Issue 5: a notification is on disk before its 200. The built `serve` takes a burst of
+ * Issues 5 and 12: a notification is committed before its 200. The built `serve` takes a burst of
  * concurrent pay-ins, is killed with SIGKILL right after the last 200 (no shutdown, no flush),
  * and `dets-console events` must still list every acknowledged transaction_id, once.
  */
@@ -130,5 +130,59 @@ describe('notifications survive kill -9 right after their 200', () => {
 
     const acceptedSet = acceptedOnce(listed);
     expect(acknowledged.filter((id) => !acceptedSet.has(id))).toEqual([]);
+  }, 180_000);
+
+  it('keeps every acknowledged one over several kills at random moments on one profile, and knows repeats after each restart whatever the case', async () => {
+    const dir = path.join(tmp, 'rounds');
+    const acknowledged: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const killAt = 50 + Math.floor(Math.random() * 400);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+      const serve = spawnServe([
+        '--ui-port',
+        '0',
+        '--bank-port',
+        '0',
+        '--no-sandbox',
+        '--json',
+        '--data-dir',
+        dir,
+      ]);
+      try {
+        const bank = new URL(String((await serve.ready).bank));
+        if (acknowledged.length > 0) {
+          // A repeat across the restart, in another letter case: still 200, marked `repeat`.
+          const earlier = acknowledged[Math.floor(Math.random() * acknowledged.length)]!;
+          expect(await postPayIn(agent, bank, earlier.toUpperCase())).toBe(200);
+        }
+        let sent = 0;
+        let mine = 0;
+        let killed = false;
+        const worker = async () => {
+          while (!killed && sent < 2_000) {
+            sent += 1;
+            const id = randomUUID();
+            const status = await postPayIn(agent, bank, id);
+            if (status !== 200 || killed) continue;
+            acknowledged.push(id);
+            if (++mine === killAt) {
+              killed = true;
+              serve.child.kill('SIGKILL');
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+        expect((await serve.exit).signal).toBe('SIGKILL');
+      } finally {
+        agent.destroy();
+        serve.kill();
+      }
+    }
+    const listed = await listEvents(dir, '--kind', 'notification');
+    const acceptedSet = acceptedOnce(listed);
+    expect(acknowledged.filter((id) => !acceptedSet.has(id))).toEqual([]);
+    const repeats = listed.filter((e) => e.outcome === 'repeat');
+    expect(repeats).toHaveLength(3);
+    for (const r of repeats) expect(acceptedSet.has(String(r.transaction_id).toLowerCase())).toBe(true);
   }, 180_000);
 });

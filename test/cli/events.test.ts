@@ -1,8 +1,10 @@
 /**
  * `dets-console events` (DESIGN.md "Command line"): the profile's stored events oldest first,
- * one JSON object per line with --json, a readable table without; --kind filters; bad usage
- * exits 2 naming the flag. It reads the store while a `serve` on the same profile appends to it.
+ * one JSON object per line with --json, a readable table without; --kind, --since, --search and
+ * --limit filter and combine; --follow streams beside a running serve; bad usage exits 2 naming
+ * the flag. It reads the store while a `serve` on the same profile appends to it.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +23,7 @@ import {
   spawnServe,
   type ServeChild,
 } from './helpers';
+import { spawnCli, type SpawnedCli } from './support/spawn-cli';
 
 let tmp: string;
 const running: ServeChild[] = [];
@@ -261,6 +264,128 @@ describe('dets-console events beside a running serve on the same profile', () =>
     expect(table.stdout).toMatch(/400 rejected/);
     expect(table.stdout).toMatch(/4 events, oldest first/);
 
+    expect((await s.stop()).code).toBe(0);
+  });
+});
+
+describe('dets-console events --since, --search, --limit (DESIGN.md "Command line")', () => {
+  const dir = () => path.join(tmp, 'filters');
+  const now = Date.now();
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+  const ids = { old: randomUUID(), mid: randomUUID(), fresh: randomUUID() };
+
+  beforeAll(async () => {
+    const store = await openEventStore({ dataDir: dir(), events: new EventHub() });
+    const n = (at: string, transaction_id: string, body: string) =>
+      event({
+        at,
+        path: '/api/svc/notify/pay-in',
+        status: 200,
+        outcome: 'accepted',
+        transaction_id,
+        request: { method: 'POST', headers: {}, body },
+      });
+    await store.append(n(ago(3 * 86_400_000), ids.old, '{"memo":"Quarterly SETTLEMENT"}'), { durable: true });
+    await store.append(n(ago(3 * 3_600_000), ids.mid, '{"memo":"refund"}'), { durable: true });
+    await store.append(
+      event({
+        at: ago(90 * 60_000),
+        kind: 'callback',
+        path: '/user_auth',
+        status: 401,
+        failed_check: 'kid',
+        obj: 'Settlement-Bank',
+      }),
+    );
+    await store.append(n(ago(60_000), ids.fresh, '{"memo":"settlement again"}'), { durable: true });
+    await store.close();
+  });
+
+  const txs = (events: Array<Record<string, unknown>>) => events.map((e) => e.transaction_id ?? e.obj);
+
+  it('--since takes a duration or an ISO time', async () => {
+    expect(txs(await listEvents(dir(), '--since', '2h'))).toEqual(['Settlement-Bank', ids.fresh]);
+    expect(txs(await listEvents(dir(), '--since', '4h'))).toEqual([ids.mid, 'Settlement-Bank', ids.fresh]);
+    expect(txs(await listEvents(dir(), '--since', ago(2 * 86_400_000)))).toHaveLength(3);
+    expect(txs(await listEvents(dir(), '--since', '7d'))).toHaveLength(4);
+  });
+
+  it('--search matches path, transaction_id, obj, check and bodies, in any case', async () => {
+    expect(txs(await listEvents(dir(), '--search', 'settlement'))).toEqual([
+      ids.old,
+      'Settlement-Bank',
+      ids.fresh,
+    ]);
+    expect(txs(await listEvents(dir(), '--search', 'REFUND'))).toEqual([ids.mid]);
+    expect(txs(await listEvents(dir(), '--search', ids.old.slice(4, 16).toUpperCase()))).toEqual([ids.old]);
+    expect(txs(await listEvents(dir(), '--search', 'user_auth'))).toEqual(['Settlement-Bank']);
+    expect(await listEvents(dir(), '--search', 'no such text')).toEqual([]);
+  });
+
+  it('--limit keeps the newest N, printed oldest first; the filters combine', async () => {
+    expect(txs(await listEvents(dir(), '--limit', '2'))).toEqual(['Settlement-Bank', ids.fresh]);
+    expect(txs(await listEvents(dir(), '--limit', '10'))).toHaveLength(4);
+    expect(
+      txs(await listEvents(dir(), '--kind', 'notification', '--search', 'settlement', '--limit', '1')),
+    ).toEqual([ids.fresh]);
+    expect(txs(await listEvents(dir(), '--kind', 'notification', '--since', '1d', '--limit', '5'))).toEqual([
+      ids.mid,
+      ids.fresh,
+    ]);
+  });
+
+  it.each([
+    [['--since', 'yesterday'], '--since'],
+    [['--since', '5w'], '--since'],
+    [['--limit', '0'], '--limit'],
+    [['--limit', 'ten'], '--limit'],
+    [['--search', ''], '--search'],
+  ])('%j exits 2 naming %s', async (args, flag) => {
+    const r = await events(['--data-dir', dir(), ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(flag);
+  });
+});
+
+describe('dets-console events --follow beside a running serve', () => {
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    children.clear();
+  });
+
+  it('prints what is stored, then each new event as serve stores it, until SIGTERM (exit 0); filters apply', async () => {
+    const dir = path.join(tmp, 'follow');
+    const s = spawnServe(['--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox', '--data-dir', dir]);
+    running.push(s);
+    const { bank } = await s.ready;
+    const before = randomUUID();
+    expect((await notify(bank, 'pay-in', JSON.stringify({ transaction_id: before }))).status).toBe(200);
+
+    const all = spawnCli(['events', '--data-dir', dir, '--json', '--follow'], children);
+    const onlyNotifications = spawnCli(
+      ['events', '--data-dir', dir, '--json', '--follow', '--kind', 'notification', '--search', 'pay-out'],
+      children,
+    );
+    const lines = (run: SpawnedCli) => jsonLines(run.stdout);
+    const until = async (run: SpawnedCli, pred: (l: Array<Record<string, unknown>>) => boolean) => {
+      for (let i = 0; i < 300 && !pred(lines(run)); i++) await new Promise((r) => setTimeout(r, 20));
+      return lines(run);
+    };
+    expect((await until(all, (l) => l.length >= 1))[0]).toMatchObject({ transaction_id: before });
+
+    const later = randomUUID();
+    expect((await notify(bank, 'pay-out', JSON.stringify({ transaction_id: later }))).status).toBe(200);
+    expect((await fetch(`${bank}/user_auth`)).status).toBe(401);
+    const followed = await until(all, (l) => l.length >= 3);
+    expect(followed.map((e) => e.transaction_id ?? e.path)).toEqual([before, later, '/user_auth']);
+    expect((await until(onlyNotifications, (l) => l.length >= 1)).map((e) => e.transaction_id)).toEqual([
+      later,
+    ]);
+
+    expect(await all.stop('SIGTERM')).toMatchObject({ code: 0 });
+    expect(await onlyNotifications.stop('SIGINT')).toMatchObject({ code: 0 });
+    expect(lines(onlyNotifications)).toHaveLength(1);
     expect((await s.stop()).code).toBe(0);
   });
 });

@@ -1,6 +1,11 @@
 /**
- * `dets-console events [--data-dir DIR] [--kind notification|callback|exchange] [--json]`: the
- * profile's stored events, oldest first (DESIGN.md "Command line").
+ * `dets-console events [--data-dir DIR] [--kind notification|callback|exchange] [--json]
+ * [--since ISO|DURATION] [--search TEXT] [--limit N] [--follow]`: the profile's stored events,
+ * oldest first (DESIGN.md "Command line"). The filters combine: `--since` keeps events at or after
+ * a time or within a duration, `--search` those whose stored text contains TEXT (any case; the
+ * full-text index), `--limit` the newest N of what is left (still printed oldest first), and
+ * `--follow` then prints every new event as another process (serve, the desktop app) stores it,
+ * until SIGINT/SIGTERM (exit 0).
  *
  * With --json, one JSON object per line: every summary field (`id`, `at`, `kind`, `path`,
  * `method`, `status`, `outcome`, `transaction_id`, `failed_check`, `obj`, `sub`, `duration_ms`,
@@ -8,24 +13,45 @@
  * callback `path`, `status` and `failed_check` (null when it passed), as DESIGN.md fixes.
  * Without it, a table a person can read.
  *
- * It reads the store while a `serve` or the desktop app on the same profile appends to it, so it
- * opens the store for reading only (`readOnly`: nothing created, no torn tail cut, nothing
- * trimmed; those are the writer's to do) and the scan sees what was on disk when it began. A
- * profile without an event store lists nothing and creates nothing.
+ * It reads the database while a `serve` or the desktop app on the same profile writes to it (WAL:
+ * a reader never waits for the writer), so it opens it for reading only: nothing created, nothing
+ * trimmed. A profile without a database lists nothing and creates nothing.
  */
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { EventKind, EventSummary, type EventDetail } from '../../contract/schemas/events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { EventHub } from '../../core/event-hub';
 import { defaultDataDir } from '../../core/paths';
-import { openEventStore, type EventStoreOptions } from '../../core/store';
+import { openEventStore, type EventStoreOptions, type ScanFilter } from '../../core/store';
+import { DB_FILE } from '../../core/store/db';
 import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
 
 const FLAGS = {
   'data-dir': { type: 'string' },
   kind: { type: 'string' },
   json: { type: 'boolean' },
+  since: { type: 'string' },
+  search: { type: 'string' },
+  limit: { type: 'string' },
+  follow: { type: 'boolean' },
 } as const;
+
+/** How often `--follow` looks for new commits (a cheap indexed query on the reader's connection). */
+const FOLLOW_POLL_MS = 200;
+const DURATION_RE = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** An ISO 8601 date or date-time (what `--since` takes besides a duration). */
+const ISO_RE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** `--since`: an ISO 8601 time, or a duration back from `now` (`15m`, `2h`, `7d`); as ISO. */
+export function parseSince(value: string, now: number): string {
+  const d = DURATION_RE.exec(value);
+  if (d) return new Date(now - Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS]).toISOString();
+  const t = Date.parse(value);
+  if (!ISO_RE.test(value) || Number.isNaN(t))
+    throw new UsageError(`--since: "${value}" is neither an ISO 8601 time nor a duration like 15m, 2h, 7d`);
+  return new Date(t).toISOString();
+}
 
 /** The kinds `--kind` accepts (DESIGN.md); sandbox traces are listed only without a filter. */
 export const EVENT_KINDS = ['notification', 'callback', 'exchange'] as const;
@@ -35,6 +61,11 @@ export interface EventsOptions {
   dataDir: string;
   kind?: EventsKind;
   json: boolean;
+  /** ISO 8601, from --since. */
+  since?: string;
+  search?: string;
+  limit?: number;
+  follow?: true;
 }
 
 /** Parses and checks every flag without side effects. */
@@ -50,6 +81,18 @@ export function parseEventsFlags(argv: string[], io: CliIo): EventsOptions {
     }
     options.kind = values.kind as EventsKind;
   }
+  if (values.since !== undefined) options.since = parseSince(values.since, Date.now());
+  if (values.search !== undefined) {
+    if (values.search === '') throw new UsageError('--search: must not be empty');
+    if (values.search.length > 200) throw new UsageError('--search: at most 200 characters');
+    options.search = values.search;
+  }
+  if (values.limit !== undefined) {
+    if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1)
+      throw new UsageError(`--limit: "${values.limit}" is not a whole number of events (1 or more)`);
+    options.limit = Number(values.limit);
+  }
+  if (values.follow === true) options.follow = true;
   return options;
 }
 
@@ -66,11 +109,13 @@ export function summaryOf(event: EventDetail): EventSummary {
 export async function eventsCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseEventsFlags(argv, io);
   const table = options.json ? null : new EventTable(io);
-  if (!(await hasEventStore(options.dataDir))) {
-    table?.end(0, options.kind);
-    return EXIT.OK;
-  }
-  // A second opener beside a running serve: read only, never the writer's repairs.
+  const stop = options.follow ? io.waitForStop() : null;
+  let stopped = false;
+  void stop?.then(() => (stopped = true));
+  // --follow on a profile whose database does not exist yet waits for the writer to create it.
+  while (stop && !stopped && !existsSync(path.join(options.dataDir, DB_FILE)))
+    await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
+  // A second opener beside a running serve: read only, never the writer's work.
   const storeOptions: EventStoreOptions & { readOnly: true } = {
     dataDir: options.dataDir,
     events: new EventHub(),
@@ -78,23 +123,43 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
   };
   const store = await openEventStore(storeOptions);
   try {
-    const filter = options.kind ? { kind: EventKind.parse(options.kind) } : {};
+    const filter: ScanFilter = {
+      ...(options.kind ? { kind: EventKind.parse(options.kind) } : {}),
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.search ? { text: options.search } : {}),
+      ...(options.limit ? { last: options.limit } : {}),
+    };
     let count = 0;
-    let batch: string[] = [];
-    for await (const event of store.scan(filter)) {
-      count += 1;
-      const summary = summaryOf(event);
-      if (table) {
-        table.add(summary);
-        continue;
+    let lastId: string | undefined;
+    const print = async (f: ScanFilter) => {
+      let batch: string[] = [];
+      for await (const event of store.scan(f)) {
+        count += 1;
+        lastId = event.id;
+        const summary = summaryOf(event);
+        if (table) {
+          table.add(summary);
+          continue;
+        }
+        batch.push(JSON.stringify(summary));
+        if (batch.length >= 500) {
+          io.stdout(`${batch.join('\n')}\n`);
+          batch = [];
+        }
       }
-      batch.push(JSON.stringify(summary));
-      if (batch.length >= 500) {
-        io.stdout(`${batch.join('\n')}\n`);
-        batch = [];
+      if (batch.length) io.stdout(`${batch.join('\n')}\n`);
+    };
+    await print(filter);
+    if (stop) {
+      table?.writePage();
+      const { last: _, ...follow } = filter;
+      while (!stopped) {
+        await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
+        if (stopped) break;
+        await print(lastId === undefined ? follow : { ...follow, afterId: lastId });
+        table?.writePage();
       }
     }
-    if (batch.length) io.stdout(`${batch.join('\n')}\n`);
     table?.end(count, options.kind);
     return EXIT.OK;
   } finally {
@@ -102,12 +167,8 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
   }
 }
 
-async function hasEventStore(dataDir: string): Promise<boolean> {
-  try {
-    return (await stat(path.join(dataDir, 'events'))).isDirectory();
-  } catch {
-    return false;
-  }
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Columns of the text table: time, kind, route, status/outcome, failed check, id, duration. */
@@ -161,7 +222,7 @@ class EventTable {
     this.io.stdout(`\n${count} event${count === 1 ? '' : 's'}, oldest first.\n`);
   }
 
-  private writePage(): void {
+  writePage(): void {
     if (this.rows.length === 0) return;
     const all = this.headerWritten ? this.rows : [[...COLUMNS], ...this.rows];
     const widths = COLUMNS.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));

@@ -5,6 +5,7 @@ import { jwtCommand } from './jwt';
 import { keysCommand } from './keys';
 import { sandboxCommand } from './sandbox';
 import { serveCommand } from './serve';
+import { storeCommand } from './store';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -16,6 +17,7 @@ export const commands: Record<string, Command> = {
   jwt: jwtCommand,
   conformance: conformanceCommand,
   events: eventsCommand,
+  store: storeCommand,
 };
 
 export function usage(): string {
@@ -37,6 +39,8 @@ Usage:
   dets-console conformance --bank-auth-url URL --obj OBJ --sub SUB [--jwks-port 7303]
                           [--json] [--junit FILE]
   dets-console events     [--data-dir DIR] [--kind notification|callback|exchange] [--json]
+                          [--since ISO|DURATION] [--search TEXT] [--limit N] [--follow]
+  dets-console store      recover [--data-dir DIR]
 
 Every command takes --data-dir DIR (or DETS_DATA_DIR). Exit codes: 0 success, 1 a check failed,
 2 bad usage or input.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EventDetail, EventPage, EventQuery, EventSummary } from '../schemas/events';
-import { method } from './method';
+import { EventDetail, EventPage, EventQuery, EventSummary, StoreHealth } from '../schemas/events';
+import { method, NoInput } from './method';
 
 /** `events.*` methods: the event store (issue 5). */
 export const eventsMethods = {
@@ -20,10 +20,17 @@ export const eventsMethods = {
     input: z.object({ format: z.enum(['json', 'csv']), query: EventQuery.optional() }),
     output: z.object({ text: z.string(), filename: z.string(), mime: z.string(), count: z.number().int() }),
   }),
+  'events.health': method({
+    summary: 'Whether the event store writes and its database is sound (the header shows it when not).',
+    input: NoInput,
+    output: StoreHealth,
+  }),
 } as const;
 
 /** `events.*` events. */
 export const eventsEvents = {
   /** A new event was stored. */
   'events.appended': EventSummary,
+  /** The event store's health changed: its writes failed or recovered, or its database was found damaged (issue 12). */
+  'store.changed': StoreHealth,
 } as const;

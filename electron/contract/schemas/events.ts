@@ -98,3 +98,19 @@ export const EventPage = z.object({
   /** How many events match in all (not only this page: `before` and `limit` don't change it). */
   total: z.number().int(),
 });
+
+/**
+ * The event store's health (issue 12), for the UI header: `failing` while writes fail (disk
+ * full, I/O error: the requests concerned get 500, nothing is acknowledged) until a write
+ * succeeds again; `damaged` when the database failed its integrity check at open.
+ */
+export const StoreHealth = z.object({
+  state: z.enum(['ok', 'failing', 'damaged']),
+  /** The database file. */
+  file: z.string(),
+  /** When the current state began (ISO 8601). */
+  since: z.string(),
+  /** What failed, in words; null when ok. */
+  detail: z.string().nullable(),
+});
+export type StoreHealth = z.infer<typeof StoreHealth>;

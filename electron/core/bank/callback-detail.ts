@@ -13,7 +13,7 @@
  * network; it is only decoded here (decodeCompact never throws), never verified or trusted.
  */
 import type { EventDetail } from '../../contract/schemas/events';
-import type { EventStore } from '../store';
+import type { EventReader, EventStore } from '../store';
 import type { Check, CheckId } from '../../contract/schemas/inspector';
 import {
   ENGINE_CHECK_IDS,
@@ -115,16 +115,12 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
  * `store` with `get` and `scan` answering whole events (rebuildCallbackDetail), for readers
  * that take a store, e.g. the events export.
  */
-export function rebuildingReader(store: EventStore): EventStore {
+export function rebuildingReader(store: EventStore): EventReader {
   return {
-    append: (event, options) => store.append(event, options),
     query: (query) => store.query(query),
     get: async (id) => rebuildCallbackDetail(await store.get(id)),
     async *scan(filter) {
       for await (const event of store.scan(filter)) yield rebuildCallbackDetail(event);
     },
-    hasTransaction: (id) => store.hasTransaction(id),
-    flush: () => store.flush(),
-    close: () => store.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { EventQuery } from '../../contract/schemas/events';
-import type { EventStore } from './types';
+import type { EventReader } from './types';
 
 /** The columns of a CSV export: the summary fields every list shows. */
 const CSV_COLUMNS = [
@@ -33,7 +33,7 @@ function csvCell(value: unknown): string {
  * a file the user saves from the Notifications or Callbacks page.
  */
 export async function exportEvents(
-  store: EventStore,
+  store: EventReader,
   format: 'json' | 'csv',
   query: EventQuery,
 ): Promise<{ text: string; filename: string; mime: string; count: number }> {

@@ -1,5 +1,5 @@
-export type { EventStore, EventStoreOptions, NewEvent } from './types';
+export type { EventReader, EventStore, EventStoreOptions, NewEvent, Retention, ScanFilter } from './types';
 export { blankEvent } from './types';
-export { openEventStore } from './event-store';
+export { openEventStore, DEFAULT_RETENTION } from './sqlite-store';
 export { exportEvents } from './export';
-export { summarize, formatEventId, parseEventId } from './event-store';
+export { summarize, formatEventId, parseEventId } from './records';

@@ -1,54 +1,83 @@
-import type { EventDetail, EventQuery, EventSummary } from '../../contract/schemas/events';
+import type { EventDetail, EventQuery, EventSummary, StoreHealth } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
+import type { RetentionClass } from './records';
 
 /** An event as a producer hands it to the store: everything but the id, which the store gives. */
 export type NewEvent = Omit<EventDetail, 'id'>;
 
 /**
- * The event store (issue 5): append-only and durable. Every request to the bank endpoints,
- * every service exchange and every sandbox trace becomes an event; a notification is on disk
- * (fsync'd; group commit allowed) before its 200 is sent, so a crash or `kill -9` loses nothing
- * that was acknowledged. A retention cap trims the oldest. Queries stay fast at a million events.
+ * The event store (issues 5 and 12): every request to the bank endpoints, every service exchange
+ * and every sandbox trace becomes an event in the profile database (`<data-dir>/console.db`,
+ * DESIGN.md "Storage"). A notification's append resolves only once the transaction holding it
+ * is committed (group commit across concurrent appends), so a crash or `kill -9` loses nothing
+ * that was acknowledged. Retention is per class (records.ts): nothing else ever makes room by
+ * removing an acknowledged notification.
  */
+/** What a reader of events needs: queries and whole events (the export, the rebuilt callbacks). */
+export type EventReader = Pick<EventStore, 'query' | 'get' | 'scan'>;
+
 export interface EventStore {
   /**
    * Appends an event and returns its summary (with the id). With `durable`, resolves only once
-   * the event is on disk (fsync'd, possibly together with others: group commit).
+   * the transaction holding it is committed with `synchronous=FULL` (possibly together with
+   * others: group commit); rejects when it could not be (the event is then not stored).
    */
   append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary>;
   /** Newest first, filtered; `total` counts every match. */
   query(query: EventQuery): Promise<{ events: EventSummary[]; total: number }>;
   /** The whole record; NOT_FOUND naming the id. */
   get(id: string): Promise<EventDetail>;
-  /** Every stored event, oldest first (for `dets-console events`). */
-  scan(filter?: Pick<EventQuery, 'kind'>): AsyncIterable<EventDetail>;
   /**
-   * Whether a live (not trimmed) event already carries this transaction_id, so the bank
-   * endpoints can mark a repeated notification as `repeat` without a query. Counts events
-   * appended but not yet durable too.
+   * Every stored event, oldest first (for `dets-console events`); `afterId` starts past that id
+   * (for `--follow`). Unreadable (damaged) rows are skipped and reported through health().
+   */
+  scan(filter?: ScanFilter): AsyncIterable<EventDetail>;
+  /**
+   * Whether an event already carries this transaction_id, compared case-insensitively (DESIGN.md
+   * "Bank endpoints"), across restarts; counts events appended but not yet committed too.
    */
   hasTransaction(transactionId: string): boolean;
   /** Makes everything appended so far durable. */
   flush(): Promise<void>;
+  /** Whether writes succeed and the database is sound (`store.changed` on change). */
+  health(): StoreHealth;
+  /**
+   * The result of `PRAGMA quick_check` run at open on its own thread: [] when sound, else the
+   * problems (the health turns `damaged` and names the file).
+   */
+  integrity(): Promise<string[]>;
   close(): Promise<void>;
 }
 
+/**
+ * What scan() walks: a kind, a time, a text (as query() filters), where to start (past
+ * `afterId`), and `last`: only the newest N of the matches (still oldest first).
+ */
+export type ScanFilter = Pick<EventQuery, 'kind' | 'since' | 'text'> & { afterId?: string; last?: number };
+
+/** Per retention class (records.ts), how many events are kept; null keeps every one. */
+export type Retention = Partial<Record<RetentionClass, number | null>>;
+
 export interface EventStoreOptions {
   dataDir: string;
-  /** Emits `events.appended` with each new summary. */
+  /** Emits `events.appended` with each new summary, `store.changed` on a change. */
   events: EventHub;
-  /** Oldest events beyond either cap are trimmed. Defaults: 1,000,000 events, 2 GiB. */
-  retention?: { maxEvents?: number; maxBytes?: number };
-  /** A segment file rolls over past this size (default 64 MiB; tests use small values). */
-  segmentBytes?: number;
+  /**
+   * Caps per class; defaults in sqlite-store.ts. `ack` (acknowledged notifications) is the
+   * user's setting and defaults to null: keep every one.
+   */
+  retention?: Retention;
   /**
    * A second opener beside a running writer (e.g. `dets-console events` while `serve` runs):
-   * creates nothing, leaves a half-written tail alone (skips it), deletes nothing, and refuses
-   * appends.
+   * creates nothing, migrates nothing, and refuses appends.
    */
   readOnly?: boolean;
   /** A record's cap once serialized (default 256 KiB): bodies past it are cut with a marker. */
   maxRecordBytes?: number;
+  /** Progress of the one-time migration of an old segment-log profile (legacy.ts). */
+  onMigrationProgress?: (progress: { events: number; bytesDone: number; bytesTotal: number }) => void;
+  /** Where failures and recoveries are logged, one line each (default: console.error). */
+  log?: (line: string) => void;
   now?: () => number;
 }
 

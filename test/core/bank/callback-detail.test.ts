@@ -53,7 +53,8 @@ describe('the stored callback event', () => {
   it('leaves events that are not small callback records as they are', async () => {
     await get(`${fx.url}/nope`);
     const e = await stored();
-    expect(e.data).toBeUndefined();
+    // Refused before any check: kept as a compact record (issue 12), nothing to rebuild.
+    expect(e.data).toMatchObject({ compact: true, reason: expect.stringContaining('no route GET /nope') });
     expect(rebuildCallbackDetail(e)).toBe(e);
     const old = { ...e, checks: [], token: null, data: { verdict: { detail: null } } };
     expect(rebuildCallbackDetail(old)).toBe(old);
@@ -61,10 +62,27 @@ describe('the stored callback event', () => {
 });
 
 describe('rebuilt on read, as the engine judged it', () => {
-  const cases: Array<[string, () => Promise<string | undefined>, string | null]> = [
-    ['valid', () => serviceJwt(fx.key), null],
+  it.each([
     ['no header', async () => undefined, 'present'],
     ['garbage', async () => 'not-a-token', 'structure'],
+  ] as const)(
+    '%s: refused before any check, kept as a compact record with its reason',
+    async (_n, make, failed) => {
+      const r = await get(`${fx.url}/user_auth`, await make());
+      expect(r.status).toBe(401);
+      const e = await stored();
+      expect(e.failed_check).toBe(failed);
+      expect(e.request).toBeNull();
+      expect(e.data).toMatchObject({
+        compact: true,
+        reason: `${failed}: ${(r.body as { detail: string }).detail}`,
+      });
+      expect(rebuildCallbackDetail(e)).toBe(e);
+    },
+  );
+
+  const cases: Array<[string, () => Promise<string | undefined>, string | null]> = [
+    ['valid', () => serviceJwt(fx.key), null],
     ['alg none', async () => rawJwt({ alg: 'none', kid: fx.key.kid }, claims()), 'alg'],
     [
       'crit',

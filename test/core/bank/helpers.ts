@@ -16,7 +16,7 @@ import { EventHub } from '../../../electron/core/event-hub';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from '../../../electron/core/bank';
 import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
 import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
-import { openEventStore, type EventStore } from '../../../electron/core/store';
+import { openEventStore, type EventStore, type Retention } from '../../../electron/core/store';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
 import type { SignedPairs } from '../../../electron/core/service/types';
 
@@ -214,13 +214,15 @@ export async function startBank(
     /** Imported at start; null: keep what the data dir holds. Default: [CUSTOMER]. */
     customers?: unknown[] | null;
     signServiceToken?: (c: { obj: string; sub: string }) => Promise<string>;
+    /** The event store's caps per class (store/types.ts); default: the store's defaults. */
+    retention?: Retention;
   } = {},
 ): Promise<BankFixture> {
   const dir = opts.dir ?? (await tempDir());
   const key = opts.key ?? (await makeServiceKey());
   const jwks = opts.jwks ?? (await startJwksServer([key.jwk]));
   const events = new EventHub();
-  const store = await openEventStore({ dataDir: dir, events });
+  const store = await openEventStore({ dataDir: dir, events, retention: opts.retention });
   const pairs = createSignedPairs({ dataDir: dir });
   const sealer = opts.sealer === undefined ? testSealer() : opts.sealer;
   const clock = { offsetMs: 0 };

@@ -49,6 +49,8 @@ export function callback(over: Partial<NewEvent> = {}): NewEvent {
     status: 200,
     obj: 'customer-1',
     sub: 'sub-1',
+    // A decoded token: the callback got past `present` and `structure` (records.ts).
+    token: { header: { alg: 'RS256', kid: 'kid-1' }, payload: { obj: 'customer-1', sub: 'sub-1' } },
     ...over,
   });
 }

@@ -73,6 +73,36 @@ describe('App shell', () => {
     await screen.findByText(/0\.0\.0-test/);
   });
 
+  it('shows the event store failing or damaged in the header, kept current by store.changed', async () => {
+    const { api } = fakeApi();
+    const failing = {
+      state: 'failing' as const,
+      file: '/tmp/x/console.db',
+      since: '2026-01-01T00:00:00.000Z',
+      detail: 'database or disk is full',
+    };
+    (api.events.health as unknown as { mockResolvedValue(v: unknown): void }).mockResolvedValue(failing);
+    const listeners = new Map<string, (payload: unknown) => void>();
+    (api as unknown as { on: unknown }).on = (event: string, l: (payload: unknown) => void) => {
+      listeners.set(event, l);
+      return () => listeners.delete(event);
+    };
+    render(
+      <App
+        resolution={{ kind: 'ready', client: { api, mode: 'browser', events: statusStore('connected') } }}
+      />,
+    );
+    const pill = await screen.findByTestId('store-health-pill');
+    expect(pill.textContent).toContain('storage failing');
+    expect(pill.getAttribute('title')).toContain('database or disk is full');
+    act(() => listeners.get('store.changed')?.({ ...failing, state: 'ok', detail: null }));
+    await waitFor(() => expect(screen.queryByTestId('store-health-pill')).toBeNull());
+    act(() =>
+      listeners.get('store.changed')?.({ ...failing, state: 'damaged', detail: 'quick_check: page 7' }),
+    );
+    expect((await screen.findByTestId('store-health-pill')).getAttribute('title')).toContain('store recover');
+  });
+
   it('opens on the walkthrough (the home page of a new profile) when no page is in the URL', () => {
     const { api } = fakeApi();
     render(

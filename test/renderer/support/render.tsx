@@ -30,6 +30,14 @@ export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<
       status: vi.fn(async () => ({ state: 'unlocked', kind: 'keychain', detail: 'Unlocked.' })),
     },
     keys: { list: vi.fn(async () => []) },
+    events: {
+      health: vi.fn(async () => ({
+        state: 'ok',
+        file: '/tmp/x/console.db',
+        since: '2026-01-01T00:00:00.000Z',
+        detail: null,
+      })),
+    },
     env: {
       list: vi.fn(async () => ({
         active_id: 'sandbox',

@@ -1,0 +1,203 @@
+/**
+ * The profile database (issue 12, DESIGN.md "Storage"): `<data-dir>/console.db`, SQLite through
+ * `libsql` (an N-API binding with prebuilt binaries: it loads unchanged in Node and in
+ * Electron's main process, with no Electron-specific rebuild), in WAL mode so readers (the
+ * pages, `events`, another process) never wait for the writer, with `synchronous=FULL` so a
+ * committed transaction survives a power cut, not only a crash.
+ *
+ * The schema carries its version: `schema_version` holds one row per applied migration, and
+ * MIGRATIONS run in order from version 1, each in its own transaction, so a database written by
+ * any earlier version opens in a later one. A migration is never edited once released: a change
+ * is a new entry at the end.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ConsoleError } from '../../contract/errors';
+
+/** The subset of libsql's better-sqlite3-like API the store uses. */
+export interface Statement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): Record<string, unknown> | undefined;
+  all(...params: unknown[]): Record<string, unknown>[];
+  raw(raw?: boolean): Statement;
+}
+export interface Database {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  pragma(sql: string): unknown;
+  close(): void;
+  readonly inTransaction: boolean;
+}
+type DatabaseCtor = new (file: string, options?: { readonly?: boolean; fileMustExist?: boolean }) => Database;
+
+export const DB_FILE = 'console.db';
+/** How long a connection waits for a lock another holds (a checkpoint, a second writer). */
+export const BUSY_TIMEOUT_MS = 5000;
+
+const require = createRequire(import.meta.url);
+
+/** Where libsql's entry is, for the writer worker to load the same module (writer.ts). */
+export function libsqlPath(): string {
+  return require.resolve('libsql');
+}
+
+function driver(): DatabaseCtor {
+  return require('libsql') as DatabaseCtor;
+}
+
+export function dbFile(dataDir: string): string {
+  return path.join(dataDir, DB_FILE);
+}
+
+/**
+ * The schema, in order. Version 1: events with their indexed summary columns (the query
+ * fields), the whole record as JSON, a trigram full-text index (case-insensitive substring
+ * search, DESIGN.md `events --search`), per-class counters for retention, and `meta`.
+ */
+export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        class TEXT NOT NULL,
+        path TEXT,
+        method TEXT,
+        status INTEGER,
+        outcome TEXT,
+        transaction_id TEXT,
+        tx_lower TEXT,
+        failed_check TEXT,
+        obj TEXT,
+        sub TEXT,
+        duration_ms REAL,
+        warning TEXT,
+        remote TEXT,
+        size INTEGER NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX events_kind ON events (kind);
+      CREATE INDEX events_class ON events (class);
+      CREATE INDEX events_at ON events (at_ms);
+      CREATE INDEX events_path ON events (path);
+      CREATE INDEX events_failed ON events (failed_check);
+      CREATE INDEX events_tx ON events (tx_lower) WHERE tx_lower IS NOT NULL;
+      CREATE VIRTUAL TABLE events_fts USING fts5 (
+        text, content='', contentless_delete=1, tokenize='trigram'
+      );
+      CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN
+        DELETE FROM events_fts WHERE rowid = old.seq;
+      END;
+      CREATE TABLE class_stats (
+        class TEXT PRIMARY KEY,
+        count INTEGER NOT NULL DEFAULT 0,
+        bytes INTEGER NOT NULL DEFAULT 0,
+        trimmed INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function damagedDb(file: string, why: string): ConsoleError {
+  return new ConsoleError(
+    'STATE_DAMAGED',
+    `The database ${file} is damaged (${why}); it was left untouched. \`dets-console store recover\` copies what is readable into a fresh database.`,
+    { file },
+  );
+}
+
+/** SQLite's codes for a file that is not (or no longer) a sound database. */
+export function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (
+    code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || /malformed|not a database/i.test(String(err))
+  );
+}
+
+function schemaVersion(db: Database): number {
+  const has = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .get();
+  if (!has) return 0;
+  const row = db.prepare('SELECT max(version) AS v FROM schema_version').get();
+  return Number(row?.v ?? 0);
+}
+
+/** Applies the migrations this database has not seen, each in its own transaction. */
+export function migrate(db: Database): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+  );
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION)
+    throw new ConsoleError(
+      'STATE_DAMAGED',
+      `The database is at schema version ${current}, newer than this console knows (${SCHEMA_VERSION}); use a newer DETS Console.`,
+    );
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(
+        m.version,
+        new Date().toISOString(),
+      );
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}
+
+/** The pragmas every connection runs with (DESIGN.md "Storage"). */
+export function configure(db: Database, readOnly: boolean): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!readOnly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+  }
+}
+
+/**
+ * Opens `<dataDir>/console.db` (creating the folder 0700 and the file 0600 when `create`),
+ * configured and migrated. Read-only openers (`events` beside a running `serve`) create and
+ * migrate nothing.
+ */
+export function openDatabase(dataDir: string, options: { readOnly?: boolean } = {}): Database {
+  return openDatabaseFile(dbFile(dataDir), options);
+}
+
+/** openDatabase() for a file of any name (`store recover` builds a fresh one beside). */
+export function openDatabaseFile(file: string, options: { readOnly?: boolean } = {}): Database {
+  const readOnly = options.readOnly === true;
+  if (!readOnly) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+  }
+  let db: Database;
+  try {
+    db = new (driver())(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+  } catch (err) {
+    if (isCorruption(err)) throw damagedDb(file, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  try {
+    configure(db, readOnly);
+    if (!readOnly) migrate(db);
+    else if (schemaVersion(db) > SCHEMA_VERSION) migrate(db); // throws the "newer" error
+  } catch (err) {
+    db.close();
+    if (isCorruption(err)) throw damagedDb(file, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,139 @@
+/**
+ * Reading events back (issue 12): the one translation of a filter into SQL (query(), scan(),
+ * `events` and its flags all go through whereOf), and a reader that walks records oldest first
+ * and steps over what it cannot read, so a damaged page costs the rows on it and no more (used by
+ * scan() and by `store recover`).
+ */
+import type { EventDetail, EventQuery } from '../../contract/schemas/events';
+import { type Database, isCorruption } from './db';
+import { parseRecord } from './records';
+
+export interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+/** The trigram index matches substrings of at least 3 characters. */
+const TRIGRAM = 3;
+
+/**
+ * Case-insensitive substring search over what searchText() indexed (DESIGN.md `events
+ * --search`): the trigram FTS5 index for 3 characters or more; shorter text falls back to a
+ * scan of the summary columns (the index cannot look up fewer than 3 characters).
+ */
+function textCondition(text: string): Where {
+  if ([...text].length >= TRIGRAM)
+    return {
+      sql: 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)',
+      params: [`"${text.replace(/"/g, '""')}"`],
+    };
+  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const cols = ['path', 'transaction_id', 'obj', 'sub', 'failed_check', 'warning', 'remote'];
+  return {
+    sql: `(${cols.map((c) => `lower(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+    params: cols.map(() => like),
+  };
+}
+
+/** The WHERE clause of a query's filters (all combined with AND); `1` for none. */
+export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const eq = (col: string, v: unknown) => {
+    sql.push(`${col} = ?`);
+    params.push(v);
+  };
+  if (q.kind !== undefined) eq('kind', q.kind);
+  if (q.path !== undefined) eq('path', q.path);
+  if (q.outcome !== undefined) eq('outcome', q.outcome);
+  if (q.failed_check !== undefined) eq('failed_check', q.failed_check);
+  if (q.failed === true) sql.push('failed_check IS NOT NULL');
+  if (q.failed === false) sql.push('failed_check IS NULL');
+  // DESIGN.md: transaction_ids compare case-insensitively.
+  if (q.transaction_id !== undefined) eq('tx_lower', q.transaction_id.toLowerCase());
+  if (q.since !== undefined) {
+    sql.push('at_ms >= ?');
+    params.push(Date.parse(q.since));
+  }
+  if (q.until !== undefined) {
+    sql.push('at_ms <= ?');
+    params.push(Date.parse(q.until));
+  }
+  if (q.text !== undefined && q.text !== '') {
+    const t = textCondition(q.text);
+    sql.push(t.sql);
+    params.push(...t.params);
+  }
+  return { sql: sql.length ? sql.join(' AND ') : '1', params };
+}
+
+const CHUNK = 500;
+
+/**
+ * Records with seq > `after` matching `where`, oldest first, in chunks (a million rows stream
+ * without being held). A chunk that meets damage is read again row by row over its seq range;
+ * rows that still fail are skipped and reported through `onDamage`, and the walk goes on up to
+ * the highest seq the database knows.
+ */
+export async function* readRecords(
+  db: Database,
+  options: { after: number; where: Where; onDamage?: (why: string) => void; upTo?: number },
+): AsyncGenerator<EventDetail> {
+  const { where } = options;
+  const chunk = db.prepare(
+    `SELECT seq, record FROM events WHERE seq > ? AND ${where.sql} ORDER BY seq LIMIT ${CHUNK}`,
+  );
+  const one = db.prepare(`SELECT seq, record FROM events WHERE seq = ? AND ${where.sql}`);
+  let after = options.after;
+  let highest: number | null = options.upTo ?? null;
+  const top = (): number => {
+    if (highest !== null) return highest;
+    highest = 0;
+    for (const sql of [
+      "SELECT CAST(value AS INTEGER) AS s FROM meta WHERE key = 'high_seq'",
+      'SELECT max(seq) AS s FROM events',
+    ]) {
+      try {
+        highest = Math.max(highest, Number(db.prepare(sql).get()?.s ?? 0));
+      } catch {
+        // unreadable: the other source may do
+      }
+    }
+    return highest;
+  };
+  for (;;) {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = chunk.all(after, ...where.params);
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      const end = Math.min(after + CHUNK, top());
+      if (after >= end) return;
+      let skipped = 0;
+      for (let seq = after + 1; seq <= end; seq++) {
+        let r: Record<string, unknown> | undefined;
+        try {
+          r = one.get(seq, ...where.params);
+        } catch {
+          skipped++;
+          continue;
+        }
+        const rec = r ? parseRecord(String(r.record)) : null;
+        if (rec) yield rec;
+      }
+      if (skipped > 0)
+        options.onDamage?.(`${why}: ${skipped} unreadable rows between e${after + 1} and e${end}`);
+      after = end;
+      continue;
+    }
+    if (rows.length === 0) return;
+    for (const r of rows) {
+      const rec = parseRecord(String(r.record));
+      if (rec) yield rec;
+      else options.onDamage?.(`the record of row ${String(r.seq)} is not an event`);
+    }
+    after = Number(rows[rows.length - 1]!.seq);
+    if (options.upTo !== undefined && after >= options.upTo) return;
+  }
+}

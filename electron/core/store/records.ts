@@ -1,0 +1,309 @@
+/**
+ * What the event store makes of an event before it is written (issue 12): its id, its size cap,
+ * its retention class, the compact form of a request refused before any check, and the row the
+ * database stores (indexed columns, the whole record as JSON, the text the search index sees).
+ * Pure functions: the writer, the migration of old profiles and the tests all use these.
+ */
+import type { EventDetail, EventKind, EventSummary } from '../../contract/schemas/events';
+
+export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
+export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
+const ID_RE = /^e(\d{12})$/;
+const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
+/** Bodies past this many characters are not searched (they are still stored whole). */
+const SEARCH_BODY_CHARS = 8 * 1024;
+/** A compact record's free text is cut to this many characters. */
+const COMPACT_TEXT_CHARS = 300;
+
+/** `e` + a 12-digit sequence: ids sort in append order (DESIGN.md "Command line", `before`). */
+export function formatEventId(seq: number): string {
+  return `e${String(seq).padStart(12, '0')}`;
+}
+
+/**
+ * The id a record carries until the writer gives it its own at commit (writer.ts replaces this
+ * exact prefix of the record's JSON: the id is always its first key).
+ */
+export const PENDING_ID = formatEventId(0);
+
+export function parseEventId(id: string): number | null {
+  const m = ID_RE.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+/** The summary fields of a whole record (what lists show and queries filter on). */
+export function summarize(e: EventDetail): EventSummary {
+  return {
+    id: e.id,
+    at: e.at,
+    kind: e.kind,
+    path: e.path ?? null,
+    method: e.method ?? null,
+    status: e.status ?? null,
+    outcome: e.outcome ?? null,
+    transaction_id: e.transaction_id ?? null,
+    failed_check: e.failed_check ?? null,
+    obj: e.obj ?? null,
+    sub: e.sub ?? null,
+    duration_ms: e.duration_ms ?? null,
+    warning: e.warning ?? null,
+    remote: e.remote ?? null,
+  };
+}
+
+/**
+ * The retention classes (DESIGN.md "Bank endpoints": retention is per kind, and what fails
+ * before any check cannot crowd out what was acknowledged). Each class has its own cap and is
+ * trimmed oldest first within itself only, so no class ever makes room at another's expense.
+ * - `ack`: a notification taken (accepted or repeat): kept unless the user sets a retention.
+ * - `rejected`: a notification refused (bad body).
+ * - `callback`, `exchange`, `trace`: by kind.
+ * - `refused`: a request refused before any check (compact records, see compactRecord).
+ */
+export const RETENTION_CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused'] as const;
+export type RetentionClass = (typeof RETENTION_CLASSES)[number];
+
+/**
+ * Whether a callback was refused before any check of its token: no X-Session-ID or no JWS
+ * (`present`, `structure`), no decoded token at all (an unknown route, a 404), or a request
+ * node:http refused before routing (431 headers, 408 timeout, 400 malformed: no path). Anyone
+ * can send these without a key, so they are the noise a flood is made of.
+ */
+export function refusedBeforeChecks(
+  e: Pick<EventDetail, 'kind' | 'failed_check' | 'token' | 'data'>,
+): boolean {
+  if (e.kind !== 'callback') return false;
+  if (e.failed_check === 'present' || e.failed_check === 'structure') return true;
+  // A judged callback stores its verdict, not its decoded token (rebuilt on read: bank/callback-detail.ts).
+  if (verdictDetail(e) !== undefined) return false;
+  return !e.token || (!e.token.header && !e.token.payload);
+}
+
+/** The failed check's detail a judged callback stores (null when it passed); undefined when it stores none. */
+function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | undefined {
+  const verdict = (e.data as { verdict?: { detail?: unknown } } | undefined)?.verdict;
+  if (verdict === undefined) return undefined;
+  return typeof verdict.detail === 'string' ? verdict.detail : null;
+}
+
+/** The kid a callback's token names: from the decoded token, else the raw X-Session-ID's header. */
+function kidOf(e: EventDetail): string | null {
+  const decoded = e.token?.header?.kid;
+  if (typeof decoded === 'string') return decoded;
+  const raw = e.request?.headers['x-session-id'];
+  if (typeof raw !== 'string') return null;
+  try {
+    const header: unknown = JSON.parse(
+      Buffer.from(raw.trim().split('.')[0] ?? '', 'base64url').toString('utf8'),
+    );
+    const kid = (header as { kid?: unknown } | null)?.kid;
+    return typeof kid === 'string' ? kid : null;
+  } catch {
+    return null;
+  }
+}
+
+export function retentionClass(e: EventDetail): RetentionClass {
+  if (e.kind === 'notification') return e.outcome === 'rejected' ? 'rejected' : 'ack';
+  if (refusedBeforeChecks(e)) return 'refused';
+  return e.kind;
+}
+
+/** A record with only its summary left. */
+const NO_DETAIL = { request: null, response: null, checks: null, token: null, jwks: null, forward: null };
+
+function cut(text: string | null | undefined, keep: number): string | null {
+  if (text === null || text === undefined) return null;
+  return text.length <= keep ? text : `${text.slice(0, keep)}…`;
+}
+
+function headerBytes(headers: Record<string, string> | undefined): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(headers ?? {})) n += k.length + v.length + 4;
+  return n;
+}
+
+/** The `detail` of a JSON error answer (`{"error","check","detail"}`, DESIGN.md), if any. */
+function bodyDetail(body: string | null | undefined): string | null {
+  if (!body) return null;
+  try {
+    const v = JSON.parse(body) as { detail?: unknown };
+    return typeof v.detail === 'string' ? v.detail : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The compact form of a request refused before any check: route, time, remote, reason and
+ * sizes; no headers, no bodies, no token. Its size is bounded whatever the request carried, so
+ * the `refused` class's count cap bounds its bytes too.
+ */
+export function compactRecord(e: EventDetail): EventDetail {
+  const failed =
+    e.checks?.find((c) => c.status === 'failed') ?? e.checks?.find((c) => c.id === e.failed_check);
+  const detail = failed?.detail ?? bodyDetail(e.response?.body);
+  const reason = e.failed_check
+    ? `${e.failed_check}: ${detail ?? ''}`
+    : (e.warning ?? detail ?? (e.status !== null ? `answered ${e.status}` : 'refused'));
+  return {
+    ...summarize(e),
+    path: cut(e.path, COMPACT_TEXT_CHARS),
+    method: cut(e.method, 16),
+    obj: cut(e.obj, COMPACT_TEXT_CHARS),
+    sub: cut(e.sub, COMPACT_TEXT_CHARS),
+    warning: cut(e.warning, COMPACT_TEXT_CHARS),
+    remote: cut(e.remote, 64),
+    transaction_id: cut(e.transaction_id, 100),
+    failed_check: cut(e.failed_check, 32),
+    ...NO_DETAIL,
+    data: {
+      compact: true,
+      reason: cut(reason, COMPACT_TEXT_CHARS),
+      request_header_bytes: headerBytes(e.request?.headers),
+      request_body_bytes: e.request?.body?.length ?? 0,
+      response_body_bytes: e.response?.body?.length ?? 0,
+    },
+  };
+}
+
+/** Makes a record fit the cap: bodies first, then the free-form data, then the headers. */
+export function capRecord(record: EventDetail, max: number): string {
+  let line = JSON.stringify(record);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short records need no byte count.
+  if (line.length * 3 <= max || Buffer.byteLength(line) <= max) return line;
+  const mark = (text: string | null, keep: number) =>
+    text === null || text.length <= keep ? text : `${text.slice(0, keep)}${TRUNCATED_MARKER}`;
+  const copy: EventDetail = { ...record };
+  const keep = Math.floor(max / 8);
+  if (copy.request) copy.request = { ...copy.request, body: mark(copy.request.body, keep) };
+  if (copy.response) copy.response = { ...copy.response, body: mark(copy.response.body, keep) };
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) <= max) return line;
+  if (copy.data !== undefined) copy.data = { truncated: TRUNCATED_MARKER };
+  if (copy.token) copy.token = { header: copy.token.header, payload: null };
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) <= max) return line;
+  const bare = (m: EventDetail['request']) => (m ? { ...m, headers: {}, body: mark(m.body, 256) } : m);
+  copy.request = bare(copy.request);
+  copy.response = bare(copy.response);
+  copy.checks = copy.checks?.slice(0, 20) ?? null;
+  copy.jwks = null;
+  copy.forward = copy.forward ? { ...copy.forward, verdicts: [] } : null;
+  line = JSON.stringify(copy);
+  if (Buffer.byteLength(line) <= max) return line;
+  // Only the summary is left; cut its free text too.
+  const s = summarize(copy);
+  for (const k of ['path', 'obj', 'sub', 'warning', 'remote', 'transaction_id', 'failed_check'] as const)
+    s[k] = mark(s[k], 1024);
+  return JSON.stringify({
+    ...s,
+    ...NO_DETAIL,
+    data: { truncated: TRUNCATED_MARKER },
+  });
+}
+
+/**
+ * What full-text search sees of an event (DESIGN.md `events --search`: path, transaction_id,
+ * obj, sub, kid, check, detail, bodies), one field per line.
+ */
+export function searchText(e: EventDetail): string {
+  const parts: (string | null | undefined)[] = [
+    e.path,
+    e.transaction_id,
+    e.obj,
+    e.sub,
+    e.failed_check,
+    e.warning,
+    e.remote,
+  ];
+  parts.push(kidOf(e));
+  for (const c of e.checks ?? []) if (c.status === 'failed') parts.push(c.detail);
+  parts.push(verdictDetail(e));
+  if (e.forward?.error) parts.push(e.forward.error);
+  if (e.jwks?.error) parts.push(e.jwks.error);
+  const data = e.data as { reason?: unknown } | undefined;
+  if (data && typeof data.reason === 'string') parts.push(data.reason);
+  else if (data !== undefined && e.kind !== 'callback' && e.kind !== 'notification')
+    parts.push(cut(JSON.stringify(data), SEARCH_BODY_CHARS));
+  parts.push(cut(e.request?.body, SEARCH_BODY_CHARS), cut(e.response?.body, SEARCH_BODY_CHARS));
+  return parts.filter((p): p is string => typeof p === 'string' && p !== '').join('\n');
+}
+
+/** One row of the `events` table (see db.ts), as the writer inserts it. */
+export interface EventRow {
+  seq: number;
+  at: string;
+  at_ms: number;
+  kind: string;
+  class: RetentionClass;
+  path: string | null;
+  method: string | null;
+  status: number | null;
+  outcome: string | null;
+  transaction_id: string | null;
+  tx_lower: string | null;
+  failed_check: string | null;
+  obj: string | null;
+  sub: string | null;
+  duration_ms: number | null;
+  warning: string | null;
+  remote: string | null;
+  record: string;
+  search: string;
+}
+
+/**
+ * The stored form of a record: compacted when it was refused before any check, capped to
+ * `maxRecordBytes`, with its indexed columns. Throws when the record cannot be serialized.
+ */
+export function toRow(
+  record: EventDetail,
+  seq: number,
+  maxRecordBytes: number,
+): { row: EventRow; stored: EventDetail } {
+  const stored = retentionClass(record) === 'refused' ? compactRecord(record) : record;
+  return { stored, row: rowOf(stored, capRecord(stored, maxRecordBytes), seq) };
+}
+
+/** The row of a record stored as `text` (as is: the migration keeps old records byte for byte). */
+export function rowOf(stored: EventDetail, text: string, seq: number): EventRow {
+  const s = summarize(stored);
+  const atMs = Date.parse(s.at);
+  return {
+    seq,
+    at: s.at,
+    at_ms: Number.isNaN(atMs) ? 0 : atMs,
+    kind: s.kind,
+    class: retentionClass(stored),
+    path: s.path,
+    method: s.method,
+    status: typeof s.status === 'number' ? s.status : null,
+    outcome: s.outcome,
+    transaction_id: s.transaction_id,
+    tx_lower: s.transaction_id === null ? null : s.transaction_id.toLowerCase(),
+    failed_check: s.failed_check,
+    obj: s.obj,
+    sub: s.sub,
+    duration_ms: typeof s.duration_ms === 'number' ? s.duration_ms : null,
+    warning: s.warning,
+    remote: s.remote,
+    record: text,
+    search: searchText(stored),
+  };
+}
+
+/** A stored record's JSON, or null when it is not a record of ours. */
+export function parseRecord(text: string): EventDetail | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!v || typeof v !== 'object') return null;
+    const r = v as EventDetail;
+    if (typeof r.id !== 'string' || parseEventId(r.id) === null) return null;
+    if (typeof r.at !== 'string' || Number.isNaN(Date.parse(r.at)) || !EVENT_KINDS.includes(r.kind))
+      return null;
+    return r;
+  } catch {
+    return null;
+  }
+}

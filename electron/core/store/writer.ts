@@ -1,0 +1,290 @@
+/**
+ * The database's single writer (issue 12): a worker thread that owns the write connection, so a
+ * commit's fsync never blocks the event loop that answers callbacks within their 1 s budget
+ * (spec 4.2). The main thread hands it batches of ready rows (records.ts) and waits for
+ * "committed"; reads use their own connection in the main thread and, WAL being what it is,
+ * never wait for this one.
+ *
+ * The worker's code is `writerMain` below, sent to the worker as source text (`eval`), so it runs
+ * the same from the TypeScript sources (tests), from the esbuild bundle (CLI, Electron main) and
+ * in Electron, with no second entry file to ship; it loads libsql from the path the main thread
+ * resolved. It may use only its own parameters and globals.
+ */
+import { Worker } from 'node:worker_threads';
+import { BUSY_TIMEOUT_MS, libsqlPath } from './db';
+import type { EventRow, RetentionClass } from './records';
+
+/** Per class, the number of events kept (oldest trimmed first); null keeps everything. */
+export type ClassCaps = Record<RetentionClass, number | null>;
+
+interface WorkerData {
+  libsql: string;
+  file: string;
+  busyTimeoutMs: number;
+  caps: ClassCaps;
+  mode: 'write' | 'check';
+}
+
+type Request =
+  | { type: 'commit'; rows: EventRow[]; durable: boolean; meta?: [string, string][]; keepAll?: boolean }
+  | { type: 'probe' }
+  | { type: 'close' };
+
+export interface Reply {
+  ok: boolean;
+  message?: string;
+  code?: string;
+  /** `commit`: the seq given to the batch's first new row (the others follow in order). */
+  firstSeq?: number;
+  /** `check` mode: quick_check's lines ("ok" when sound). */
+  problems?: string[];
+}
+
+/* eslint-disable */
+// Runs inside the worker (see above): plain JavaScript once esbuild has stripped the types.
+function writerMain(require: (id: string) => any): void {
+  const { parentPort, workerData } = require('node:worker_threads');
+  const data = workerData as WorkerData;
+  const Database = require(data.libsql);
+  const errorReply = (err: any) => ({
+    ok: false,
+    message: String((err && err.message) || err),
+    code: err && typeof err.code === 'string' ? err.code : undefined,
+  });
+  if (data.mode === 'check') {
+    // PRAGMA quick_check reads every page: O(size), so it runs here, beside the writer, and
+    // never delays the open or a commit.
+    let reply: Reply;
+    try {
+      const db = new Database(data.file, { readonly: true, fileMustExist: true });
+      db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+      const rows = db.prepare('PRAGMA quick_check(20)').raw(true).all() as unknown[][];
+      db.close();
+      reply = { ok: true, problems: rows.map((r) => String(r[0])) };
+    } catch (err) {
+      reply = errorReply(err);
+    }
+    parentPort.postMessage(reply);
+    return;
+  }
+  const db = new Database(data.file);
+  db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+  db.pragma('journal_mode = WAL');
+  let sync = 'FULL';
+  db.pragma('synchronous = FULL');
+  const insert = db.prepare(
+    `INSERT INTO events (seq, at, at_ms, kind, class, path, method, status, outcome, transaction_id,
+       tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertText = db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)');
+  const bump = db.prepare(
+    `INSERT INTO class_stats (class, count, bytes) VALUES (?, ?, ?)
+     ON CONFLICT (class) DO UPDATE SET count = count + excluded.count, bytes = bytes + excluded.bytes`,
+  );
+  const countOf = db.prepare('SELECT count FROM class_stats WHERE class = ?');
+  const oldest = db.prepare(
+    `SELECT max(seq) AS upto, count(*) AS n, coalesce(sum(size), 0) AS bytes
+     FROM (SELECT seq, size FROM events WHERE class = ? ORDER BY seq LIMIT ?)`,
+  );
+  const trim = db.prepare('DELETE FROM events WHERE class = ? AND seq <= ?');
+  const trimmed = db.prepare(
+    'UPDATE class_stats SET count = count - ?, bytes = bytes - ?, trimmed = trimmed + ? WHERE class = ?',
+  );
+  const high = db.prepare(
+    `INSERT INTO meta (key, value) VALUES ('high_seq', ?)
+     ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`,
+  );
+
+  function inTransaction(fn: () => void): void {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      fn();
+      db.exec('COMMIT');
+    } catch (err) {
+      try {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      } catch {
+        // the connection rolled back by itself
+      }
+      throw err;
+    }
+  }
+
+  const setMeta = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+
+  const maxSeq = db.prepare(
+    "SELECT max(coalesce((SELECT max(seq) FROM events), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'high_seq'), 0)) AS s",
+  );
+  // A new row (seq 0) gets the next seq inside the write transaction, so ids never collide even
+  // with another process writing to the same file, and never repeat (meta.high_seq outlives
+  // trimming); its record's JSON starts with the pending id, replaced here.
+  const PENDING = '{"id":"e000000000000"';
+
+  function commit(rows: EventRow[], durable: boolean, meta: [string, string][], keepAll: boolean): number {
+    // A batch with nothing durable in it (callbacks, exchanges) commits without its own fsync;
+    // the next durable commit's fsync of the WAL covers its frames too (WAL appends in order).
+    const want = durable ? 'FULL' : 'NORMAL';
+    if (want !== sync) {
+      db.pragma(`synchronous = ${want}`);
+      sync = want;
+    }
+    let first = 0;
+    inTransaction(() => {
+      const added = new Map<string, { n: number; bytes: number }>();
+      let top = 0;
+      let next = 0;
+      for (const r of rows) {
+        if (r.seq === 0) {
+          if (next === 0) next = first = Number(maxSeq.get().s) + 1;
+          r.seq = next++;
+          if (r.record.startsWith(PENDING))
+            r.record = `{"id":"e${String(r.seq).padStart(12, '0')}"${r.record.slice(PENDING.length)}`;
+        }
+        const size = r.record.length;
+        insert.run(
+          r.seq,
+          r.at,
+          r.at_ms,
+          r.kind,
+          r.class,
+          r.path,
+          r.method,
+          r.status,
+          r.outcome,
+          r.transaction_id,
+          r.tx_lower,
+          r.failed_check,
+          r.obj,
+          r.sub,
+          r.duration_ms,
+          r.warning,
+          r.remote,
+          size,
+          r.record,
+        );
+        if (r.search) insertText.run(r.seq, r.search);
+        const a = added.get(r.class) ?? { n: 0, bytes: 0 };
+        a.n += 1;
+        a.bytes += size;
+        added.set(r.class, a);
+        if (r.seq > top) top = r.seq;
+      }
+      for (const [cls, a] of added) {
+        bump.run(cls, a.n, a.bytes);
+        const cap = data.caps[cls as RetentionClass];
+        if (keepAll || cap === null || cap === undefined) continue;
+        const count = Number(countOf.get(cls)?.count ?? 0);
+        if (count <= cap) continue;
+        const o = oldest.get(cls, count - cap);
+        if (!o || o.upto === null) continue;
+        trim.run(cls, o.upto);
+        trimmed.run(o.n, o.bytes, o.n, cls);
+      }
+      if (top > 0) high.run(String(top));
+      for (const [k, v] of meta) setMeta.run(k, v);
+    });
+    return first;
+  }
+
+  parentPort.on('message', (m: Request & { id: number }) => {
+    let reply: Reply = { ok: true };
+    try {
+      if (m.type === 'commit')
+        reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
+      else if (m.type === 'probe') inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
+      else if (m.type === 'close') {
+        try {
+          db.pragma('wal_checkpoint(PASSIVE)');
+        } catch {
+          // a reader holds the WAL; the next open checkpoints
+        }
+        db.close();
+      }
+    } catch (err) {
+      reply = errorReply(err);
+    }
+    parentPort.postMessage({ id: m.id, ...reply });
+  });
+}
+/* eslint-enable */
+
+const SOURCE = `(${writerMain.toString()})(require);`;
+
+function startWorker(data: WorkerData): Worker {
+  return new Worker(SOURCE, { eval: true, workerData: data });
+}
+
+/** The main thread's side of the writer: one request at a time per caller, replies in order. */
+export class WriterClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  private dead: Error | null = null;
+
+  constructor(file: string, caps: ClassCaps) {
+    this.worker = startWorker({
+      libsql: libsqlPath(),
+      file,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      caps,
+      mode: 'write',
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: Reply & { id: number }) => {
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (this.waiting.size === 0) this.worker.unref();
+      w?.resolve(m);
+    });
+    const die = (err: Error) => {
+      this.dead ??= err;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    this.worker.on('error', die);
+    this.worker.on('exit', (code) => die(new Error(`the database writer stopped (exit ${code})`)));
+  }
+
+  get alive(): boolean {
+    return this.dead === null;
+  }
+
+  request(req: Request): Promise<Reply> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      // Pending work keeps the process alive; an idle writer does not.
+      this.worker.ref();
+      this.worker.postMessage({ id, ...req });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.dead) return;
+    await this.request({ type: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
+
+/** Runs `PRAGMA quick_check` on its own thread and connection: the problems found, or []. */
+export function quickCheck(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const w = startWorker({
+      libsql: libsqlPath(),
+      file,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      caps: {} as ClassCaps,
+      mode: 'check',
+    });
+    w.once('message', (r: Reply) => {
+      void w.terminate();
+      if (r.ok) resolve((r.problems ?? []).filter((p) => p !== 'ok'));
+      else resolve([r.message ?? 'quick_check failed']);
+    });
+    w.once('error', reject);
+  });
+}

@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventHub } from '../../../electron/core/event-hub';
+import { openEventStore } from '../../../electron/core/store';
+import type { StoreHealth } from '../../../electron/contract/schemas/events';
+import { cleanup, post, startBank } from '../bank/helpers';
+
+/**
+ * A full disk, for real: the profile lives on a 2 MiB tmpfs this test mounts (root is available
+ * in CI) and unmounts in afterAll, whatever happened.
+ */
+const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'dets-full-'));
+const prefix = '/api/svc/notify';
+
+beforeAll(() => {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+});
+afterAll(async () => {
+  await cleanup();
+  // libsql releases a closed connection's files when the garbage collector frees it: a lazy
+  // unmount detaches the file system now and lets the kernel finish when they are released.
+  execFileSync('umount', ['-l', mountPoint]);
+  fs.rmSync(mountPoint, { recursive: true, force: true });
+});
+
+/** Fills the file system up with one file, to the last byte it takes. */
+function fill(file: string): void {
+  const fd = fs.openSync(file, 'w');
+  const chunk = Buffer.alloc(16 * 1024, 1);
+  try {
+    for (let i = 0; i < 1024; i++) {
+      try {
+        fs.writeSync(fd, chunk);
+      } catch {
+        // ENOSPC: then the smallest pieces, to the last byte
+        for (let j = 0; j < 4096; j++) {
+          try {
+            fs.writeSync(fd, chunk, 0, 512);
+          } catch {
+            return;
+          }
+        }
+        return;
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function notify(url: string): Promise<{ id: string; status: number }> {
+  const id = randomUUID();
+  const r = await post(`${url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id }));
+  return { id, status: r.status };
+}
+
+describe('event store: a full disk, without a restart', () => {
+  it('fails only what it cannot store (500), loses nothing acknowledged, logs and shows it, and recovers by itself', async () => {
+    const dir = path.join(mountPoint, 'profile');
+    const fx = await startBank({ dir });
+    const health: StoreHealth['state'][] = [];
+    fx.events.on('store.changed', (h) => health.push(h.state));
+    const acked: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await notify(fx.url);
+      expect(r.status).toBe(200);
+      acked.push(r.id);
+    }
+
+    const filler = path.join(mountPoint, 'filler');
+    fill(filler);
+    const statuses: number[] = [];
+    // Bounded: until some were refused (the WAL may hold a few pages of room), at most 400.
+    for (let i = 0; i < 400 && !statuses.includes(500); i += 8) {
+      const batch = await Promise.all(Array.from({ length: 8 }, () => notify(fx.url)));
+      for (const r of batch) {
+        statuses.push(r.status);
+        if (r.status === 200) acked.push(r.id);
+      }
+    }
+    expect(statuses).toContain(500);
+    expect(statuses.every((s) => s === 200 || s === 500)).toBe(true);
+    expect(fx.store.health()).toMatchObject({ state: 'failing', file: path.join(dir, 'console.db') });
+    expect(health).toContain('failing');
+
+    fs.rmSync(filler);
+    // The store probes by itself (every second) and turns healthy without any request.
+    for (let i = 0; i < 100 && fx.store.health().state !== 'ok'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(fx.store.health().state).toBe('ok');
+    expect(health.at(-1)).toBe('ok');
+    for (let i = 0; i < 10; i++) {
+      const r = await notify(fx.url);
+      expect(r.status).toBe(200);
+      acked.push(r.id);
+    }
+
+    // Every acknowledged one is there, read by a fresh opener of the same file.
+    await fx.store.flush();
+    const reader = await openEventStore({ dataDir: dir, events: new EventHub(), readOnly: true });
+    try {
+      for (const id of acked) expect(reader.hasTransaction(id)).toBe(true);
+    } finally {
+      await reader.close();
+    }
+  });
+});
