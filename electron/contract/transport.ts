@@ -12,11 +12,15 @@
  * - Live events: `GET /api/events?token=<token>` as Server-Sent Events; each message has
  *   `event: <event name>` (e.g. `app.noticed`) and `data: <JSON payload>`.
  *
+ * - A one-time download the core prepared (e.g. customers with their secret keys):
+ *   `GET /api/download/<ticket>`, served once as an attachment, token or cookie required.
+ *
  * In the desktop app, preload exposes the facade as `window.detsConsole`.
  */
 export const TRANSPORT = {
   callPathPrefix: '/api/call/',
   eventsPath: '/api/events',
+  downloadPathPrefix: '/api/download/',
   tokenHeader: 'X-DETS-Token',
   tokenQuery: 'token',
   tokenCookie: 'dets_console_token',

@@ -46,7 +46,7 @@ import { isCallPath, methodForPath } from './routes';
 import { defaultRendererDir, serveStatic } from './static-files';
 
 /** What the server needs of a core: the one entry point for calls, and its events. */
-export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'>;
+export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'> & Partial<Pick<ConsoleCore, 'downloads'>>;
 
 export interface HeadlessServerOptions {
   core: HeadlessCore;
@@ -142,6 +142,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       if (closing) return sendError(res, 503, 'INTERNAL', 'the server is stopping');
       return stream.attach(req, res);
     }
+    if (path.startsWith(TRANSPORT.downloadPathPrefix)) {
+      if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
+      return serveDownload(res, path.slice(TRANSPORT.downloadPathPrefix.length));
+    }
     if (path === '/api' || path.startsWith('/api/'))
       return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
 
@@ -152,6 +156,22 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     const extra: Record<string, string> = isPage && queryOk ? { 'Set-Cookie': tokenCookie(token, port) } : {};
     const served = await serveStatic(req, res, rendererDir, path, extra);
     if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
+  }
+
+  /** A one-time download (electron/core/downloads.ts): served once, as an attachment, never cached. */
+  function serveDownload(res: ServerResponse, ticket: string): void {
+    const file = core.downloads?.take(ticket);
+    if (!file) {
+      return sendError(res, 404, 'NOT_FOUND', 'this download was already taken or has expired: export again');
+    }
+    const body = Buffer.from(file.content, 'utf8');
+    res.writeHead(200, {
+      'Content-Type': `${file.mime}; charset=utf-8`,
+      'Content-Length': String(body.length),
+      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+    });
+    res.end(body);
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
