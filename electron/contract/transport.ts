@@ -2,7 +2,8 @@
  * Names both ends of each transport agree on. The browser-mode wire protocol:
  *
  * - The page is opened at `http://127.0.0.1:<ui-port>/?token=<token>`. The headless host checks
- *   the token, sets it as an HttpOnly SameSite=Strict cookie (so the page's own assets load) and
+ *   the token, sets it as an HttpOnly SameSite=Strict cookie named for the port (so the page's own assets
+ *   load, and every later tab on this origin works without the token in its URL) and
  *   serves the renderer. The renderer keeps the token (sessionStorage) and drops it from the URL.
  * - A call: `POST /api/call/<method>` with the JSON argument as body (empty body = no argument)
  *   and the token in the `X-DETS-Token` header. The answer is always a JSON envelope
