@@ -45,6 +45,13 @@ export function NotificationsPage() {
   const settledText = useDebouncedValue(text, 150);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
   const exporter = useExportNotifications();
+  // "Exported 13 notifications" is a transient message: it goes after a few seconds (issue 13, 8).
+  const { data: exported, reset: resetExport } = exporter;
+  useEffect(() => {
+    if (!exported) return;
+    const t = setTimeout(resetExport, 5_000);
+    return () => clearTimeout(t);
+  }, [exported, resetExport]);
 
   const filtered = useMemo(
     () => filterFeed(events, { route, outcome, text: settledText }),
@@ -121,7 +128,7 @@ export function NotificationsPage() {
         <ErrorPanel title="Export failed" error={exporter.error} testId="notifications-export-error" />
       ) : null}
       {exporter.data ? (
-        <p className="muted" data-testid="notifications-export-result">
+        <p className="muted" role="status" data-testid="notifications-export-result">
           Exported {exporter.data.count} notifications to {exporter.data.filename}.
         </p>
       ) : null}
