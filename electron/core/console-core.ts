@@ -29,6 +29,8 @@ import {
 import { APP_NAME, APP_VERSION } from './version';
 import type { CoreDeps } from './core-deps';
 import { walkthroughHandlers } from './walkthrough';
+import { createDownloads, type Downloads } from './downloads';
+import { TRANSPORT } from '../contract/transport';
 import { conformanceHandlers } from './conformance';
 
 export interface CoreOptions {
@@ -66,6 +68,8 @@ export interface ConsoleCore {
   store(): Promise<EventStore>;
   /** The bank endpoints, built on first use. */
   bank(): Promise<BankEndpoints>;
+  /** One-time downloads the hosts serve (customers with their secret keys). */
+  readonly downloads: Downloads;
   /** Starts the bank endpoints listener and records its URL. */
   listenBank(options: { host: string; port: number }): Promise<BankListener>;
   close(): Promise<void>;
@@ -185,6 +189,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     ...(await (await sandbox()).status()),
   });
 
+  const downloads = createDownloads();
+
   const deps: CoreDeps = {
     dataDir,
     events,
@@ -261,10 +267,31 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'bank.importCustomers': async (args) => ({
       imported: await (await bank()).importCustomers(parseJsonText(args.text, 'text')),
     }),
+    // Issue 13 item 7: what the page reads never holds a secret key; the file with them is a
+    // one-time download the host serves straight to the browser's save flow.
     'bank.exportCustomers': async () => ({
-      text: `${JSON.stringify(await (await bank()).exportCustomers(), null, 2)}\n`,
-      filename: 'dets-console-users.json',
+      text: `${JSON.stringify(
+        (await (await bank()).exportCustomers()).map(({ key: _key, ...rest }) => rest),
+        null,
+        2,
+      )}\n`,
+      filename: 'dets-console-users-without-keys.json',
     }),
+    'bank.exportCustomersWithKeys': async () => {
+      const customers = await (await bank()).exportCustomers();
+      const filename = 'dets-console-users.json';
+      const { ticket, expires_at } = downloads.offer({
+        content: `${JSON.stringify(customers, null, 2)}\n`,
+        filename,
+        mime: 'application/json',
+      });
+      return {
+        path: `${TRANSPORT.downloadPathPrefix}${ticket}`,
+        filename,
+        count: customers.length,
+        expires_at,
+      };
+    },
     'bank.setBehaviours': async (args) => (await bank()).setBehaviours(args),
     'bank.setForward': async (args) => (await bank()).setForward(args),
     'bank.setNotifyPrefix': async (args) => ({
@@ -286,6 +313,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     services,
     store,
     bank,
+    downloads,
     async listenBank(opts) {
       const listener = await (await bank()).listen(opts);
       listeners = { ...listeners, bank: listener.url };

@@ -27,6 +27,11 @@
  *   bounds of core/http/listener.ts, the same as the bank's and the sandbox's, answer 408 and
  *   close a connection whose headers or request take too long, so each holds only itself.
  *
+ * - Many tabs (issue 13 item 5): opening the access link sets the token as an HttpOnly,
+ *   SameSite=Strict cookie named for this port, so later tabs and windows on this origin need no
+ *   token in their URL. The cookie is checked like the token (constant time); Host and Origin are
+ *   checked first all the same, and the token still never leaves loopback.
+ *
  * Residual risk, accepted: browsers do not isolate cookies by port, so a page served by another
  * process on 127.0.0.1 that the user visits receives the cookie. The token lasts one launch. (The
  * cookie's name carries the port, so two consoles on one host do not overwrite each other's.)
@@ -46,7 +51,7 @@ import { isCallPath, methodForPath } from './routes';
 import { defaultRendererDir, serveStatic } from './static-files';
 
 /** What the server needs of a core: the one entry point for calls, and its events. */
-export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'>;
+export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'> & Partial<Pick<ConsoleCore, 'downloads'>>;
 
 export interface HeadlessServerOptions {
   core: HeadlessCore;
@@ -132,6 +137,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     const presented = presentedTokens(req, target.query, port);
     if (!presented.some((t) => tokenMatches(token, t))) {
       const hint = 'missing or wrong access token: open the URL printed when this server started';
+      // A person who opened the bare address in a browser gets a page that says what to do.
+      if (req.method === 'GET' && !target.path.startsWith('/api') && acceptsHtml(req)) {
+        return sendAccessHelp(res, hint);
+      }
       return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
     }
 
@@ -141,6 +150,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
       if (closing) return sendError(res, 503, 'INTERNAL', 'the server is stopping');
       return stream.attach(req, res);
+    }
+    if (path.startsWith(TRANSPORT.downloadPathPrefix)) {
+      if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
+      return serveDownload(res, path.slice(TRANSPORT.downloadPathPrefix.length));
     }
     if (path === '/api' || path.startsWith('/api/'))
       return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
@@ -152,6 +165,22 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     const extra: Record<string, string> = isPage && queryOk ? { 'Set-Cookie': tokenCookie(token, port) } : {};
     const served = await serveStatic(req, res, rendererDir, path, extra);
     if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
+  }
+
+  /** A one-time download (electron/core/downloads.ts): served once, as an attachment, never cached. */
+  function serveDownload(res: ServerResponse, ticket: string): void {
+    const file = core.downloads?.take(ticket);
+    if (!file) {
+      return sendError(res, 404, 'NOT_FOUND', 'this download was already taken or has expired: export again');
+    }
+    const body = Buffer.from(file.content, 'utf8');
+    res.writeHead(200, {
+      'Content-Type': `${file.mime}; charset=utf-8`,
+      'Content-Length': String(body.length),
+      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+    });
+    res.end(body);
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -211,6 +240,26 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       return closing;
     },
   };
+}
+
+function acceptsHtml(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
+/** The 401 for a browser tab that has neither the token nor this launch's cookie (plain HTML, no script). */
+function sendAccessHelp(res: ServerResponse, hint: string): void {
+  const body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>DETS Console needs its access link</title></head>' +
+    '<body><h1>DETS Console needs its access link</h1>' +
+    `<p>${hint}.</p><p>Once that link has been opened in this browser, every other tab on this address works ` +
+    'without it, until the server restarts.</p></body></html>';
+  res.writeHead(401, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'WWW-Authenticate': 'DETS-Token',
+  });
+  res.end(body);
 }
 
 function notAllowed(res: ServerResponse, method: string | undefined, path: string, allow: string): void {

@@ -20,6 +20,8 @@ export type HostMode = 'desktop' | 'browser';
 export interface ConsoleClient {
   api: ConsoleApi;
   mode: HostMode;
+  /** Browser mode without a token: the host's cookie carries the access (a second tab). */
+  viaCookie?: boolean;
   /** The live event stream's state, for the connection indicator. */
   events: StatusStore<EventStreamState>;
 }
@@ -50,7 +52,12 @@ export function desktopClient(api: ConsoleApi): ConsoleClient {
 
 export function browserClient(options: HttpTransportOptions): ConsoleClient {
   const transport = createHttpTransport(options);
-  return { api: buildFacade(transport), mode: 'browser', events: transport.events ?? OFFLINE };
+  return {
+    api: buildFacade(transport),
+    mode: 'browser',
+    events: transport.events ?? OFFLINE,
+    ...(options.token === null ? { viaCookie: true } : {}),
+  };
 }
 
 export function resolveClient(win: Window & typeof globalThis): ClientResolution {
@@ -61,7 +68,10 @@ export function resolveClient(win: Window & typeof globalThis): ClientResolution
     storage: win.sessionStorage,
     replaceUrl: (url) => win.history.replaceState(win.history.state, '', url),
   };
+  // Without a token (a second tab, a link opened in a new window) the page still loaded, so the
+  // host's cookie let it in: calls and the event stream carry that cookie (issue 13 item 5). If
+  // the host refuses it after all, the first call's 401 shows the access-link help.
   const token = takeAccessToken(env);
-  if (!token) return { kind: 'no-token' };
+  if (!token && !/^https?:$/.test(win.location.protocol)) return { kind: 'no-token' };
   return { kind: 'ready', client: browserClient({ baseUrl: win.location.origin, token }) };
 }

@@ -43,9 +43,10 @@ export interface EventStreamOptions {
 
 const defaultBackoff = (attempt: number) => Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 
-export function eventsUrl(baseUrl: string, token: string): string {
+/** The stream's URL; without a token the same-origin EventSource carries the host's cookie instead. */
+export function eventsUrl(baseUrl: string, token: string | null): string {
   const url = new URL(TRANSPORT.eventsPath, baseUrl);
-  url.searchParams.set(TRANSPORT.tokenQuery, token);
+  if (token !== null) url.searchParams.set(TRANSPORT.tokenQuery, token);
   return url.toString();
 }
 

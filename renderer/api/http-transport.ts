@@ -19,7 +19,11 @@ import { createEventStream, eventsUrl, type EventStream, type EventStreamOptions
 export interface HttpTransportOptions {
   /** Origin of the headless host, e.g. `http://127.0.0.1:7300`. */
   baseUrl: string;
-  token: string;
+  /**
+   * The access token, sent in X-DETS-Token; null in a tab opened without it, which relies on the
+   * host's HttpOnly SameSite=Strict cookie set when the access link was first opened (issue 13, 5).
+   */
+  token: string | null;
   fetch?: typeof fetch;
   /** Omit to use the global EventSource; `null` disables live events (tests, CLI-like use). */
   EventSource?: EventStreamOptions['EventSource'] | null;
@@ -67,7 +71,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       try {
         response = await doFetch(callUrl(options.baseUrl, method), {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [TRANSPORT.tokenHeader]: options.token },
+          headers: {
+            'Content-Type': 'application/json',
+            ...(options.token === null ? {} : { [TRANSPORT.tokenHeader]: options.token }),
+          },
           body: input === undefined ? '' : JSON.stringify(input),
           credentials: 'same-origin',
           cache: 'no-store',

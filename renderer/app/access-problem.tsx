@@ -24,7 +24,7 @@ export function AccessProblem({ reason, detail }: { reason: 'missing' | 'rejecte
         </pre>
         <p className="muted">
           The token guards the console’s local API from other web pages and programs on this machine. It is
-          kept for this tab only and removed from the address bar.
+          removed from the address bar; other tabs of this browser get in by a cookie until the host restarts.
         </p>
       </div>
     </main>

@@ -145,8 +145,15 @@ describe('the guided walkthrough against the built-in sandbox', () => {
   });
 
   it('exports the evidence pack, redacted', async () => {
-    const customers = (await api('bank.exportCustomers')) as { text: string };
-    const secrets = (JSON.parse(customers.text) as Array<{ key: string }>).map((c) => c.key);
+    // The keys never come in an answer: they are a one-time download from the host.
+    const prepared = (await api('bank.exportCustomersWithKeys', { confirm: 'include secret keys' })) as {
+      path: string;
+    };
+    const ui = new URL(serve!.ready.ui);
+    const file = await fetch(`${ui.origin}${prepared.path}`, {
+      headers: { 'x-dets-token': ui.searchParams.get('token') ?? '' },
+    });
+    const secrets = ((await file.json()) as Array<{ key: string }>).map((c) => c.key);
     expect(secrets.length).toBeGreaterThan(0);
 
     const { filename, text } = await walkthrough.exportPack();

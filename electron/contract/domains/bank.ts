@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { BankStatus, Behaviours, Customer, CustomerView, ForwardSettings } from '../schemas/bank';
+import {
+  BankStatus,
+  Behaviours,
+  Customer,
+  CustomersWithKeysInput,
+  CustomerView,
+  ForwardSettings,
+  PreparedDownload,
+} from '../schemas/bank';
 import { EventDetail } from '../schemas/events';
 import { method, NoInput } from './method';
 
@@ -39,9 +47,18 @@ export const bankMethods = {
     output: z.object({ imported: z.number().int() }),
   }),
   'bank.exportCustomers': method({
-    summary: 'The customers in the --users file format, for a file the user saves.',
+    summary:
+      'The customers in the --users file format WITHOUT their secret keys (the page never receives one); ' +
+      'a file with the keys is bank.exportCustomersWithKeys.',
     input: NoInput,
     output: z.object({ text: z.string(), filename: z.string() }),
+  }),
+  'bank.exportCustomersWithKeys': method({
+    summary:
+      'Prepare the --users file WITH the secret keys as a one-time download the host serves ' +
+      '(browser mode: GET /api/download/<ticket>); the keys never appear in an answer the page reads.',
+    input: CustomersWithKeysInput,
+    output: PreparedDownload,
   }),
   'bank.setBehaviours': method({
     summary: 'Deliberate misbehaviour per route (delay, fixed status, omitted field, over-long external_id).',

@@ -21,6 +21,26 @@ export type Customer = z.infer<typeof Customer>;
 /** A customer as the renderer sees it: the secret key masked (only its length, e.g. "24 characters"). */
 export const CustomerView = Customer.omit({ key: true }).extend({ key_hint: z.string() });
 
+/**
+ * Exporting customers WITH their secret keys is an explicit, confirmed action (issue 13 item 7):
+ * the caller repeats this phrase, so no click or script does it by accident.
+ */
+export const EXPORT_WITH_KEYS_CONFIRMATION = 'include secret keys';
+export const CustomersWithKeysInput = z.object({
+  confirm: z.literal(EXPORT_WITH_KEYS_CONFIRMATION, {
+    error: `confirm must be "${EXPORT_WITH_KEYS_CONFIRMATION}"`,
+  }),
+});
+
+/** A file waiting for one fetch at `path` (relative to the host), until `expires_at`. */
+export const PreparedDownload = z.object({
+  path: z.string(),
+  filename: z.string(),
+  count: z.number().int(),
+  expires_at: z.string(),
+});
+export type PreparedDownload = z.infer<typeof PreparedDownload>;
+
 export const CallbackRoute = z.enum(['user_auth', 'key', 'external_id']);
 export const NotifyRoute = z.enum(['pay-in', 'pay-out', 'transfer']);
 

@@ -9,6 +9,7 @@ import { SandboxEngine } from './engine';
 import { Router } from './router';
 import { startServer, type RunningServer } from '../http/listener';
 import { serviceRoutes } from './service-routes';
+import { maskSignInResult } from './trace';
 import type { Sandbox, SandboxListener, SandboxOptions } from './types';
 
 /**
@@ -30,7 +31,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     traces: async (query) => engine.traces(query ?? {}),
     onboard: (input) => engine.onboard(input),
     updateCounterparty: (input) => engine.updateCounterparty(input),
-    signIn: (input) => engine.signIn(input.counterparty_guid, input.token),
+    // The ConsoleApi's answer reaches the page, which never sees a user's secret key (issue 13
+    // item 7); the HTTP control route keeps the spec's whole answer (control-routes.ts).
+    signIn: async (input) => maskSignInResult(await engine.signIn(input.counterparty_guid, input.token)),
     notify: (input) => engine.notify(input),
     rotateKey: async () => {
       await engine.rotateKey();

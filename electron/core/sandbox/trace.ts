@@ -94,6 +94,14 @@ export function maskUserSecret(text: string): string {
   }
 }
 
+/** A sign-in result with the user's secret `key` masked to its length (what the console's page may see). */
+export function maskSignInResult<T extends { user: Record<string, unknown> | null }>(result: T): T {
+  const user = result.user;
+  if (!user || !('key' in user)) return result;
+  const key = user.key;
+  return { ...result, user: { ...user, key: typeof key === 'string' ? maskSecret(key) : '<masked>' } };
+}
+
 /** Response headers for a trace: all of them, with cookies masked. */
 export function traceHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

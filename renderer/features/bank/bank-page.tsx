@@ -9,6 +9,7 @@ import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from './forward-panel';
 import { ImportCustomersDialog } from './import-dialog';
+import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
 import { PageHead } from '../../shared/page-head';
 import { useSandboxStatus } from '../sandbox/use-sandbox';
@@ -16,7 +17,6 @@ import {
   activeBehaviours,
   useBankStatus,
   useCustomers,
-  useExportCustomers,
   useRemoveCustomer,
   useSetNotifyPrefix,
 } from './use-bank';
@@ -245,7 +245,7 @@ function JwksPanel({ status }: { status: BankStatus }) {
 function CustomersPanel() {
   const customers = useCustomers();
   const remove = useRemoveCustomer();
-  const exporter = useExportCustomers();
+  const [exporting, setExporting] = useState(false);
   const [editing, setEditing] = useState<View | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const list = customers.data ?? [];
@@ -265,11 +265,10 @@ function CustomersPanel() {
         <button
           type="button"
           className="btn btn-small"
-          onClick={() => exporter.mutate()}
-          disabled={exporter.isPending}
+          onClick={() => setExporting(true)}
           data-testid="customers-export"
         >
-          Export
+          Export…
         </button>
         <button
           type="button"
@@ -283,9 +282,7 @@ function CustomersPanel() {
       {customers.error ? (
         <ErrorPanel title="Customers unavailable" error={customers.error} testId="customers-error" />
       ) : null}
-      {exporter.error ? (
-        <ErrorPanel title="Export failed" error={exporter.error} testId="customers-export-error" />
-      ) : null}
+      {exporting ? <ExportCustomersDialog onClose={() => setExporting(false)} /> : null}
       {remove.error ? (
         <ErrorPanel title="Remove failed" error={remove.error} testId="customer-remove-error" />
       ) : null}

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodInput } from '../../../electron/contract';
 import type { BankStatus } from '../../../electron/contract/schemas/bank';
 import { useApi } from '../../api/client-context';
-import { saveTextFile } from '../../shared/download';
+import { followDownload, saveTextFile } from '../../shared/download';
+import { EXPORT_WITH_KEYS_CONFIRMATION } from '../../../electron/contract/schemas/bank';
 import { bankKeys } from './query-keys';
 
 export function useBankStatus() {
@@ -49,6 +50,21 @@ export function useExportCustomers() {
     mutationFn: async () => {
       const out = await api.bank.exportCustomers();
       saveTextFile(out.text, out.filename, 'application/json');
+      return out;
+    },
+  });
+}
+
+/**
+ * The --users file WITH the secret keys: the core prepares a one-time download and the browser
+ * fetches it straight to disk, so no key passes through an answer the page reads (issue 13, 7).
+ */
+export function useExportCustomersWithKeys() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async () => {
+      const out = await api.bank.exportCustomersWithKeys({ confirm: EXPORT_WITH_KEYS_CONFIRMATION });
+      followDownload(out.path, out.filename);
       return out;
     },
   });

@@ -66,21 +66,6 @@ export function latencyHistogram(list: EventSummary[]): { label: string; upper: 
   }));
 }
 
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The stored request as curl: method, URL and the X-Session-ID header (spec 4.2). */
-export function curlOf(detail: EventDetail): string | null {
-  const r = detail.request;
-  if (!r?.url) return null;
-  const method = (r.method ?? detail.method ?? 'GET').toUpperCase();
-  const header = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'x-session-id');
-  const parts = ['curl', ...(method === 'GET' ? [] : ['-X', method]), shellQuote(r.url)];
-  if (header) parts.push('-H', shellQuote(`X-Session-ID: ${header[1]}`));
-  return parts.join(' ');
-}
-
 /** The X-Session-ID the callback carried, if any. */
 export function sessionIdOf(detail: EventDetail): string | null {
   const header = Object.entries(detail.request?.headers ?? {}).find(

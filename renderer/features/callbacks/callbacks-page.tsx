@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useListKeys } from '../../shared/use-list-keys';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatClock } from '../../shared/format';
@@ -52,22 +53,16 @@ export function CallbacksPage() {
     if (at >= 0) virtualizer.scrollToIndex(at, { align: 'auto' });
   }, [at, virtualizer]);
 
-  // j/k or the arrows move the cursor; Enter opens the callback under it.
-  const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
-    if (shown.length === 0) return;
-    if (ev.key === 'j' || ev.key === 'ArrowDown') {
-      ev.preventDefault();
-      moveCursor(shown[Math.min(shown.length - 1, at + 1)]!.id);
-    } else if (ev.key === 'k' || ev.key === 'ArrowUp') {
-      ev.preventDefault();
-      moveCursor(shown[Math.max(0, at - 1)]!.id);
-    } else if (ev.key === 'Enter') {
-      ev.preventDefault();
-      select(shown[Math.max(0, at)]!.id);
-    } else if (ev.key === 'Escape' && selectedId) {
-      select(null);
-    }
-  };
+  // j/k (and the arrows in the list) move the cursor, Enter opens, as soon as the page has focus.
+  const ids = useMemo(() => shown.map((e) => e.id), [shown]);
+  useListKeys({
+    ids,
+    cursorId,
+    listRef: scroller,
+    onMove: moveCursor,
+    onOpen: select,
+    onClose: () => select(null),
+  });
 
   return (
     <div
@@ -182,7 +177,6 @@ export function CallbacksPage() {
                 className="callbacks-list"
                 ref={scroller}
                 tabIndex={0}
-                onKeyDown={onKeyDown}
                 data-testid="callbacks-list"
                 aria-label="Callbacks, newest first"
               >

@@ -3,6 +3,4 @@ export const callbacksKeys = {
   all: ['callbacks'] as const,
   /** The latest callback summaries, newest first; live `events.appended` callbacks are prepended. */
   list: () => [...callbacksKeys.all, 'list'] as const,
-  /** One callback in full (events.get), or its recheck/replay answer. */
-  detail: (id: string) => [...callbacksKeys.all, 'detail', id] as const,
 };

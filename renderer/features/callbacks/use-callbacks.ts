@@ -3,6 +3,7 @@ import type { EventSummary } from '../../../electron/contract/schemas/events';
 import { useApi, useLiveEvent } from '../../api/client-context';
 import { CALLBACK_LIMIT, prependSummary } from './callbacks-model';
 import { callbacksKeys } from './query-keys';
+import { eventKeys, useEventDetail } from '../events/use-event-detail';
 
 export function useCallbacks() {
   const api = useApi();
@@ -21,22 +22,15 @@ export function useLiveCallbacks(): void {
   });
 }
 
-export function useCallbackDetail(id: string | null) {
-  const api = useApi();
-  return useQuery({
-    queryKey: callbacksKeys.detail(id ?? ''),
-    queryFn: () => api.events.get({ id: id! }),
-    enabled: id !== null,
-    staleTime: Infinity,
-  });
-}
+/** One callback in full: the event detail's own query (events.get). */
+export const useCallbackDetail = useEventDetail;
 
 export function useRecheck() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.bank.recheck({ id }),
-    onSuccess: (detail, id) => queryClient.setQueryData(callbacksKeys.detail(id), detail),
+    onSuccess: (detail, id) => queryClient.setQueryData(eventKeys.detail(id), detail),
   });
 }
 

@@ -10,7 +10,7 @@ import './inspector.css';
 
 export function InspectorPage() {
   const { query, keyProblem, pending, hasToken } = useInspection();
-  const clearToken = useInspectorStore((s) => s.clearToken);
+  const clear = useInspectorStore((s) => s.clear);
   const loadSample = useInspectorStore((s) => s.loadSample);
   const report = hasToken ? query.data : undefined;
   // For people (dimmed results) and for tests (wait for "ready" instead of sleeping).
@@ -54,7 +54,7 @@ export function InspectorPage() {
             <button
               type="button"
               className="btn btn-small"
-              onClick={clearToken}
+              onClick={clear}
               disabled={!hasToken}
               data-testid="clear-token"
             >

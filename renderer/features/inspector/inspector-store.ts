@@ -32,7 +32,8 @@ interface InspectorStore extends InspectorForm {
   /** Fills the form from another page: the token, its key and the claims it must carry. */
   load(handoff: InspectorHandoff): void;
   loadSample(): void;
-  clearToken(): void;
+  /** Clear empties the whole form (token, key source, expected obj/sub): nothing from before judges the next token. */
+  clear(): void;
 }
 
 export const EMPTY_FORM: InspectorForm = {
@@ -64,7 +65,7 @@ export const useInspectorStore = create<InspectorStore>()((set) => ({
       expectedObj: SAMPLE_OBJ,
       expectedSub: SAMPLE_SUB,
     }),
-  clearToken: () => set({ raw: '' }),
+  clear: () => set(EMPTY_FORM),
 }));
 
 export function resetInspectorStore(): void {

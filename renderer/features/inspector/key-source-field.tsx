@@ -1,5 +1,6 @@
 import { Segmented } from '../../shared/segmented';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
+import { useActiveEnvironment } from '../environments/use-environments';
 import { useInspectorStore, type KeyChoice } from './inspector-store';
 
 const CHOICES: Array<{ value: KeyChoice; label: string }> = [
@@ -20,6 +21,10 @@ export function KeySourceField({
   const keyUrl = useInspectorStore((s) => s.keyUrl);
   const keyText = useInspectorStore((s) => s.keyText);
   const set = useInspectorStore((s) => s.set);
+  // The JWKS URL starts as the active environment's (issue 13 item 6), until the engineer types one.
+  const envJwksUrl = useActiveEnvironment()?.effective_jwks_url ?? '';
+  const choose = (v: KeyChoice) =>
+    set(v === 'jwks-url' && keyUrl.trim() === '' ? { keyChoice: v, keyUrl: envJwksUrl } : { keyChoice: v });
 
   return (
     <fieldset className="field key-source">
@@ -29,7 +34,7 @@ export function KeySourceField({
         name="key-source"
         options={CHOICES}
         value={keyChoice}
-        onChange={(v) => set({ keyChoice: v })}
+        onChange={choose}
         testIdPrefix="key-source-"
       />
       {keyChoice === 'jwks-url' ? (

@@ -3,7 +3,14 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { formatDuration, formatLocal } from '../../shared/format';
 
 /** The verdict, the checks and the decoded parts moved to renderer/shared (Composer and Service show them too). */
-export { AdviceList, ChecksList, DecodedPart, VerdictBanner, verdictOf, type Verdict } from '../../shared/report-views';
+export {
+  AdviceList,
+  ChecksList,
+  DecodedPart,
+  VerdictBanner,
+  verdictOf,
+  type Verdict,
+} from '../../shared/report-views';
 
 export function TimesTable({ report }: { report: InspectReport }) {
   if (report.times.length === 0 && report.lifetimeSeconds === null) return null;

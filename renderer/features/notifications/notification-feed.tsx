@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { formatClock } from '../../shared/format';
 import { routeOf, type FeedRow } from './notifications-model';
 
@@ -13,8 +13,22 @@ export const ROW_HEIGHT = 26;
  */
 const rowHeight = () => ROW_HEIGHT;
 
-export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; grouped: boolean }) {
-  const scroller = useRef<HTMLDivElement>(null);
+export function NotificationFeed({
+  rows,
+  grouped,
+  selectedId,
+  cursorId,
+  onSelect,
+  scroller,
+}: {
+  rows: readonly FeedRow[];
+  grouped: boolean;
+  selectedId: string | null;
+  cursorId: string | null;
+  onSelect: (id: string) => void;
+  /** The scrolling element; the page's keyboard handling needs it too. */
+  scroller: RefObject<HTMLDivElement | null>;
+}) {
   const getScrollElement = useCallback(() => scroller.current, []);
   // Stable options: the virtualizer recomputes its 100,000 row positions whenever count,
   // estimateSize or getItemKey change identity, so neither is a fresh closure per render (the
@@ -44,6 +58,12 @@ export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; 
     }
   }, [rows]);
 
+  // The keyboard cursor stays in view.
+  const cursorIndex = useMemo(() => rows.findIndex((r) => r.event.id === cursorId), [rows, cursorId]);
+  useEffect(() => {
+    if (cursorIndex >= 0) virtualizer.scrollToIndex(cursorIndex, { align: 'auto' });
+  }, [cursorIndex, virtualizer]);
+
   const items = virtualizer.getVirtualItems();
 
   return (
@@ -66,7 +86,10 @@ export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; 
                 key={row.key}
                 role="row"
                 aria-rowindex={item.index + 1}
-                className={`feed-row outcome-${e.outcome ?? 'none'}`}
+                className={`feed-row outcome-${e.outcome ?? 'none'}${e.id === selectedId ? ' is-selected' : ''}${e.id === cursorId ? ' is-cursor' : ''}`}
+                aria-selected={e.id === selectedId}
+                data-cursor={String(e.id === cursorId)}
+                onClick={() => onSelect(e.id)}
                 style={{ transform: `translateY(${item.start}px)` }}
                 data-testid="notifications-row"
                 data-event-id={e.id}
@@ -74,7 +97,7 @@ export function NotificationFeed({ rows, grouped }: { rows: readonly FeedRow[]; 
                 data-transaction-id={e.transaction_id ?? ''}
                 data-count={row.count}
               >
-                <span>{formatClock(e.at)}</span>
+                <span title={e.at}>{formatClock(e.at)}</span>
                 <span>{routeOf(e.path)}</span>
                 <span className="feed-outcome">{e.outcome ?? '—'}</span>
                 <span className="feed-tx" title={e.transaction_id ?? undefined}>

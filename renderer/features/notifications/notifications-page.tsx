@@ -1,4 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useListKeys } from '../../shared/use-list-keys';
+import { EventDetailPanel } from '../events/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -36,17 +38,35 @@ export function NotificationsPage() {
   useLiveNotifications();
   const { query, events, total } = useNotificationFeed();
   const live = useEventStreamState().status === 'connected';
-  const { route, outcome, text, grouped, scale } = useNotificationsStore();
-  const { setRoute, setOutcome, setText, setGrouped, setScale } = useNotificationsStore.getState();
+  const { route, outcome, text, grouped, scale, selectedId, cursorId } = useNotificationsStore();
+  const { setRoute, setOutcome, setText, setGrouped, setScale, select, moveCursor } =
+    useNotificationsStore.getState();
+  const scroller = useRef<HTMLDivElement>(null);
   const settledText = useDebouncedValue(text, 150);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
   const exporter = useExportNotifications();
+  // "Exported 13 notifications" is a transient message: it goes after a few seconds (issue 13, 8).
+  const { data: exported, reset: resetExport } = exporter;
+  useEffect(() => {
+    if (!exported) return;
+    const t = setTimeout(resetExport, 5_000);
+    return () => clearTimeout(t);
+  }, [exported, resetExport]);
 
   const filtered = useMemo(
     () => filterFeed(events, { route, outcome, text: settledText }),
     [events, route, outcome, settledText],
   );
   const rows = useMemo(() => (grouped ? groupRepeats(filtered) : toRows(filtered)), [filtered, grouped]);
+  const ids = useMemo(() => rows.map((r) => r.event.id), [rows]);
+  useListKeys({
+    ids,
+    cursorId,
+    listRef: scroller,
+    onMove: moveCursor,
+    onOpen: select,
+    onClose: () => select(null),
+  });
   const repeats = useMemo(() => events.filter((e) => e.outcome === 'repeat').length, [events]);
 
   // Older pages load one after the other in the background, up to MAX_LOADED, so grouping and
@@ -108,7 +128,7 @@ export function NotificationsPage() {
         <ErrorPanel title="Export failed" error={exporter.error} testId="notifications-export-error" />
       ) : null}
       {exporter.data ? (
-        <p className="muted" data-testid="notifications-export-result">
+        <p className="muted" role="status" data-testid="notifications-export-result">
           Exported {exporter.data.count} notifications to {exporter.data.filename}.
         </p>
       ) : null}
@@ -188,24 +208,38 @@ export function NotificationsPage() {
         </span>
       </div>
 
-      <section className="panel notifications-feed-panel" aria-label="Feed">
-        {query.error ? (
-          <ErrorPanel title="Notifications unavailable" error={query.error} testId="notifications-error" />
-        ) : !query.data ? (
-          <p className="muted">Loading…</p>
-        ) : events.length === 0 ? (
-          <div className="empty" data-testid="notifications-empty">
-            <h2>No notification yet</h2>
-            <p>
-              The service posts them to your bank at the notification paths shown on the Bank page; the
-              Sandbox page can send some on demand.
-            </p>
-          </div>
-        ) : (
-          <NotificationFeed rows={rows} grouped={grouped} />
-        )}
-        {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}
-      </section>
+      <div className={`notifications-body ${selectedId ? 'has-detail' : ''}`}>
+        <section className="panel notifications-feed-panel" aria-label="Feed">
+          {query.error ? (
+            <ErrorPanel title="Notifications unavailable" error={query.error} testId="notifications-error" />
+          ) : !query.data ? (
+            <p className="muted">Loading…</p>
+          ) : events.length === 0 ? (
+            <div className="empty" data-testid="notifications-empty">
+              <h2>No notification yet</h2>
+              <p>
+                The service posts them to your bank at the notification paths shown on the Bank page; the
+                Sandbox page can send some on demand.
+              </p>
+            </div>
+          ) : (
+            <NotificationFeed
+              rows={rows}
+              grouped={grouped}
+              selectedId={selectedId}
+              cursorId={cursorId}
+              onSelect={select}
+              scroller={scroller}
+            />
+          )}
+          {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}
+        </section>
+        {selectedId ? (
+          <aside className="notifications-side" aria-label="Notification detail">
+            <EventDetailPanel key={selectedId} id={selectedId} onClose={() => select(null)} />
+          </aside>
+        ) : null}
+      </div>
     </div>
   );
 }

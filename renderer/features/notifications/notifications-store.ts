@@ -10,14 +10,27 @@ interface NotificationsState {
   text: string;
   grouped: boolean;
   scale: RateScale;
+  /** The notification open in the detail view, and the keyboard cursor (j/k). */
+  selectedId: string | null;
+  cursorId: string | null;
   setRoute: (route: Route | null) => void;
   setOutcome: (outcome: Outcome | null) => void;
   setText: (text: string) => void;
   setGrouped: (grouped: boolean) => void;
   setScale: (scale: RateScale) => void;
+  select: (id: string | null) => void;
+  moveCursor: (id: string) => void;
 }
 
-const INITIAL = { route: null, outcome: null, text: '', grouped: false, scale: 'second' as RateScale };
+const INITIAL = {
+  route: null,
+  outcome: null,
+  text: '',
+  grouped: false,
+  scale: 'second' as RateScale,
+  selectedId: null,
+  cursorId: null,
+};
 
 export const useNotificationsStore = create<NotificationsState>((set) => ({
   ...INITIAL,
@@ -26,6 +39,8 @@ export const useNotificationsStore = create<NotificationsState>((set) => ({
   setText: (text) => set({ text }),
   setGrouped: (grouped) => set({ grouped }),
   setScale: (scale) => set({ scale }),
+  select: (id) => set(id === null ? { selectedId: null } : { selectedId: id, cursorId: id }),
+  moveCursor: (id) => set({ cursorId: id }),
 }));
 
 export function resetNotificationsStore(): void {

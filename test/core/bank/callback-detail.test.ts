@@ -63,8 +63,8 @@ describe('the stored callback event', () => {
 
 describe('rebuilt on read, as the engine judged it', () => {
   it.each([
-    ['no header', async () => undefined, 'present'],
-    ['garbage', async () => 'not-a-token', 'structure'],
+    ['no header', async (): Promise<string | undefined> => undefined, 'present'],
+    ['garbage', async (): Promise<string | undefined> => 'not-a-token', 'structure'],
   ] as const)(
     '%s: refused before any check, kept as a compact record with its reason',
     async (_n, make, failed) => {

@@ -117,6 +117,13 @@ export class CallbacksPageModel extends ConsolePageModel {
   }
 
   async closeDetail(): Promise<void> {
-    await this.byTestId('callback-detail-close').click();
+    await this.byTestId('event-detail-close', this.detail).click();
+  }
+
+  /** Clicks "Copy as curl" in the open detail and returns what reached the clipboard. */
+  async copyAsCurl(): Promise<string> {
+    await this.byTestId('event-copy-curl', this.detail).click();
+    await this.byTestId('event-copy-curl', this.detail).filter({ hasText: 'Copied' }).waitFor();
+    return this.page.evaluate(() => navigator.clipboard.readText());
   }
 }

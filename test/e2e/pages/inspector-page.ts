@@ -74,6 +74,17 @@ export class InspectorPageModel {
     await this.settle();
   }
 
+  /** Clear, and what the form holds afterwards. */
+  async clear(): Promise<{ token: string; keyNone: boolean; obj: string; sub: string }> {
+    await this.byTestId('clear-token').click();
+    return {
+      token: await this.tokenInput.inputValue(),
+      keyNone: await this.byTestId('key-source-none').isChecked(),
+      obj: await this.byTestId('expected-obj-input').inputValue(),
+      sub: await this.byTestId('expected-sub-input').inputValue(),
+    };
+  }
+
   async trySample(): Promise<void> {
     await this.byTestId('load-sample').click();
     await this.settle();

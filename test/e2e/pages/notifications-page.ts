@@ -103,4 +103,17 @@ export class NotificationsPageModel extends ConsolePageModel {
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     return { filename: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
   }
+
+  /** The one event detail view, when a notification is open. */
+  get detail(): Locator {
+    return this.byTestId('event-detail');
+  }
+
+  /** Opens the notification under the keyboard cursor after `moves` presses of j, then Enter. */
+  async openWithKeys(moves: number): Promise<Locator> {
+    for (let i = 0; i < moves; i++) await this.page.keyboard.press('j');
+    await this.page.keyboard.press('Enter');
+    await this.detail.waitFor();
+    return this.detail;
+  }
 }

@@ -41,7 +41,9 @@ describe('resolveClient', () => {
     expect(sessionStorage.getItem(TOKEN_STORAGE_KEY)).toBe('s3cret');
   });
 
-  it('in a browser without a token says so', () => {
-    expect(resolveClient(window)).toEqual({ kind: 'no-token' });
+  it('in a browser tab without a token relies on the host cookie (no token header)', async () => {
+    const r = resolveClient(window);
+    expect(r.kind).toBe('ready');
+    if (r.kind === 'ready') expect(r.client.mode).toBe('browser');
   });
 });

@@ -132,6 +132,12 @@ export function fakeEventsConsole(
       return { imported: customers.length };
     }),
     exportCustomers: vi.fn(async () => ({ text: JSON.stringify(customers), filename: 'users.json' })),
+    exportCustomersWithKeys: vi.fn(async () => ({
+      path: '/api/download/ticket-1',
+      filename: 'dets-console-users.json',
+      count: customers.length,
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    })),
     setBehaviours: vi.fn(async (b: BankStatus['behaviours']) => {
       status = { ...status, behaviours: b };
       return b;

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { desktopClient } from '../../../../renderer/api/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConsoleError } from '../../../../electron/contract';
@@ -30,14 +31,15 @@ function LiveUpdates() {
   return null;
 }
 
-async function renderPage(fake = fakeEventsConsole({ customers: [CUSTOMER] })) {
+async function renderPage(fake = fakeEventsConsole({ customers: [CUSTOMER] }), mode?: 'browser') {
+  const client = mode ? { ...desktopClient(fake.api), mode } : fake.api;
   renderWithClient(
     <>
       <LiveUpdates />
       <BehavioursPill />
       <BankPage />
     </>,
-    fake.api,
+    client,
   );
   await waitFor(() => expect(screen.getByTestId('bank-page').getAttribute('data-state')).toBe('ready'));
   return fake;
@@ -165,8 +167,28 @@ describe('BankPage', () => {
     await waitFor(() => expect(fake.bank.importCustomers).toHaveBeenCalledWith({ text }));
     await screen.findByTestId('customer-NEW1');
     fireEvent.click(screen.getByTestId('customers-export'));
+    fireEvent.click(await screen.findByTestId('customers-export-plain'));
     await waitFor(() => expect(fake.bank.exportCustomers).toHaveBeenCalled());
     await waitFor(() => expect(click).toHaveBeenCalled());
+  });
+
+  it('exports with secret keys only after the confirmation, as a one-time download link', async () => {
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.getAttribute('href') ?? '');
+    });
+    const fake = await renderPage(undefined, 'browser');
+    fireEvent.click(screen.getByTestId('customers-export'));
+    const withKeys = (await screen.findByTestId('customers-export-with-keys')) as HTMLButtonElement;
+    expect(withKeys.disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('customers-export-confirm'));
+    expect(withKeys.disabled).toBe(false);
+    fireEvent.click(withKeys);
+    await waitFor(() =>
+      expect(fake.bank.exportCustomersWithKeys).toHaveBeenCalledWith({ confirm: 'include secret keys' }),
+    );
+    await waitFor(() => expect(clicked).toEqual(['/api/download/ticket-1']));
+    expect(document.body.textContent).not.toContain(SECRET);
   });
 
   it('sets behaviours; an active one shows the banner and the header pill (also from bank.changed)', async () => {

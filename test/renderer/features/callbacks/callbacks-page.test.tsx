@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CallbacksPage } from '../../../../renderer/features/callbacks/callbacks-page';
 import { resetCallbacksStore } from '../../../../renderer/features/callbacks/callbacks-store';
-import { curlOf } from '../../../../renderer/features/callbacks/callbacks-model';
+import { curlCommand } from '../../../../renderer/features/events/event-http';
 import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
 import { BANK_URL, SESSION_TOKEN, detail, fakeEventsConsole, summary } from '../../support/fake-events';
@@ -113,7 +113,7 @@ describe('CallbacksPage', () => {
     );
     expect(within(panel).getByTestId('callback-token').getAttribute('data-token')).toBe(SESSION_TOKEN);
     expect(within(panel).getByTestId('callback-jwks').textContent).toContain('svc-1');
-    expect(within(panel).getByTestId('callback-request').textContent).toContain('x-session-id');
+    expect(within(panel).getByTestId('event-request').textContent).toContain('x-session-id');
   });
 
   it('names the JWKS keys left out with their reasons, and the kids seen twice', async () => {
@@ -200,17 +200,24 @@ describe('CallbacksPage', () => {
   it('copies the stored request as curl with the X-Session-ID header', async () => {
     await renderPage();
     fireEvent.click(screen.getAllByTestId('callback-row')[2]!);
-    fireEvent.click(await screen.findByTestId('callback-copy-curl'));
+    fireEvent.click(await screen.findByTestId('event-copy-curl'));
     await waitFor(() => expect(writeText).toHaveBeenCalled());
     const curl = writeText.mock.calls[0]![0];
     expect(curl).toBe(
-      `curl '${BANK_URL}/user_auth?obj=DE89370400440532013000' -H 'X-Session-ID: ${SESSION_TOKEN}'`,
+      `curl -sS '${BANK_URL}/user_auth?obj=DE89370400440532013000' -H 'x-session-id: ${SESSION_TOKEN}'`,
     );
   });
 
-  it('curlOf quotes single quotes and keeps a non-GET method', () => {
-    const d = detail(summary({ id: 'x' }));
-    d.request = { method: 'POST', url: "http://h/a'b", headers: {}, body: null };
-    expect(curlOf(d)).toBe(`curl -X POST 'http://h/a'\\''b'`);
+  it('curlCommand quotes single quotes, keeps a non-GET method and the body, and makes a path absolute', () => {
+    const req = {
+      method: 'POST',
+      url: "/a'b",
+      headers: { host: 'x', 'content-type': 'text/plain' },
+      body: 'x',
+    };
+    expect(curlCommand(req, 'http://127.0.0.1:7301')).toBe(
+      `curl -sS -X POST 'http://127.0.0.1:7301/a'\\''b' -H 'content-type: text/plain' --data-raw 'x'`,
+    );
+    expect(curlCommand(req, null)).toBeNull();
   });
 });

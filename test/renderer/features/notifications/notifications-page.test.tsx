@@ -138,4 +138,55 @@ describe('NotificationsPage', () => {
       summary({ id: `r${s}`, at: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString() });
     expect(rateSeries([at(9.5), at(9.2), at(7), at(0)], now, 1_000, 5)).toEqual([0, 0, 1, 0, 2]);
   });
+
+  it('opens a rejected notification with j/k and Enter from the page (no Tab first): reason, body, absolute curl', async () => {
+    const rejected = notification(2, { id: 'bad', outcome: 'rejected', status: 400, transaction_id: null });
+    const fake = fakeEventsConsole({ events: [notification(3), rejected, notification(1)] });
+    const body = '{"amount":1}';
+    fake.events.get.mockImplementation(async ({ id }: { id: string }) => ({
+      ...summary({ id }),
+      ...(id === 'bad' ? rejected : notification(3)),
+      request: {
+        method: 'POST',
+        url: '/api/svc/notify/transfer',
+        headers: { 'content-type': 'application/json', host: 'x' },
+        body,
+      },
+      response: {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        body: '{"error":"bad_body","detail":"transaction_id is missing (spec 4.3)"}',
+      },
+      checks: null,
+      token: null,
+      jwks: null,
+      forward: null,
+    }));
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await renderPage(fake);
+    // Focus is on the body: the keys are heard on the document.
+    fireEvent.keyDown(document.body, { key: 'j' });
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(screen.getAllByTestId('notifications-row')[1]!.getAttribute('data-cursor')).toBe('true');
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    const panel = await screen.findByTestId('event-detail');
+    expect(fake.events.get).toHaveBeenCalledWith({ id: 'bad' });
+    expect(panel.getAttribute('data-kind')).toBe('notification');
+    await waitFor(() =>
+      expect(screen.getByTestId('event-reason').textContent).toContain(
+        'transaction_id is missing (spec 4.3)',
+      ),
+    );
+    expect(screen.getByTestId('event-request').textContent).toContain('"amount": 1');
+    fireEvent.click(screen.getByTestId('event-view-raw'));
+    expect(screen.getByTestId('event-request').textContent).toContain(body);
+    fireEvent.click(screen.getByTestId('event-copy-curl'));
+    await waitFor(() => expect(writeText).toHaveBeenCalled());
+    expect(writeText.mock.calls[0]).toEqual([
+      `curl -sS -X POST 'http://127.0.0.1:7303/api/svc/notify/transfer' -H 'content-type: application/json' --data-raw '${body}'`,
+    ]);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('event-detail')).toBeNull());
+  });
 });

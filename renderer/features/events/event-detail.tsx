@@ -1,0 +1,191 @@
+import { useState, type ReactNode } from 'react';
+import type { EventDetail } from '../../../electron/contract/schemas/events';
+import { CopyButton } from '../../shared/copy-button';
+import { saveTextFile } from '../../shared/download';
+import { formatLocal, formatMs } from '../../shared/format';
+import { httpRequestText, httpResponseText } from '../../shared/http-text';
+import { ChecksList } from '../../shared/report-views';
+import { StatusMark } from '../../shared/status-mark';
+import { DurationBar } from '../callbacks/duration-bar';
+import { curlCommand, rawRequest, rawResponse, readEvent, type EventReading } from './event-http';
+import './event-detail.css';
+
+type BodyView = 'pretty' | 'raw';
+
+/**
+ * One detail view for every stored event (issue 13 item 1): notification, callback, exchange,
+ * refused request and trace alike show the request line, headers, body (pretty or raw), the
+ * response, the time against the 1 s budget, the verdict with its checks, the outcome and its
+ * reason; Copy as curl (an absolute URL to the listener that received it), Copy as raw HTTP, and
+ * Export of this one event as JSON. `children` adds what only one kind has (a callback's re-check).
+ */
+export function EventDetailView({
+  detail: d,
+  listenerUrl,
+  onClose,
+  children,
+}: {
+  detail: EventDetail;
+  /** The listener that received the event (bank status' url); null for absolute URLs. */
+  listenerUrl: string | null;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
+  const [view, setView] = useState<BodyView>('pretty');
+  const r = readEvent(d);
+  const curl = r.request ? curlCommand(r.request, listenerUrl) : null;
+  const raw = r.request
+    ? `${rawRequest(r.request, listenerUrl)}${r.response ? `\n\n${rawResponse(r.response)}` : ''}`
+    : null;
+  const exportJson = () =>
+    saveTextFile(`${JSON.stringify(d, null, 2)}\n`, `dets-event-${d.id}.json`, 'application/json');
+
+  return (
+    <article
+      className="event-detail"
+      data-testid="event-detail"
+      data-event-id={d.id}
+      data-kind={r.kind}
+      data-outcome={r.outcome.status}
+      data-status={r.response?.status ?? ''}
+      aria-label={`${r.kind} detail`}
+    >
+      <header className="event-detail-head">
+        <span className="badge">{r.kind}</span>
+        <h2 className="event-detail-line" data-testid="event-request-line">
+          <code>{r.request ? `${r.request.method} ${r.request.url}` : (d.path ?? d.warning ?? d.kind)}</code>
+        </h2>
+        <StatusMark status={r.outcome.status === 'failed' ? 'failed' : 'passed'} word={r.outcome.word} />
+        {r.response ? <span className="muted">HTTP {r.response.status}</span> : null}
+        <DurationBar ms={r.duration_ms} />
+        <span className="panel-spacer" />
+        <button type="button" className="btn btn-small" onClick={onClose} data-testid="event-detail-close">
+          Close
+        </button>
+      </header>
+      <p className="muted event-detail-meta">
+        <time dateTime={d.at} title={d.at}>
+          {formatLocal(d.at)}
+        </time>
+        {d.remote ? ` · from ${d.remote}` : ''}
+        {d.transaction_id ? ` · transaction_id ${d.transaction_id}` : ''}
+        {d.obj ? ` · obj ${d.obj}` : ''}
+        {d.sub ? ` · sub ${d.sub}` : ''}
+        {r.duration_ms !== null ? ` · ${formatMs(r.duration_ms)} of the 1 s budget` : ''}
+      </p>
+      {r.outcome.reason ? (
+        <div
+          className={`banner ${r.outcome.status === 'failed' ? 'banner-fail' : 'banner-info'}`}
+          role="status"
+          data-testid="event-reason"
+        >
+          <div className="banner-body">
+            <strong>{r.outcome.word}</strong>
+            <span>{r.outcome.reason}</span>
+          </div>
+        </div>
+      ) : null}
+      {d.warning && d.warning !== r.outcome.reason ? (
+        <p className="banner banner-warn" data-testid="event-warning">
+          {d.warning}
+        </p>
+      ) : null}
+      <div className="event-detail-actions">
+        {curl ? <CopyButton text={() => curl} label="Copy as curl" testId="event-copy-curl" /> : null}
+        {raw ? <CopyButton text={() => raw} label="Copy as raw HTTP" testId="event-copy-raw" /> : null}
+        <button type="button" className="btn btn-small" onClick={exportJson} data-testid="event-export">
+          Export JSON
+        </button>
+        <span className="panel-spacer" />
+        <span className="event-body-view" role="radiogroup" aria-label="Bodies">
+          {(['pretty', 'raw'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              role="radio"
+              aria-checked={view === v}
+              className={`btn btn-small ${view === v ? 'is-active' : ''}`}
+              onClick={() => setView(v)}
+              data-testid={`event-view-${v}`}
+            >
+              {v}
+            </button>
+          ))}
+        </span>
+      </div>
+      {d.checks ? <ChecksList checks={d.checks} title="Checks (first failure decides)" /> : null}
+      {d.forward ? (
+        <ChecksList
+          checks={d.forward.verdicts}
+          title={`Forwarded to ${d.forward.url}: ${d.forward.status !== null ? `HTTP ${d.forward.status}` : (d.forward.error ?? 'no answer')} in ${formatMs(d.forward.duration_ms)}`}
+        />
+      ) : null}
+      {children}
+      <HttpPanels reading={r} view={view} listenerUrl={listenerUrl} />
+      {r.trace ? <TraceSteps reading={r} /> : null}
+    </article>
+  );
+}
+
+function HttpPanels({
+  reading: r,
+  view,
+  listenerUrl,
+}: {
+  reading: EventReading;
+  view: BodyView;
+  listenerUrl: string | null;
+}) {
+  const request = r.request
+    ? view === 'raw'
+      ? rawRequest(r.request, listenerUrl)
+      : httpRequestText(r.request)
+    : null;
+  const response = r.response
+    ? view === 'raw'
+      ? rawResponse(r.response)
+      : httpResponseText(r.response)
+    : null;
+  return (
+    <div className="event-http">
+      <section className="panel" aria-label="Request">
+        <h3 className="panel-title">Request</h3>
+        {request ? (
+          <pre className="http-text" data-testid="event-request" data-view={view}>
+            {request}
+          </pre>
+        ) : (
+          <p className="muted">Not stored (refused before it could be read).</p>
+        )}
+      </section>
+      <section className="panel" aria-label="Response">
+        <h3 className="panel-title">Response</h3>
+        {response ? (
+          <pre className="http-text" data-testid="event-response" data-view={view}>
+            {response}
+          </pre>
+        ) : (
+          <p className="muted">No response stored.</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function TraceSteps({ reading }: { reading: EventReading }) {
+  const steps = reading.trace?.steps ?? [];
+  return (
+    <section className="panel" aria-label="Steps" data-testid="event-trace-steps">
+      <h3 className="panel-title">Steps</h3>
+      <ol className="event-trace-steps">
+        {steps.map((s) => (
+          <li key={`${s.id}-${s.at}`} data-step={s.id} data-status={s.status}>
+            <StatusMark status={s.status} /> <strong>{s.title}</strong>{' '}
+            <span className="muted">{s.detail}</span>
+            {s.duration_ms !== null ? <span className="muted"> · {formatMs(s.duration_ms)}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
