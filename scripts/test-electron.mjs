@@ -11,6 +11,7 @@
 // `--probe` only prints the one line about the binary (`electron: binary <path>` or the not-run
 // line) and exits 0. `--summary` is how `npm test` (scripts/test.mjs) calls it: the reason goes
 // on its own line and the verdict line reads exactly "electron: not run (no Electron binary)".
+// DETS_REQUIRE_ELECTRON=1 (the CI workflow) turns a missing binary into a failure (exit 1).
 // Extra arguments go to vitest (`npm run test:electron -- -t walkthrough`).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -62,6 +63,11 @@ function main() {
   const summary = args[0] === '--summary';
   if (summary) args = args.slice(1);
   const probe = probeElectron();
+  if ('reason' in probe && process.env.DETS_REQUIRE_ELECTRON === '1') {
+    // CI, where the binary can be downloaded: a missing one is a failure, never a quiet pass.
+    process.stderr.write(`electron: no Electron binary although DETS_REQUIRE_ELECTRON=1: ${probe.reason}\n`);
+    process.exit(1);
+  }
   if ('reason' in probe) {
     process.stdout.write(
       summary

@@ -12,11 +12,21 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const missing = join(root, 'test-results', 'no-electron-here');
 
 function run(...args: string[]) {
+  return runWith({}, ...args);
+}
+
+function runWith(env: Record<string, string>, ...args: string[]) {
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    ELECTRON_OVERRIDE_DIST_PATH: missing,
+    DETS_TEST_BUILT: '0',
+  };
+  delete base.DETS_REQUIRE_ELECTRON;
   return spawnSync(process.execPath, [join(root, 'scripts/test-electron.mjs'), ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: missing, DETS_TEST_BUILT: '0' },
+    env: { ...base, ...env },
   });
 }
 
@@ -40,5 +50,12 @@ describe('scripts/test-electron.mjs without an Electron binary', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^== electron: require\('electron'\) names /);
     expect(lines[1]).toBe('electron: not run (no Electron binary)');
+  });
+
+  it('fails instead where the binary is required (DETS_REQUIRE_ELECTRON=1, the CI workflow)', () => {
+    const r = runWith({ DETS_REQUIRE_ELECTRON: '1' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^electron: no Electron binary although DETS_REQUIRE_ELECTRON=1: /);
   });
 });
