@@ -3,6 +3,10 @@
 // lint (layer boundaries) and the Electron security audit, type-check, build, then every
 // vitest suite (unit, integration, end-to-end in headless Chromium) inside a private D-Bus
 // session with gnome-keyring, so keychain tests run against a real Secret Service.
+// Before them, the real desktop app's suite (scripts/test-electron.mjs): run where an Electron
+// binary exists, else one line "electron: not run (no Electron binary)", never counted as passed;
+// vitest's closing `tests: N passed, N failed, N skipped` stays the last summary line.
+// DETS_ELECTRON_TESTS=separate leaves them to their own `npm run test:electron` (the CI workflow).
 // Extra arguments go to vitest (`npm test -- test/core`).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,6 +22,15 @@ const steps = [
   ['electron audit', [process.execPath, join(root, 'scripts/audit-electron.mjs')], () => existsSync(join(root, 'scripts/audit-electron.mjs'))],
   ['typecheck', [bin('tsc'), '--noEmit', '-p', 'tsconfig.json']],
   ['build', [process.execPath, join(root, 'scripts/build.mjs')]],
+  [
+    'electron',
+    [process.execPath, join(root, 'scripts/test-electron.mjs'), '--summary'],
+    () => {
+      if (process.env.DETS_ELECTRON_TESTS !== 'separate') return true;
+      process.stdout.write('\nelectron: not run by npm test (DETS_ELECTRON_TESTS=separate: npm run test:electron runs them)\n');
+      return false;
+    },
+  ],
   ['tests', ['sh', join(root, 'scripts/with-keyring.sh'), bin('vitest'), 'run', ...extra]],
 ];
 
@@ -31,5 +44,6 @@ for (const [name, [cmd, ...args], when] of steps) {
     process.stdout.write(`\n== ${name} FAILED (exit ${r.status ?? r.signal}) after ${secs}s\n`);
     process.exit(r.status || 1);
   }
-  process.stdout.write(`== ${name} ok (${secs}s)\n`);
+  // The electron step reports its own verdict (run, or not run): "ok" here would read as passed.
+  if (name !== 'electron') process.stdout.write(`== ${name} ok (${secs}s)\n`);
 }

@@ -1,7 +1,8 @@
 /**
  * The desktop host's lifecycle: one instance per profile, one core, one window. Everything else
  * lives in its own module: the window factory and its guards (window.ts, session.ts), the
- * app:// scheme (protocol.ts), the IPC wiring (ipc.ts), the one openExternal (external.ts).
+ * app:// scheme (protocol.ts), the IPC wiring (ipc.ts), the one openExternal (external.ts), the
+ * menu and About dialog (menu.ts), native modules in the packaged app (native-modules.ts).
  *
  * Bundled by scripts/build.mjs to dist/main/main.js (ESM, npm packages external), next to
  * dist/preload/preload.cjs and dist/renderer/.
@@ -9,15 +10,16 @@
 import { app, dialog, ipcMain, Menu, protocol, shell, type BrowserWindow } from 'electron';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EventPayload } from '../contract';
+import type { EventPayload, MethodOutput } from '../contract';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import type { SandboxListener } from '../core/sandbox';
 import type { BankListener } from '../core/bank';
 import { startBankListener } from './bank-listener';
 import { createOriginPolicy } from './app-origin';
-import { openExternalUrl } from './external';
+import { createExternalOpener, serviceOrigins } from './external';
 import { forwardEvents, registerIpcHandlers } from './ipc';
-import { menuTemplate } from './menu';
+import { aboutOptions, menuTemplate } from './menu';
+import { packagedKeychain } from './native-modules';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { startSandboxListener } from './sandbox-listener';
 import { createMainWindow, guardAllWebContents } from './window';
@@ -39,12 +41,34 @@ if (process.env.DETS_DATA_DIR) app.setPath('userData', resolve(process.env.DETS_
 // The dev server is trusted only in an unpackaged app: an environment variable must not be
 // able to hand the ConsoleApi to another page in an installed one.
 const policy = createOriginPolicy(app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL);
-const openExternal = (url: string) => openExternalUrl(shell, url);
 
 let core: ConsoleCore | undefined;
 let sandboxListener: SandboxListener | null = null;
 let bankListener: BankListener | null = null;
 let mainWindow: BrowserWindow | null = null;
+
+/** The origins a link opens without asking (external.ts): asked of the core at each click. */
+async function knownOrigins(): Promise<string[]> {
+  const envs = core ? await core.dispatch('env.list', undefined) : null;
+  const value = envs?.ok ? (envs.value as MethodOutput<'env.list'>) : null;
+  return serviceOrigins(value, sandboxListener?.url ?? null);
+}
+const openExternal = createExternalOpener({ shell, dialog, knownOrigins, parent: () => mainWindow });
+
+function showAbout(): void {
+  const options = aboutOptions({
+    name: 'DETS Console',
+    app: app.getVersion(),
+    electron: process.versions.electron ?? '?',
+    chrome: process.versions.chrome ?? '?',
+    node: process.versions.node,
+  });
+  const shown =
+    mainWindow && !mainWindow.isDestroyed()
+      ? dialog.showMessageBox(mainWindow, options)
+      : dialog.showMessageBox(options);
+  shown.catch(() => undefined);
+}
 
 /**
  * Notices raised while starting (the sandbox's port was taken…) come before any page listens for
@@ -64,7 +88,12 @@ function showMainWindow(): void {
     return;
   }
   if (!core) return;
-  const win = createMainWindow({ preloadPath: PRELOAD_PATH, policy, openExternal });
+  const win = createMainWindow({
+    preloadPath: PRELOAD_PATH,
+    policy,
+    openExternal,
+    devTools: !app.isPackaged,
+  });
   forwardEvents(core.events, win.webContents, policy);
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -78,7 +107,12 @@ function showMainWindow(): void {
 }
 
 async function start(): Promise<void> {
-  const started = await createConsoleCore({ dataDir: app.getPath('userData'), host: 'desktop' });
+  const started = await createConsoleCore({
+    dataDir: app.getPath('userData'),
+    host: 'desktop',
+    // Installed: the keychain worker loads the binding from app.asar.unpacked (native-modules.ts).
+    ...(app.isPackaged ? { keychain: packagedKeychain() } : {}),
+  });
   core = started;
   // The sandbox first: the bank endpoints fetch the service's keys from its JWKS by default.
   const sandbox = await startSandboxListener(started);
@@ -102,7 +136,11 @@ async function start(): Promise<void> {
     },
     policy,
   );
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform)));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({ platform: process.platform, packaged: app.isPackaged, onAbout: showAbout }),
+    ),
+  );
   showMainWindow();
 }
 

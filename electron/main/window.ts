@@ -18,6 +18,8 @@ export interface MainWindowOptions {
   policy: OriginPolicy;
   /** The app's one openExternal (external.ts); receives window.open targets. */
   openExternal: (url: string) => boolean;
+  /** False in the packaged app (menu.ts says why); true in development. */
+  devTools: boolean;
 }
 
 /**
@@ -42,7 +44,12 @@ export function guardAllWebContents(app: Pick<App, 'on'>, openExternal: (url: st
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, openExternal));
 }
 
-export function createMainWindow({ preloadPath, policy, openExternal }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({
+  preloadPath,
+  policy,
+  openExternal,
+  devTools,
+}: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
     title: 'DETS Console',
     width: 1280,
@@ -66,6 +73,7 @@ export function createMainWindow({ preloadPath, policy, openExternal }: MainWind
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      devTools,
       // Middle-click must not open anything either.
       disableBlinkFeatures: 'Auxclick',
       // Audit: reviewed; the preload exposes only the contract facade, never ipcRenderer

@@ -197,6 +197,9 @@ class FakeApp extends EventEmitter {
   exit = vi.fn((_code?: number) => {
     this.calls.push('exit');
   });
+  getVersion() {
+    return '9.8.7';
+  }
   setPath(name: string, value: string) {
     this.paths.set(name, value);
   }
@@ -226,7 +229,15 @@ export const Menu = {
 
 export const nativeTheme = { shouldUseDarkColors: false };
 
-export const dialog = { showErrorBox: vi.fn((_title: string, _content: string) => {}) };
+/** showMessageBox answers `dialog.nextResponse` (0: the first button) and records its options. */
+export const dialog = {
+  nextResponse: 0,
+  showErrorBox: vi.fn((_title: string, _content: string) => {}),
+  showMessageBox: vi.fn(async (...args: unknown[]) => {
+    void args;
+    return { response: dialog.nextResponse, checkboxChecked: false };
+  }),
+};
 
 /**
  * Vitest keeps a mocked module's instance across vi.resetModules(), so a test that loads main.ts
@@ -249,6 +260,8 @@ export function resetFakeElectron(): void {
   Menu.buildFromTemplate.mockClear();
   Menu.setApplicationMenu.mockClear();
   dialog.showErrorBox.mockClear();
+  dialog.showMessageBox.mockClear();
+  dialog.nextResponse = 0;
 }
 
 export default {

@@ -239,4 +239,59 @@ describe('the desktop lifecycle', () => {
     });
     expect((await ready(packaged)).loadedUrl).toBe('app://console/index.html');
   });
+
+  it('keeps DevTools in development and leaves them out of the packaged app (menu and window)', async () => {
+    type Item = { role?: string; label?: string; submenu?: Item[] };
+    const all = (items: Item[]): Item[] => items.flatMap((i) => [i, ...all(i.submenu ?? [])]);
+    const menuRoles = (electron: Fake) =>
+      all((electron.Menu.current as { template: Item[] }).template).map((i) => i.role ?? i.label);
+
+    const dev = await launch();
+    const devWindow = await ready(dev);
+    expect(menuRoles(dev)).toContain('viewMenu');
+    expect(devWindow.options.webPreferences).toMatchObject({ devTools: true });
+
+    const packaged = await launch((e) => {
+      e.app.isPackaged = true;
+    });
+    const packagedWindow = await ready(packaged);
+    expect(menuRoles(packaged)).not.toContain('viewMenu');
+    expect(menuRoles(packaged)).not.toContain('toggleDevTools');
+    expect(packagedWindow.options.webPreferences).toMatchObject({ devTools: false });
+  });
+
+  it('shows the app’s, Electron’s, Chromium’s and Node’s versions from Help › About', async () => {
+    const electron = await launch();
+    const win = await ready(electron);
+    type Item = { label?: string; submenu?: Item[]; click?: () => void };
+    const all = (items: Item[]): Item[] => items.flatMap((i) => [i, ...all(i.submenu ?? [])]);
+    const about = all((electron.Menu.current as { template: Item[] }).template).find(
+      (i) => i.label === 'About DETS Console',
+    );
+    about!.click!();
+    const [parent, options] = electron.dialog.showMessageBox.mock.calls[0] as [
+      unknown,
+      { message: string; detail: string },
+    ];
+    expect(parent).toBe(win);
+    expect(options.message).toBe('DETS Console 9.8.7');
+    expect(options.detail).toContain(`Node.js ${process.versions.node}`);
+    expect(options.detail).toMatch(/^Electron .+\nChromium .+\nNode\.js /);
+  });
+
+  it('opens a link to the sandbox at once and asks before any other host', async () => {
+    const electron = await launch();
+    const win = await ready(electron);
+    const { listeners } = await appInfo(electron);
+    const open = (url: string) => win.webContents.windowOpenHandler!({ url });
+
+    expect(open(`${listeners.sandbox}/api/v1/.well-known/jwks.json`)).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(electron.shell.openExternal).toHaveBeenCalledTimes(1));
+    expect(electron.dialog.showMessageBox).not.toHaveBeenCalled();
+
+    electron.dialog.nextResponse = 1; // Cancel
+    expect(open('https://elsewhere.example/')).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(electron.dialog.showMessageBox).toHaveBeenCalledTimes(1));
+    expect(electron.shell.openExternal).toHaveBeenCalledTimes(1);
+  });
 });

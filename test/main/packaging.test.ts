@@ -7,16 +7,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { listPackage, extractFile } from '@electron/asar';
 import type { Configuration } from 'app-builder-lib';
 import { validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_NAME } from '../../electron/core/version';
+import { packagedKeychain } from '../../electron/main/native-modules';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = JSON.parse(readFileSync(join(root, 'electron-builder.json'), 'utf8')) as Configuration & {
@@ -28,6 +30,27 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
+/**
+ * The folders under node_modules of the production dependencies and theirs, optional ones
+ * included when installed (npm's flat layout; a nested node_modules is copied with its parent).
+ */
+function productionPackages(dir: string): string[] {
+  const seen = new Set<string>();
+  const visit = (manifest: {
+    dependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  }) => {
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+      const path = join(dir, 'node_modules', name, 'package.json');
+      if (seen.has(name) || !existsSync(path)) continue;
+      seen.add(name);
+      visit(JSON.parse(readFileSync(path, 'utf8')) as typeof manifest);
+    }
+  };
+  visit(pkg);
+  return [...seen];
+}
+
 const noDebug = { isEnabled: false, add() {} } as unknown as Parameters<typeof validateConfiguration>[1];
 
 /** Decodes the PNGs scripts/make-icon.mjs writes (8-bit RGBA, no interlace, filter 0 rows). */
@@ -93,14 +116,25 @@ describe('electron-builder.json', () => {
     expect(config.win).toMatchObject({ target: ['nsis'] });
   });
 
-  it('turns off the fuses that let the signed binary run as Node or be inspected', () => {
+  it('turns off the fuses that let the signed binary run as Node or be inspected, and checks app.asar', () => {
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
+      // The app is read only from app.asar, and only an app.asar whose hash the signed binary
+      // carries (enforced by Electron on macOS and Windows).
+      enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
     });
+  });
+
+  it('unpacks the native bindings from app.asar: the keychain’s and the database’s', () => {
+    expect(config.asarUnpack).toEqual([
+      'node_modules/@napi-rs/keyring*/**',
+      'node_modules/libsql/**',
+      'node_modules/@libsql/**',
+    ]);
   });
 
   it('references files that exist', () => {
@@ -170,7 +204,9 @@ describe.skipIf(process.platform !== 'linux')(
 
     beforeAll(async () => {
       // dist/ is built once by test/support/global-setup.ts.
-      expect(existsSync(join(root, pkg.main)) && existsSync(join(root, 'dist/renderer/index.html'))).toBe(true);
+      expect(existsSync(join(root, pkg.main)) && existsSync(join(root, 'dist/renderer/index.html'))).toBe(
+        true,
+      );
       base = await mkdtemp(join(tmpdir(), 'dets-pack-'));
       // Package a snapshot: other test files rebuild dist/ while this one runs.
       const project = join(base, 'project');
@@ -184,7 +220,18 @@ describe.skipIf(process.platform !== 'linux')(
         'dist/renderer',
       ];
       for (const part of parts) await cp(join(root, part), join(project, part), { recursive: true });
-      await symlink(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
+      // A real node_modules with the production dependencies only, as `npm ci` leaves them (the
+      // installed optional platform packages included): electron-builder asks `npm ls` what to
+      // pack, and a symlinked node_modules makes every package "extraneous", so the native
+      // bindings would be silently left out. electron's package.json gives it Electron's version.
+      for (const dir of productionPackages(root)) {
+        await cp(join(root, 'node_modules', dir), join(project, 'node_modules', dir), { recursive: true });
+      }
+      await mkdir(join(project, 'node_modules', 'electron'), { recursive: true });
+      await cp(
+        join(root, 'node_modules', 'electron', 'package.json'),
+        join(project, 'node_modules', 'electron', 'package.json'),
+      );
       const dist = join(base, 'electron-dist');
       await mkdir(dist);
       await writeFile(join(dist, 'electron'), `#!/bin/sh\n# ${SENTINEL}\x01\x08${ELECTRON_DEFAULT_FUSES}\n`);
@@ -238,7 +285,30 @@ describe.skipIf(process.platform !== 'linux')(
     it('flips the fuses as configured', async () => {
       const binary = await readFile(join(unpacked, 'dets-console'), 'latin1');
       const at = binary.indexOf(SENTINEL) + SENTINEL.length;
-      expect(binary.slice(at + 2, at + 10)).toBe('00000100');
+      // runAsNode, cookieEncryption, nodeOptions, nodeCliInspect, asarIntegrity, onlyLoadAppFromAsar…
+      expect(binary.slice(at + 2, at + 10)).toBe('00001100');
+    });
+
+    it('unpacks the native bindings, which load from there (the keychain’s in a worker, as the app does)', async () => {
+      const unpackedDir = join(unpacked, 'resources', 'app.asar.unpacked', 'node_modules');
+      const asar = join(unpacked, 'resources', 'app.asar');
+      const nodeFiles = listPackage(asar, { isPack: false })
+        .map((f) => f.replace(/\\/g, '/'))
+        .filter((f) => f.endsWith('.node'));
+      expect(nodeFiles.length).toBeGreaterThanOrEqual(2);
+      for (const f of nodeFiles)
+        expect(existsSync(join(unpacked, 'resources', 'app.asar.unpacked', f)), f).toBe(true);
+      expect(existsSync(join(unpackedDir, 'libsql', 'index.js'))).toBe(true);
+
+      // The database binding is a valid Node-API module as unpacked.
+      const require = createRequire(import.meta.url);
+      const libsqlBinding = require(join(unpackedDir, '@libsql', 'linux-x64-gnu', 'index.node')) as object;
+      expect(Object.keys(libsqlBinding).length).toBeGreaterThan(0);
+
+      // The keychain: main resolves the binding inside app.asar; the worker gets the unpacked path
+      // and answers from the Secret Service (null: no such entry), so the binding loaded there.
+      const keychain = packagedKeychain(() => join(asar, 'node_modules', '@napi-rs', 'keyring', 'index.js'));
+      await expect(keychain.get('dets-console-packaging-test', 'absent')).resolves.toBeNull();
     });
   },
 );

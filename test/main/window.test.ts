@@ -9,9 +9,14 @@ vi.mock('electron', () => import('./fake-electron'));
 
 const PRELOAD = '/app/dist/preload/preload.cjs';
 
-function makeWindow(policy = createOriginPolicy()) {
+function makeWindow(policy = createOriginPolicy(), devTools = true) {
   const openExternal = vi.fn((url: string) => openExternalUrl(shell, url));
-  const win = createMainWindow({ preloadPath: PRELOAD, policy, openExternal }) as unknown as BrowserWindow;
+  const win = createMainWindow({
+    preloadPath: PRELOAD,
+    policy,
+    openExternal,
+    devTools,
+  }) as unknown as BrowserWindow;
   return { win, contents: win.webContents, openExternal };
 }
 
@@ -34,9 +39,15 @@ describe('the window factory', () => {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      devTools: true,
       disableBlinkFeatures: 'Auxclick',
       preload: PRELOAD,
     });
+  });
+
+  it('creates the packaged app’s window without DevTools', () => {
+    const { win } = makeWindow(createOriginPolicy(), false);
+    expect(win.options.webPreferences).toMatchObject({ devTools: false, sandbox: true });
   });
 
   it('shows the window only once it is ready', () => {
