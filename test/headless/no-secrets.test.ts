@@ -129,6 +129,7 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'events.query': () => [undefined, { limit: 10_000 }, { kind: 'callback' }, { text: OBJ }],
   'events.get': () => eventIds.map((id) => ({ id })),
   'events.export': () => [{ format: 'json' }, { format: 'csv' }],
+  'events.health': () => [undefined],
   'bank.status': () => [undefined],
   'bank.customers': () => [undefined],
   'bank.exportCustomers': () => [undefined],
