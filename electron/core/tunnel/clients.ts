@@ -178,7 +178,12 @@ const TRYCLOUDFLARE = /https:\/\/(?!api\.)[a-z0-9-]+\.trycloudflare\.com/;
 /** cloudflared's log lines: `<time> INF|WRN|ERR <message>`. */
 const CLOUDFLARED_LEVEL = /^\S+\s+(INF|WRN|ERR|DBG|FTL)\s+(.*)$/;
 
+/** The line that opens the quick tunnel's banner; the URL is in the box line after it. */
+const BANNER = /Your quick Tunnel has been created!/;
+const BOX_URL = /\|\s+(https?:\/\/[^\s|]+)\s+\|/;
+
 function cloudflaredPlan(origin: TunnelOrigin): ClientPlan {
+  let bannerSeen = false;
   return {
     client: 'cloudflared',
     name: 'cloudflared',
@@ -196,6 +201,12 @@ function cloudflaredPlan(origin: TunnelOrigin): ClientPlan {
     read(line) {
       const url = TRYCLOUDFLARE.exec(line);
       if (url) return { kind: 'url', url: url[0] };
+      // The banner's box line, whatever the host (a cloudflared pointed at another edge).
+      if (BANNER.test(line)) bannerSeen = true;
+      else if (bannerSeen) {
+        const boxed = BOX_URL.exec(line);
+        if (boxed?.[1]) return { kind: 'url', url: boxed[1] };
+      }
       const level = CLOUDFLARED_LEVEL.exec(line.trim());
       if (level) {
         const [, lvl, message = ''] = level;
@@ -247,9 +258,10 @@ function ngrokPlan(origin: TunnelOrigin): ClientPlan {
         }
         return null;
       }
-      // stderr: "ERROR:  authentication failed: …" / "ERROR:  ERR_NGROK_4018"
-      const error = /^ERROR:\s+(.*)$/.exec(text);
-      if (error) return { kind: 'said', text: error[1] ?? text, failure: true };
+      // stderr repeats the JSON error over several "ERROR:  …" lines (the last is a docs link):
+      // kept only as a fallback for the JSON record, which says it in one line.
+      const error = /^ERROR:\s*(.*)$/.exec(text);
+      if (error) return error[1] ? { kind: 'said', text: error[1], failure: false } : null;
       return { kind: 'said', text, failure: false };
     },
   };
