@@ -141,7 +141,9 @@ export function startClient(
   const timer = setTimeout(() => {
     const said = lastFailure ?? lastSaid;
     done({
-      error: `${plan.name}: no public URL within ${Math.round(readyTimeoutMs / 1000)} s${said ? ` (it last said: ${said})` : ''}`,
+      error:
+        `${plan.name}: no public URL within ${Math.round(readyTimeoutMs / 1000)} s` +
+        `${said ? ` (it last said: ${said})` : ''}${plan.slowHint ? `; ${plan.slowHint}` : ''}`,
     });
   }, readyTimeoutMs);
 

@@ -53,6 +53,8 @@ export interface ClientPlan {
   args: string[];
   /** Installation hint for "not found". */
   notFoundHint: string;
+  /** Said when no URL comes in time. */
+  slowHint?: string;
   read(line: string, stream: 'stdout' | 'stderr'): LineVerdict;
 }
 
@@ -158,6 +160,9 @@ function sshPlan(
     notFoundHint: custom
       ? 'check DETS_SSH_COMMAND'
       : 'install an OpenSSH client, or name one in DETS_SSH_COMMAND',
+    // ssh reports the allocated port at log level INFO; QUIET or ERROR hide it.
+    slowHint:
+      'ssh names the allocated remote port at LogLevel INFO: check LogLevel in DETS_SSH_COMMAND and ~/.ssh/config',
     read(line) {
       const allocated = ALLOCATED.exec(line);
       if (allocated) return { kind: 'url', url: `${scheme}://${spec.host}:${allocated[1]}` };
