@@ -197,6 +197,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     flagPublicUrl: options.publicUrl ?? null,
     listener: () => bankWhere,
     notifyPrefix: async () => (await (await bank()).status()).notify_path_prefix,
+    environmentPublicUrl: async () => (await environments().get()).public_url ?? null,
     env: options.env ?? process.env,
     record: (info, url) =>
       void store()

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ProbeResult, TunnelStatus } from '../../../electron/contract/schemas/tunnel';
 import { CopyButton } from '../../shared/copy-button';
+import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from './use-tunnel';
 
@@ -26,6 +27,8 @@ const PROBE_WORDING: Record<ProbeResult['outcome'], string> = {
 export function PublicUrlPanel() {
   const status = useTunnelStatus();
   const s = status.data;
+  if (status.error)
+    return <ErrorPanel title="Public URL unavailable" error={status.error} testId="bank-public-error" />;
   if (!s) return null;
   return (
     <section className="panel" aria-labelledby="bank-public-title" data-testid="bank-public">
