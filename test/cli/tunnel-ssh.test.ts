@@ -48,7 +48,9 @@ describe('serve --tunnel ssh: (real sshd on 127.0.0.1)', () => {
         DETS_SSH_COMMAND: sshd.sshCommand,
       },
     );
-    const ready = await s.ready;
+    const ready = await s.ready.catch((err: unknown) => {
+      throw new Error(`${String(err)}\nsshd said:\n${sshd.log}`);
+    });
     expect(ready.public).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.public).not.toBe(ready.bank);
 

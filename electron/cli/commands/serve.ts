@@ -326,6 +326,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   // closes the bank endpoints, the sandbox and the event store (flushed to disk).
   const shutdown = async () => {
     try {
+      // The tunnel's client first: nothing new should arrive while the listeners drain.
+      await core.tunnel.close().catch(() => undefined);
       for (const l of [...started].reverse()) await l.close().catch(() => undefined);
     } finally {
       await core.close();

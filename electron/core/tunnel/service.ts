@@ -96,9 +96,11 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
     }
   }
 
-  async function publicUrl(): Promise<{ url: string | null; source: TunnelStatus['public_url_source'] }> {
+  /** The public URL in force, given one snapshot of the tunnel (so a status never disagrees with itself). */
+  async function publicUrl(
+    tunnel: TunnelInfo | undefined = supervisor?.info(),
+  ): Promise<{ url: string | null; source: TunnelStatus['public_url_source'] }> {
     if (options.flagPublicUrl) return { url: options.flagPublicUrl, source: 'flag' };
-    const tunnel = supervisor?.info();
     if (tunnel?.state === 'up' && tunnel.url) return { url: tunnel.url, source: 'tunnel' };
     const env = await options.environmentPublicUrl?.().catch(() => null);
     if (env) return { url: env, source: 'environment' };
@@ -108,7 +110,8 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
   }
 
   async function status(): Promise<TunnelStatus> {
-    const [{ url, source }, saved] = await Promise.all([publicUrl(), savedPublicUrl()]);
+    const tunnel = supervisor?.info();
+    const [{ url, source }, saved] = await Promise.all([publicUrl(tunnel), savedPublicUrl()]);
     const listener = options.listener();
     const prefix = await options.notifyPrefix().catch(() => '/api/svc/notify');
     return {
@@ -121,7 +124,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
           }
         : null,
       saved_public_url: saved,
-      tunnel: supervisor?.info() ?? null,
+      tunnel: tunnel ?? null,
       listener: {
         url: listener?.url ?? null,
         tls: listener?.url.startsWith('https:') ?? false,
