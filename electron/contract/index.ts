@@ -20,6 +20,7 @@ import { eventsEvents, eventsMethods } from './domains/events';
 import { bankEvents, bankMethods } from './domains/bank';
 import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
 import { conformanceEvents, conformanceMethods } from './domains/conformance';
+import { tunnelEvents, tunnelMethods } from './domains/tunnel';
 import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 
 export * from './errors';
@@ -40,6 +41,7 @@ export const methods = {
   ...bankMethods,
   ...walkthroughMethods,
   ...conformanceMethods,
+  ...tunnelMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */
@@ -54,6 +56,7 @@ export const events = {
   ...bankEvents,
   ...walkthroughEvents,
   ...conformanceEvents,
+  ...tunnelEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -32,6 +32,8 @@ import { walkthroughHandlers } from './walkthrough';
 import { createDownloads, type Downloads } from './downloads';
 import { TRANSPORT } from '../contract/transport';
 import { conformanceHandlers } from './conformance';
+import { createTunnelService, TunnelError, type TunnelService } from './tunnel';
+import type { TlsMaterial } from './http/listener';
 
 export interface CoreOptions {
   dataDir: string;
@@ -44,6 +46,8 @@ export interface CoreOptions {
   keychain?: KeychainBackend;
   /** --service-jwks-url: where the bank endpoints fetch the service's keys (else the active environment's). */
   serviceJwksUrl?: string;
+  /** --public-url: the URL the service reaches the bank endpoints at, for this run (issue 14). */
+  publicUrl?: string;
 }
 
 export interface ListenerUrls {
@@ -70,8 +74,10 @@ export interface ConsoleCore {
   bank(): Promise<BankEndpoints>;
   /** One-time downloads the hosts serve (customers with their secret keys). */
   readonly downloads: Downloads;
-  /** Starts the bank endpoints listener and records its URL. */
-  listenBank(options: { host: string; port: number }): Promise<BankListener>;
+  /** Starts the bank endpoints listener (HTTPS given `tls`) and records its URL. */
+  listenBank(options: { host: string; port: number; tls?: TlsMaterial }): Promise<BankListener>;
+  /** The public URL, the tunnel and the reachability probe (issue 14). */
+  readonly tunnel: TunnelService;
   close(): Promise<void>;
 }
 
@@ -95,6 +101,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const { dataDir } = options;
   let listeners: ListenerUrls = {};
+  let bankWhere: { url: string; host: string; port: number } | null = null;
 
   const vault = lazy(() =>
     openVault({
@@ -190,6 +197,28 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   });
 
   const downloads = createDownloads();
+  // Each drop and return of the tunnel is stored as a trace event (an existing kind; the store's
+  // schema is unchanged): path tunnel.up / tunnel.down, the client's last words as the warning.
+  const tunnel = createTunnelService({
+    dataDir,
+    events,
+    flagPublicUrl: options.publicUrl ?? null,
+    listener: () => bankWhere,
+    notifyPrefix: async () => (await (await bank()).status()).notify_path_prefix,
+    environmentPublicUrl: async () => (await environments().get()).public_url ?? null,
+    env: options.env ?? process.env,
+    record: (info, url) =>
+      void store()
+        .then((s) =>
+          s.append({
+            ...blankEvent('trace', new Date().toISOString()),
+            path: `tunnel.${info.state}`,
+            warning: info.state === 'down' ? info.last_error : null,
+            data: { tunnel: info, public_url: url },
+          }),
+        )
+        .catch(() => undefined),
+  });
 
   const deps: CoreDeps = {
     dataDir,
@@ -299,6 +328,16 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     }),
     'bank.recheck': async (args) => (await bank()).recheck(args.id),
     'bank.replay': async (args) => (await bank()).replay(args.id),
+    'tunnel.status': () => tunnel.status(),
+    'tunnel.setPublicUrl': (args) => tunnel.setPublicUrl(args.url),
+    // A tunnel that cannot be made is a state the Bank page shows (failed, with the client's words).
+    'tunnel.start': (args) =>
+      tunnel.start(args.target).catch((err: unknown) => {
+        if (err instanceof TunnelError) return tunnel.status();
+        throw err;
+      }),
+    'tunnel.stop': () => tunnel.stop(),
+    'tunnel.probe': () => tunnel.probe(),
   };
 
   return {
@@ -314,9 +353,11 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     store,
     bank,
     downloads,
+    tunnel,
     async listenBank(opts) {
-      const listener = await (await bank()).listen(opts);
+      const listener = await (await bank()).listen({ ...opts, intercept: tunnel.probeRoute });
       listeners = { ...listeners, bank: listener.url };
+      bankWhere = { url: listener.url, host: opts.host, port: listener.port };
       return listener;
     },
     async listenSandbox(opts) {
@@ -325,6 +366,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       return listener;
     },
     async close() {
+      // The tunnel's client first: nothing should reach a listener that is closing.
+      await tunnel.close().catch(() => undefined);
       await closeConformance?.().catch(() => undefined);
       await closeWalkthrough?.().catch(() => undefined);
       // Bank first (stop accepting, finish in-flight), then flush and close the store.

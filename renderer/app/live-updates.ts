@@ -32,6 +32,8 @@ export function useAppLiveUpdates(): void {
     queryClient.setQueryData(bankKeys.status(), status);
     void queryClient.invalidateQueries({ queryKey: bankKeys.customers() });
   });
+  // The header's tunnel pill: each drop and return (issue 14).
+  useLiveEvent('tunnel.changed', (status) => queryClient.setQueryData(bankKeys.tunnel(), status));
   useLiveEvent('service.rotated', (rotation) => {
     queryClient.setQueryData(serviceKeys.rotation(), rotation);
     void queryClient.invalidateQueries({ queryKey: keysKeys.list() });

@@ -4,6 +4,7 @@ import type { EventPayload } from '../../electron/contract';
 import { useApi, useLiveEvent } from '../api/client-context';
 import { EnvSwitcher } from '../features/environments/env-switcher';
 import { BehavioursPill } from '../features/bank/behaviours-pill';
+import { TunnelPill } from '../features/bank/tunnel-pill';
 import { ExpiryPill } from '../features/keys/expiry-pill';
 import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
@@ -62,6 +63,7 @@ export function Shell() {
         <ExpiryPill />
         <BehavioursPill />
         <StoreHealthPill />
+        <TunnelPill />
         <div className="topbar-spacer" />
         <ConnectionStatus />
       </header>

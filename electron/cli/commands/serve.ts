@@ -8,10 +8,24 @@
  * exactly one ready line on stdout once every listener is up (keys absent for listeners not
  * started) and nothing else, and SIGINT/SIGTERM = stop accepting, finish in-flight, flush the
  * event store, exit 0.
+ *
+ * Issue 14 adds the road in from the real service: --public-url, --tunnel (ssh, cloudflared,
+ * ngrok: clients the user has; the ready line waits up to 30 s for it and adds "public", and a
+ * tunnel that cannot be made exits 1 with the client's one line) and --tls-cert/--tls-key (HTTPS
+ * on the bank endpoints; a certificate that is unreadable, mismatched or expired exits 2).
  */
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { ConsoleError } from '../../contract';
+import { PublicUrl } from '../../contract/schemas/tunnel';
+import {
+  loadTlsFiles,
+  parseTunnelTarget,
+  TlsFileError,
+  TunnelError,
+  type CheckedTls,
+  type TunnelSpec,
+} from '../../core/tunnel';
 import { createConsoleCore, type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
@@ -28,6 +42,10 @@ const FLAGS = {
   users: { type: 'string' },
   open: { type: 'boolean' },
   json: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  tunnel: { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
 } as const;
 
 /** Every flag of `serve`, validated. */
@@ -44,6 +62,12 @@ export interface ServeOptions {
   users?: { file: string; text: string; customers: unknown[] };
   open: boolean;
   json: boolean;
+  /** --public-url, validated (no trailing slash). */
+  publicUrl?: string;
+  /** --tunnel, parsed. */
+  tunnel?: TunnelSpec;
+  /** --tls-cert/--tls-key, read and checked. */
+  tls?: CheckedTls;
 }
 
 /** Ready-line keys, in the order DESIGN.md's example prints them. */
@@ -83,7 +107,11 @@ function listenersFor(options: ServeOptions): Listener[] {
       flag: '--bank-port',
       port: options.bankPort,
       async start(core, opts) {
-        const listener = await core.listenBank({ host: opts.host, port: opts.bankPort });
+        const listener = await core.listenBank({
+          host: opts.host,
+          port: opts.bankPort,
+          ...(opts.tls ? { tls: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
+        });
         return { key: 'bank', url: baseUrl(listener.url), close: () => listener.close() };
       },
     },
@@ -133,7 +161,39 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
   if (values['service-jwks-url'] !== undefined)
     options.serviceJwksUrl = httpUrlFlag('service-jwks-url', values['service-jwks-url']);
   if (values.users !== undefined) options.users = await usersFlag(values.users);
+  if (values['public-url'] !== undefined) options.publicUrl = publicUrlFlag(values['public-url']);
+  if (values.tunnel !== undefined) options.tunnel = tunnelFlag(values.tunnel);
+  const cert = values['tls-cert'];
+  const key = values['tls-key'];
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new UsageError(cert === undefined ? '--tls-key: needs --tls-cert' : '--tls-cert: needs --tls-key');
+  }
+  if (cert !== undefined && key !== undefined) {
+    try {
+      options.tls = await loadTlsFiles(cert, key);
+    } catch (err) {
+      if (err instanceof TlsFileError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
   return options;
+}
+
+/** --public-url: the contract's rule (http(s), no credentials, no query), as a usage error. */
+function publicUrlFlag(value: string): string {
+  const checked = PublicUrl.safeParse(value);
+  if (!checked.success) {
+    throw new UsageError(`--public-url: "${value}" ${checked.error.issues[0]?.message ?? 'is not a URL'}`);
+  }
+  return checked.data;
+}
+
+function tunnelFlag(value: string): TunnelSpec {
+  try {
+    return parseTunnelTarget(value);
+  } catch (err) {
+    throw new UsageError(`--tunnel: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** --host: an IP address or localhost; 127.0.0.1 by default. */
@@ -245,7 +305,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (!isLoopbackAddress(options.host)) {
     log(
       `warning: --host ${options.host} is not a loopback address: anyone who can reach this machine ` +
-        'can connect, and the access token in the URL is the only protection',
+        'can connect, and the access token in the URL is the only protection; the bank endpoints ' +
+        `answer everyone who reaches them${options.tls ? '' : ', in plain HTTP (see --tls-cert)'}`,
     );
   }
   await createDataDir(options.dataDir);
@@ -258,12 +319,15 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     dataDir: options.dataDir,
     host: 'browser',
     ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
   const started: StartedListener[] = [];
   // Listeners stop accepting and finish what is in flight (sandbox, bank, UI), then the core
   // closes the bank endpoints, the sandbox and the event store (flushed to disk).
   const shutdown = async () => {
     try {
+      // The tunnel's client first: nothing new should arrive while the listeners drain.
+      await core.tunnel.close().catch(() => undefined);
       for (const l of [...started].reverse()) await l.close().catch(() => undefined);
     } finally {
       await core.close();
@@ -298,9 +362,44 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (urls.sandbox) coreListeners.sandbox = urls.sandbox;
   core.setListeners(coreListeners);
 
+  // --tunnel: the ready line waits for it (up to 30 s); one that cannot be made exits 1.
+  if (options.tunnel && stopSignal === undefined) {
+    const made = await Promise.race([
+      core.tunnel.start(options.tunnel).then(
+        () => null,
+        (err: unknown) => err,
+      ),
+      stopped.then(() => null),
+    ]);
+    if (made !== null) {
+      await shutdown();
+      if (made instanceof TunnelError) {
+        log(made.message);
+        return EXIT.FAILED;
+      }
+      if (made instanceof ConsoleError && made.code === 'BAD_ARGUMENT') throw new UsageError(made.message);
+      throw made;
+    }
+  }
+  let lastTunnelLog = '';
+  core.events.on('tunnel.changed', (s) => {
+    const t = s.tunnel;
+    if (!t) return;
+    const key = `${t.state} ${t.url ?? ''}`;
+    if (key === lastTunnelLog) return;
+    lastTunnelLog = key;
+    if (t.state === 'up') log(`tunnel (${t.client}) up: ${t.url ?? ''}`);
+    else if (t.state === 'down')
+      log(
+        `tunnel (${t.client}) down: ${t.last_error ?? 'the client exited'}; retrying${t.next_retry_at ? ` at ${t.next_retry_at}` : ''}`,
+      );
+  });
+  const publicUrl = (await core.tunnel.status().catch(() => null))?.public_url ?? null;
+
   if (stopSignal === undefined) {
-    if (options.json) io.stdout(`${JSON.stringify({ ready: true, ...urls })}\n`);
-    else io.stdout(humanBanner(urls, options.dataDir));
+    if (options.json) {
+      io.stdout(`${JSON.stringify({ ready: true, ...urls, ...(publicUrl ? { public: publicUrl } : {}) })}\n`);
+    } else io.stdout(humanBanner(urls, options.dataDir, publicUrl));
     if (options.open && urls.ui) openInBrowser(urls.ui, log);
   }
 
@@ -311,7 +410,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   return EXIT.OK;
 }
 
-function humanBanner(urls: Partial<Record<ListenerKey, string>>, dataDir: string): string {
+function humanBanner(
+  urls: Partial<Record<ListenerKey, string>>,
+  dataDir: string,
+  publicUrl: string | null,
+): string {
   const lines = [
     'DETS Console is running in browser mode.',
     '',
@@ -320,6 +423,9 @@ function humanBanner(urls: Partial<Record<ListenerKey, string>>, dataDir: string
     '',
   ];
   if (urls.bank) lines.push(`  Bank endpoints: ${urls.bank}`);
+  if (publicUrl) {
+    lines.push(`  Public URL:     ${publicUrl}   (register it as bank_auth_url and notification host)`);
+  }
   if (urls.sandbox) lines.push(`  Sandbox:        ${urls.sandbox}`);
   lines.push(
     `  Profile: ${dataDir}`,

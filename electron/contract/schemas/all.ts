@@ -6,3 +6,4 @@ export * from './service';
 export * from './events';
 export * from './bank';
 export * from './rsa-rules';
+export * from './tunnel';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InspectReport } from './inspector';
 import { KeyBits, Kid } from './keys';
+import { PublicUrl } from './tunnel';
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 /**
@@ -31,6 +32,12 @@ export const Environment = z.object({
   service_jwks_url: z.string().nullable(),
   /** The JWKS URL in force (explicit or derived). */
   effective_jwks_url: z.string().nullable(),
+  /**
+   * Real environments: where this environment's service reaches the bank endpoints (what is
+   * registered there as bank_auth_url and notification hosts; issue 14). Absent or null: the
+   * tunnel's or the Bank page's.
+   */
+  public_url: z.string().nullable().optional(),
 });
 export type Environment = z.infer<typeof Environment>;
 
@@ -48,6 +55,8 @@ export const SaveEnvironmentInput = z.object({
   default_obj: z.string().max(200).nullable().optional(),
   default_sub: z.string().max(200).nullable().optional(),
   service_jwks_url: Url.nullable().optional(),
+  /** Real environments only: the bank endpoints' public URL for this environment (null clears it). */
+  public_url: PublicUrl.nullable().optional(),
 });
 
 /** The composer (spec 2.4): flow = sign-in, obj, sub, iat, exp = iat + ttl. */

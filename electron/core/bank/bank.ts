@@ -785,8 +785,15 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       return rebuildCallbackDetail(await options.store.get(summary.id));
     },
     handle,
-    async listen(opts) {
-      const server = await startServer(handle, { ...opts, onClientError: recordClientError });
+    async listen({ intercept, ...where }) {
+      // `intercept` answers a few console-level paths (the reachability probe, issue 14) before
+      // the bank routes; everything else goes on to them unchanged.
+      const handler = intercept
+        ? (req: IncomingMessage, res: ServerResponse) => {
+            if (!intercept(req, res)) handle(req, res);
+          }
+        : handle;
+      const server = await startServer(handler, { ...where, onClientError: recordClientError });
       servers.add(server);
       return {
         url: server.url,

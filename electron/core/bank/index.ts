@@ -1,2 +1,2 @@
-export type { BankEndpoints, BankListener, BankOptions } from './types';
+export type { BankEndpoints, BankListener, BankListenOptions, BankOptions } from './types';
 export { createBankEndpoints } from './bank';

@@ -9,6 +9,7 @@ import type {
 } from '../../contract/schemas/bank';
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
+import type { TlsMaterial } from '../http/listener';
 import type { SignedPairs } from '../service/types';
 import type { EventStore } from '../store';
 import type { Vault } from '../vault';
@@ -17,6 +18,16 @@ export interface BankListener {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/** Where and how the bank endpoints listen. */
+export interface BankListenOptions {
+  host: string;
+  port: number;
+  /** HTTPS with this PEM certificate and key (`serve --tls-cert/--tls-key`). */
+  tls?: TlsMaterial;
+  /** Answers a request before the bank routes and returns true, or returns false to pass it on. */
+  intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /**
@@ -42,7 +53,7 @@ export interface BankEndpoints {
   /** Replays a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox. */
   replay(eventId: string): Promise<EventDetail>;
   handle(req: IncomingMessage, res: ServerResponse): void;
-  listen(options: { host: string; port: number }): Promise<BankListener>;
+  listen(options: BankListenOptions): Promise<BankListener>;
   close(): Promise<void>;
 }
 

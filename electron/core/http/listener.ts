@@ -8,9 +8,12 @@
  *
  * {@link startServer}, which the sandbox and the bank endpoints share, adds: loopback by default
  * (the host decides), malformed HTTP answered with a JSON 400, and a close that stops accepting,
- * lets in-flight requests finish (bounded), and then resolves.
+ * lets in-flight requests finish (bounded), and then resolves. Given `tls` (a PEM certificate and
+ * key, checked by core/tunnel/tls.ts before they get here) it serves HTTPS with the same bounds
+ * (DESIGN.md "Command line": `--tls-cert`/`--tls-key`).
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -75,6 +78,40 @@ export function createBoundedServer(
   return server;
 }
 
+/** A PEM certificate (chain) and its private key, for an HTTPS listener. */
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+}
+
+/** {@link createBoundedServer} for HTTPS: the same bounds, over TLS. Not listening yet. */
+export function createBoundedTlsServer(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  tls: TlsMaterial,
+  bounds: Partial<ListenerBounds> = {},
+): https.Server {
+  const b = { ...LISTENER_BOUNDS, ...bounds };
+  const server = https.createServer(
+    {
+      cert: tls.cert,
+      key: tls.key,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      keepAliveTimeout: b.keepAliveTimeoutMs,
+      headersTimeout: b.headersTimeoutMs,
+      requestTimeout: b.requestTimeoutMs,
+      connectionsCheckingInterval: b.checkIntervalMs,
+      // A TLS handshake counts against the header time as well: a client that opens a socket
+      // and never finishes the handshake is dropped like one that never sends headers.
+      handshakeTimeout: b.headersTimeoutMs,
+    },
+    handle,
+  );
+  server.headersTimeout = b.headersTimeoutMs;
+  server.requestTimeout = b.requestTimeoutMs;
+  server.keepAliveTimeout = b.keepAliveTimeoutMs;
+  return server;
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -119,9 +156,14 @@ export function startServer(
     onClientError?: (info: ClientErrorInfo) => void;
     /** The listener bounds; {@link LISTENER_BOUNDS} unless a test shortens some. */
     bounds?: Partial<ListenerBounds>;
+    /** Serve HTTPS with this certificate and key (the URL then starts with https://). */
+    tls?: TlsMaterial;
   },
 ): Promise<RunningServer> {
-  const server = createBoundedServer(handle, options.bounds);
+  const server = options.tls
+    ? createBoundedTlsServer(handle, options.tls, options.bounds)
+    : createBoundedServer(handle, options.bounds);
+  const scheme = options.tls ? 'https' : 'http';
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -154,7 +196,7 @@ export function startServer(
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       let closing: Promise<void> | null = null;
       resolve({
-        url: `http://${host}:${address.port}`,
+        url: `${scheme}://${host}:${address.port}`,
         port: address.port,
         close: () => (closing ??= closeServer(server)),
       });
@@ -162,7 +204,7 @@ export function startServer(
   });
 }
 
-function closeServer(server: http.Server): Promise<void> {
+function closeServer(server: http.Server | https.Server): Promise<void> {
   return new Promise((resolve) => {
     // Connections that finish their request while closing become idle: close them as they do.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);

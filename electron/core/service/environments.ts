@@ -37,6 +37,8 @@ const StoredReal = StoredProfile.extend({
   name: z.string().min(1),
   base_url: z.string().min(1),
   service_jwks_url: nullableText,
+  /** Issue 14; absent in files written before it, read as null. */
+  public_url: nullableText,
 });
 type StoredReal = z.infer<typeof StoredReal>;
 const StoredFile = z.object({
@@ -162,6 +164,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
       default_sub: env.default_sub,
       service_jwks_url: env.service_jwks_url,
       effective_jwks_url: env.service_jwks_url ?? derivedJwksUrl(env.base_url),
+      public_url: env.public_url,
     };
   }
 
@@ -252,7 +255,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
 
         let savedId: string;
         if (input.id === SANDBOX_ENVIRONMENT_ID) {
-          const fixed = (['name', 'base_url', 'service_jwks_url'] as const).filter(
+          const fixed = (['name', 'base_url', 'service_jwks_url', 'public_url'] as const).filter(
             (f) => input[f] !== undefined,
           );
           if (fixed.length > 0) {
@@ -276,6 +279,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
             ...(input.name !== undefined ? { name: input.name.trim() } : {}),
             ...(input.base_url !== undefined ? { base_url: checkBaseUrl(input.base_url) } : {}),
             ...(input.service_jwks_url !== undefined ? { service_jwks_url: input.service_jwks_url } : {}),
+            ...(input.public_url !== undefined ? { public_url: input.public_url } : {}),
           };
           savedId = current.id;
         } else {
@@ -298,6 +302,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
             default_obj: null,
             default_sub: null,
             service_jwks_url: input.service_jwks_url ?? null,
+            public_url: input.public_url ?? null,
             ...profile,
           };
           state.environments.push(env);

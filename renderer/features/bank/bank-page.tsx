@@ -8,6 +8,7 @@ import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from './forward-panel';
+import { PublicUrlPanel } from './public-url-panel';
 import { ImportCustomersDialog } from './import-dialog';
 import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
@@ -71,6 +72,7 @@ export function BankPage() {
         <div className="bank-grid">
           <div className="bank-column">
             <EndpointsPanel status={s} />
+            <PublicUrlPanel />
             <JwksPanel status={s} />
             <ForwardPanel key={s.forward.url ?? 'off'} url={s.forward.url} />
           </div>

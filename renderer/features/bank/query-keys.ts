@@ -5,4 +5,6 @@ export const bankKeys = {
   status: () => [...bankKeys.all, 'status'] as const,
   /** bank.customers (keys masked); invalidated by `bank.changed`. */
   customers: () => [...bankKeys.all, 'customers'] as const,
+  /** tunnel.status (public URL, tunnel, listener, last probe); replaced by each live `tunnel.changed`. */
+  tunnel: () => [...bankKeys.all, 'tunnel'] as const,
 };

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ProbeResult, PublicUrl, TunnelStatus, TunnelTarget } from '../schemas/tunnel';
+import { method, NoInput } from './method';
+
+/** `tunnel.*` methods: the road in from the real service (issue 14, DESIGN.md "Command line"). */
+export const tunnelMethods = {
+  'tunnel.status': method({
+    summary:
+      'The public URL of the bank endpoints (and where it comes from), what to register with the service, the tunnel, the listener and the last probe.',
+    input: NoInput,
+    output: TunnelStatus,
+  }),
+  'tunnel.setPublicUrl': method({
+    summary:
+      "Save the profile's public URL (Bank page); null removes it. --public-url still wins for its run.",
+    input: z.object({ url: PublicUrl.nullable() }),
+    output: TunnelStatus,
+  }),
+  'tunnel.start': method({
+    summary:
+      'Start a tunnel through a client the user installed: ssh:[USER@]HOST[:PORT], cloudflared or ngrok (waits up to 30 s).',
+    input: z.object({ target: TunnelTarget }),
+    output: TunnelStatus,
+  }),
+  'tunnel.stop': method({
+    summary: 'Stop the tunnel and its client process.',
+    input: NoInput,
+    output: TunnelStatus,
+  }),
+  'tunnel.probe': method({
+    summary:
+      'Test from outside: GET <public URL>/.well-known/dets-console/probe/<marker> and confirm this listener received that marker.',
+    input: NoInput,
+    output: ProbeResult,
+  }),
+} as const;
+
+/** `tunnel.*` events. */
+export const tunnelEvents = {
+  /** The tunnel went up, dropped, came back or stopped, or the public URL changed. */
+  'tunnel.changed': TunnelStatus,
+  /** A probe finished (on demand or because a tunnel came up). */
+  'tunnel.probed': ProbeResult,
+} as const;
