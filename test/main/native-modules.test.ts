@@ -1,4 +1,3 @@
-import { join, sep } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { packagedKeychain, unpackedPath } from '../../electron/main/native-modules';
 
