@@ -283,6 +283,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'service.exchanges': (args) => service().exchanges(args?.limit),
     'service.rotate': (args) => service().rotate(args),
     'events.query': async (args) => (await store()).query(args ?? {}),
+    'events.stats': async (args) => (await store()).stats(args),
     'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
     'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
     'events.health': async () => (await store()).health(),

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { EventDetail, EventPage, EventQuery, EventSummary, StoreHealth } from '../schemas/events';
+import {
+  EventDetail,
+  EventPage,
+  EventQuery,
+  EventStats,
+  EventStatsQuery,
+  EventSummary,
+  StoreHealth,
+} from '../schemas/events';
 import { method, NoInput } from './method';
 
 /** `events.*` methods: the event store (issue 5). */
@@ -9,6 +17,12 @@ export const eventsMethods = {
       'Stored events, newest first, filtered by kind, route, outcome, failed check, transaction_id, text, time.',
     input: EventQuery.optional(),
     output: EventPage,
+  }),
+  'events.stats': method({
+    summary:
+      'Counts from the store for the lists: how many match, per failed check or outcome, and per time bucket (the rate chart).',
+    input: EventStatsQuery,
+    output: EventStats,
   }),
   'events.get': method({
     summary: 'One stored event in full: request, response, checks, token, JWKS state, forward verdicts.',

@@ -76,7 +76,7 @@ export const EventQuery = z.object({
   kind: EventKind.optional(),
   path: z.string().max(200).optional(),
   outcome: NotificationOutcome.optional(),
-  /** Only failed callbacks (any check), or those that failed this check. */
+  /** Only failed events (a check failed, or a callback answered an HTTP error), or those that failed this check. */
   failed: z.boolean().optional(),
   failed_check: z.string().max(100).optional(),
   transaction_id: z.string().max(100).optional(),
@@ -98,6 +98,38 @@ export const EventPage = z.object({
   /** How many events match in all (not only this page: `before` and `limit` don't change it). */
   total: z.number().int(),
 });
+
+/** What events.stats counts: the filters of a query (no paging), grouped and/or bucketed in time. */
+export const EventStatsQuery = z.object({
+  query: EventQuery.omit({ before: true, limit: true }).optional(),
+  /** Counts per value of this column among the matches (e.g. callbacks per failed check). */
+  by: z.enum(['failed_check', 'outcome']).optional(),
+  /**
+   * Matches per time bucket: `buckets` whole buckets of `bucket_ms` aligned on the clock (a
+   * per-second bucket is one wall-clock second), the last one ending at the start of the bucket
+   * that holds `until` (default now), so every bucket shown is complete and its count is exact.
+   */
+  rate: z
+    .object({
+      bucket_ms: z.number().int().min(100).max(86_400_000),
+      buckets: z.number().int().min(1).max(1_000),
+      until: z.string().datetime({ offset: true }).optional(),
+    })
+    .optional(),
+});
+export type EventStatsQuery = z.infer<typeof EventStatsQuery>;
+
+export const EventStats = z.object({
+  /** How many events match (the store's count, not a page's). */
+  total: z.number().int(),
+  /** Per value of `by`, most frequent first; [] without `by`. */
+  groups: z.array(z.object({ value: z.string().nullable(), count: z.number().int() })),
+  /** Without `rate`: null. `start` is the first bucket's start (ISO 8601); counts oldest first. */
+  rate: z
+    .object({ start: z.string(), bucket_ms: z.number().int(), counts: z.array(z.number().int()) })
+    .nullable(),
+});
+export type EventStats = z.infer<typeof EventStats>;
 
 /**
  * The event store's health (issue 12), for the UI header: `failing` while writes fail (disk

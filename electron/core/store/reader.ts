@@ -47,8 +47,11 @@ export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where
   if (q.path !== undefined) eq('path', q.path);
   if (q.outcome !== undefined) eq('outcome', q.outcome);
   if (q.failed_check !== undefined) eq('failed_check', q.failed_check);
-  if (q.failed === true) sql.push('failed_check IS NOT NULL');
-  if (q.failed === false) sql.push('failed_check IS NULL');
+  // Failed: a check failed, or a callback was answered with an HTTP error (a refused request:
+  // 404, 413, 431…), as the Callbacks page marks its rows (issue 13: its "Failed only" asks here).
+  const failed = "(failed_check IS NOT NULL OR (kind = 'callback' AND coalesce(status, 0) >= 400))";
+  if (q.failed === true) sql.push(failed);
+  if (q.failed === false) sql.push(`NOT ${failed}`);
   // DESIGN.md: transaction_ids compare case-insensitively.
   if (q.transaction_id !== undefined) eq('tx_lower', q.transaction_id.toLowerCase());
   if (q.since !== undefined) {

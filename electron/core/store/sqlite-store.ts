@@ -20,7 +20,14 @@
  *   make a damaged profile open: `dets-console store recover` copies what is readable.
  */
 import { ConsoleError } from '../../contract/errors';
-import type { EventDetail, EventQuery, EventSummary, StoreHealth } from '../../contract/schemas/events';
+import type {
+  EventDetail,
+  EventQuery,
+  EventStats,
+  EventStatsQuery,
+  EventSummary,
+  StoreHealth,
+} from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
 import { type Database, type Statement, dbFile, isCorruption, openDatabase } from './db';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
@@ -403,6 +410,44 @@ class SqliteEventStore implements EventStore {
     );
   }
 
+  stats(q: EventStatsQuery): Promise<EventStats> {
+    return Promise.resolve().then(() =>
+      this.reading(() => {
+        const where = whereOf(q.query ?? {});
+        const total = Number(
+          this.sql(`SELECT count(*) AS n FROM events WHERE ${where.sql}`).get(...where.params)?.n ?? 0,
+        );
+        // `by` is one of the contract's column names (an enum), never text from outside.
+        const groups = q.by
+          ? this.sql(
+              `SELECT ${q.by} AS v, count(*) AS n FROM events WHERE ${where.sql} GROUP BY ${q.by} ORDER BY n DESC, v`,
+            )
+              .all(...where.params)
+              .map((r) => ({ value: r.v === null ? null : String(r.v), count: Number(r.n) }))
+          : [];
+        let rate: EventStats['rate'] = null;
+        if (q.rate) {
+          const { bucket_ms: size, buckets } = q.rate;
+          // Whole clock-aligned buckets, the last ending where the current (partial) one starts.
+          const until = q.rate.until !== undefined ? Date.parse(q.rate.until) : Date.now();
+          const end = Math.floor(until / size) * size;
+          const start = end - size * buckets;
+          const counts = new Array<number>(buckets).fill(0);
+          // Bound numbers arrive as REAL, so the division is cast back to a bucket index.
+          const rows = this.sql(
+            `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, count(*) AS n FROM events WHERE ${where.sql} AND at_ms >= ? AND at_ms < ? GROUP BY b`,
+          ).all(start, size, ...where.params, start, end);
+          for (const r of rows) {
+            const i = Number(r.b);
+            if (i >= 0 && i < buckets) counts[i] = Number(r.n);
+          }
+          rate = { start: new Date(start).toISOString(), bucket_ms: size, counts };
+        }
+        return { total, groups, rate };
+      }),
+    );
+  }
+
   async get(id: string): Promise<EventDetail> {
     const seq = parseEventId(id);
     if (seq === null) throw new ConsoleError('NOT_FOUND', `No event ${id}`);
@@ -494,6 +539,7 @@ function emptyStore(options: EventStoreOptions): EventStore {
   return {
     append: () => Promise.reject(new ConsoleError('INTERNAL', 'The event store is open read-only.')),
     query: () => Promise.resolve({ events: [], total: 0 }),
+    stats: () => Promise.resolve({ total: 0, groups: [], rate: null }),
     get: (id) => Promise.reject(new ConsoleError('NOT_FOUND', `No event ${id}`)),
     // eslint-disable-next-line require-yield
     scan: async function* () {

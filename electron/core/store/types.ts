@@ -1,4 +1,11 @@
-import type { EventDetail, EventQuery, EventSummary, StoreHealth } from '../../contract/schemas/events';
+import type {
+  EventDetail,
+  EventQuery,
+  EventStats,
+  EventStatsQuery,
+  EventSummary,
+  StoreHealth,
+} from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
 import type { RetentionClass } from './records';
 
@@ -25,6 +32,8 @@ export interface EventStore {
   append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary>;
   /** Newest first, filtered; `total` counts every match. */
   query(query: EventQuery): Promise<{ events: EventSummary[]; total: number }>;
+  /** Counts over the matches of a query's filters: total, per column value, per time bucket. */
+  stats(query: EventStatsQuery): Promise<EventStats>;
   /** The whole record; NOT_FOUND naming the id. */
   get(id: string): Promise<EventDetail>;
   /**

@@ -3,44 +3,20 @@ import type { EventDetail, EventSummary } from '../../../electron/contract/schem
 /** Spec 4.2: the bank answers each callback within 1 second. */
 export const BUDGET_MS = 1_000;
 /**
- * How many callbacks the page keeps (newest first): one events.query page, the contract's
- * maximum. The list is virtualized, so this bounds memory, not rendering.
+ * How many callbacks the page keeps (newest first), in pages of CALLBACK_PAGE fetched as the
+ * reader scrolls; filters and search ask the store, which keeps them all.
  */
 export const CALLBACK_LIMIT = 10_000;
+export const CALLBACK_PAGE = 1_000;
 /** Fixed row height of the list (px): the virtualizer never measures. */
 export const CALLBACK_ROW_HEIGHT = 30;
 
-/** Prepends a live summary unless it is already there (the event and the page load can overlap). */
-export function prependSummary(
-  old: EventSummary[] | undefined,
-  e: EventSummary,
-  limit = CALLBACK_LIMIT,
-): EventSummary[] | undefined {
-  if (!old) return old;
-  if (old.some((o) => o.id === e.id)) return old;
-  const next = [e, ...old];
-  return next.length > limit ? next.slice(0, limit) : next;
-}
-
-/** A failed callback: a check failed, or the request was refused (404, 405, 413, 431, …). */
+/**
+ * A failed callback: a check failed, or the request was refused (404, 405, 413, 431, …). The
+ * row's mark; the "Failed only" filter is the store's `failed`, the same rule in SQL (reader.ts).
+ */
 export function isFailed(e: EventSummary): boolean {
   return e.failed_check !== null || (e.status !== null && e.status >= 400);
-}
-
-export function applyFilter(
-  list: EventSummary[],
-  f: { failedOnly: boolean; failedCheck: string | null },
-): EventSummary[] {
-  if (f.failedCheck) return list.filter((e) => e.failed_check === f.failedCheck);
-  if (f.failedOnly) return list.filter(isFailed);
-  return list;
-}
-
-/** Failed callbacks counted per check id, most frequent first. */
-export function groupByFailedCheck(list: EventSummary[]): { check: string; count: number }[] {
-  const counts = new Map<string, number>();
-  for (const e of list) if (e.failed_check) counts.set(e.failed_check, (counts.get(e.failed_check) ?? 0) + 1);
-  return [...counts].map(([check, count]) => ({ check, count })).sort((a, b) => b.count - a.count);
 }
 
 /** "/user_auth" from a path that may carry a query. */

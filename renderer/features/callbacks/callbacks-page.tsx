@@ -3,22 +3,17 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { StoreSearch } from '../../shared/store-search';
 import { formatClock } from '../../shared/format';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { StatusMark } from '../../shared/status-mark';
 import { CallbackDetail } from './callback-detail';
-import {
-  applyFilter,
-  CALLBACK_LIMIT,
-  CALLBACK_ROW_HEIGHT,
-  groupByFailedCheck,
-  isFailed,
-  routeOf,
-} from './callbacks-model';
+import { useDebouncedValue } from '../../shared/use-debounced-value';
+import { CALLBACK_LIMIT, CALLBACK_ROW_HEIGHT, isFailed, routeOf } from './callbacks-model';
 import { useCallbacksStore } from './callbacks-store';
 import { DurationBar } from './duration-bar';
 import { LatencyHistogram } from './latency-histogram';
-import { useCallbacks, useLiveCallbacks } from './use-callbacks';
+import { useCallbacks, useFailedCounts } from './use-callbacks';
 import './callbacks.css';
 
 /**
@@ -29,15 +24,29 @@ import './callbacks.css';
 const rowHeight = () => CALLBACK_ROW_HEIGHT;
 
 export function CallbacksPage() {
-  useLiveCallbacks();
-  const callbacks = useCallbacks();
   const live = useEventStreamState().status === 'connected';
-  const { failedOnly, failedCheck, groupByCheck, selectedId, cursorId } = useCallbacksStore();
-  const { setFailedOnly, setFailedCheck, setGroupByCheck, select, moveCursor } = useCallbacksStore.getState();
-  const all = useMemo(() => callbacks.data ?? [], [callbacks.data]);
-  const shown = useMemo(() => applyFilter(all, { failedOnly, failedCheck }), [all, failedOnly, failedCheck]);
-  const groups = useMemo(() => groupByFailedCheck(all), [all]);
-  const failedCount = useMemo(() => all.filter(isFailed).length, [all]);
+  const { failedOnly, failedCheck, groupByCheck, text, selectedId, cursorId } = useCallbacksStore();
+  const { setFailedOnly, setFailedCheck, setGroupByCheck, setText, select, moveCursor } =
+    useCallbacksStore.getState();
+  const settledText = useDebouncedValue(text, 150);
+  // Filters and search are the store's (issue 13, items 8 and 9): one indexed query each.
+  const {
+    query: callbacks,
+    events: shown,
+    total,
+  } = useCallbacks({
+    kind: 'callback',
+    ...(failedCheck ? { failed_check: failedCheck } : failedOnly ? { failed: true } : {}),
+    ...(settledText.trim() ? { text: settledText.trim() } : {}),
+  });
+  const failedStats = useFailedCounts(live).data;
+  const groups = useMemo(
+    () => (failedStats?.groups ?? []).flatMap((g) => (g.value ? [{ check: g.value, count: g.count }] : [])),
+    [failedStats],
+  );
+  const failedCount = failedStats?.total ?? 0;
+  const filtering = callbacks.isPlaceholderData || settledText !== text;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = callbacks;
   const scroller = useRef<HTMLDivElement>(null);
   const at = shown.findIndex((e) => e.id === cursorId);
   // Virtualized with a fixed row height and stable options (no re-layout of every row per render).
@@ -52,6 +61,19 @@ export function CallbacksPage() {
   useEffect(() => {
     if (at >= 0) virtualizer.scrollToIndex(at, { align: 'auto' });
   }, [at, virtualizer]);
+
+  // The next page when the rows in view near the end of those loaded.
+  const lastInView = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (
+      shown.length > 0 &&
+      lastInView >= shown.length - 100 &&
+      hasNextPage &&
+      !isFetchingNextPage &&
+      !isError
+    )
+      void fetchNextPage();
+  }, [lastInView, shown.length, hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
 
   // j/k (and the arrows in the list) move the cursor, Enter opens, as soon as the page has focus.
   const ids = useMemo(() => shown.map((e) => e.id), [shown]);
@@ -119,9 +141,24 @@ export function CallbacksPage() {
             check: {failedCheck} ✕
           </button>
         ) : null}
+        <StoreSearch
+          value={text}
+          onChange={setText}
+          what="callbacks"
+          columns="obj, sub, path, failed check, warning, sender"
+          className="callbacks-search"
+          testId="callbacks-search"
+        />
         <span className="panel-spacer" />
-        <span className="muted" data-testid="callbacks-count">
-          {shown.length} of {all.length}
+        <span
+          className="muted"
+          data-testid="callbacks-count"
+          data-total={total}
+          data-loaded={shown.length}
+          data-filtering={String(filtering)}
+          aria-busy={filtering}
+        >
+          {total.toLocaleString('en')} match{total === 1 ? '' : 'es'}
         </span>
         <span className="kbd-hint muted">
           <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
@@ -156,9 +193,9 @@ export function CallbacksPage() {
             <p className="muted">Loading…</p>
           ) : shown.length === 0 ? (
             <div className="empty" data-testid="callbacks-empty">
-              <h2>{all.length === 0 ? 'No callback yet' : 'No callback matches'}</h2>
+              <h2>{!failedOnly && !settledText.trim() ? 'No callback yet' : 'No callback matches'}</h2>
               <p>
-                {all.length === 0
+                {!failedOnly && !settledText.trim()
                   ? 'Run the registration flow (Sandbox page) or point the service at your bank URL (Bank page): each callback shows up here as it arrives.'
                   : 'Clear the filter to see the others.'}
               </p>
@@ -198,7 +235,7 @@ export function CallbacksPage() {
                         <time dateTime={e.at} title={e.at}>
                           {formatClock(e.at)}
                         </time>
-                        <code>{routeOf(e.path)}</code>
+                        <code title={e.path ?? undefined}>{routeOf(e.path)}</code>
                         {e.obj ? (
                           <code className="callback-obj" title={e.obj}>
                             {e.obj}
@@ -224,7 +261,7 @@ export function CallbacksPage() {
                   })}
                 </ol>
               </div>
-              {all.length >= CALLBACK_LIMIT ? (
+              {shown.length >= CALLBACK_LIMIT ? (
                 <p className="muted callbacks-limit" data-testid="callbacks-limit">
                   The newest {CALLBACK_LIMIT.toLocaleString('en')} callbacks are listed; every one is in the
                   event store (dets-console events --kind callback).
@@ -241,9 +278,11 @@ export function CallbacksPage() {
               <section className="panel" aria-label="Durations">
                 <h2 className="panel-title">
                   Durations{' '}
-                  <span className="panel-note">ms, last {all.length} callbacks, against the 1 s budget</span>
+                  <span className="panel-note">
+                    ms, the {shown.length.toLocaleString('en')} listed callbacks, against the 1 s budget
+                  </span>
                 </h2>
-                <LatencyHistogram events={all} />
+                <LatencyHistogram events={shown} />
               </section>
               <p className="muted callbacks-hint">
                 Select a callback (click, or j/k then Enter) to see its token, the check that failed, the JWKS

@@ -6,6 +6,8 @@ interface CallbacksState {
   /** Show only callbacks that failed this check id. */
   failedCheck: string | null;
   groupByCheck: boolean;
+  /** The search box: the store's full-text search (events.query `text`). */
+  text: string;
   /** The detail panel's callback. */
   selectedId: string | null;
   /** The keyboard cursor in the list (j/k); Enter opens it. */
@@ -13,6 +15,7 @@ interface CallbacksState {
   setFailedOnly: (on: boolean) => void;
   setFailedCheck: (id: string | null) => void;
   setGroupByCheck: (on: boolean) => void;
+  setText: (text: string) => void;
   select: (id: string | null) => void;
   moveCursor: (id: string | null) => void;
 }
@@ -21,6 +24,7 @@ const INITIAL = {
   failedOnly: false,
   failedCheck: null,
   groupByCheck: false,
+  text: '',
   selectedId: null,
   cursorId: null,
 };
@@ -30,6 +34,7 @@ export const useCallbacksStore = create<CallbacksState>((set) => ({
   setFailedOnly: (failedOnly) => set({ failedOnly, ...(failedOnly ? {} : { failedCheck: null }) }),
   setFailedCheck: (failedCheck) => set({ failedCheck, ...(failedCheck ? { failedOnly: true } : {}) }),
   setGroupByCheck: (groupByCheck) => set({ groupByCheck }),
+  setText: (text) => set({ text }),
   select: (selectedId) => set(selectedId ? { selectedId, cursorId: selectedId } : { selectedId }),
   moveCursor: (cursorId) => set({ cursorId }),
 }));

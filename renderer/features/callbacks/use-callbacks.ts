@@ -1,25 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EventSummary } from '../../../electron/contract/schemas/events';
-import { useApi, useLiveEvent } from '../../api/client-context';
-import { CALLBACK_LIMIT, prependSummary } from './callbacks-model';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../../api/client-context';
+import { CALLBACK_LIMIT, CALLBACK_PAGE } from './callbacks-model';
 import { callbacksKeys } from './query-keys';
 import { eventKeys, useEventDetail } from '../events/use-event-detail';
+import { useEventFeed, useEventStats, useLiveFeed, type FeedFilters } from '../events/use-event-feed';
 
-export function useCallbacks() {
-  const api = useApi();
-  return useQuery({
-    queryKey: callbacksKeys.list(),
-    queryFn: async () => (await api.events.query({ kind: 'callback', limit: CALLBACK_LIMIT })).events,
-  });
+/** The callbacks matching `filters` (failed, failed check, search), as the store answers them, kept live. */
+export function useCallbacks(filters: FeedFilters) {
+  const options = { key: callbacksKeys.all, filters, pageSize: CALLBACK_PAGE, maxLoaded: CALLBACK_LIMIT };
+  useLiveFeed(options);
+  return useEventFeed(options);
 }
 
-/** New callbacks go to the top of the cached list as they are stored: no refetch. */
-export function useLiveCallbacks(): void {
-  const queryClient = useQueryClient();
-  useLiveEvent('events.appended', (e) => {
-    if (e.kind !== 'callback') return;
-    queryClient.setQueryData<EventSummary[]>(callbacksKeys.list(), (old) => prependSummary(old, e));
-  });
+/** Failed callbacks per failed check, counted by the store (the badge and the grouping). */
+export function useFailedCounts(live: boolean) {
+  return useEventStats(
+    callbacksKeys.all,
+    { query: { kind: 'callback', failed: true }, by: 'failed_check' },
+    live ? 2_000 : 0,
+  );
 }
 
 /** One callback in full: the event detail's own query (events.get). */

@@ -12,6 +12,8 @@ export const ROW_HEIGHT = 26;
  * user has scrolled down, the scroll position moves by their height so what they read stays put.
  */
 const rowHeight = () => ROW_HEIGHT;
+/** How many rows before the end of those loaded the next page is asked for. */
+const NEAR_END = 200;
 
 export function NotificationFeed({
   rows,
@@ -20,6 +22,7 @@ export function NotificationFeed({
   cursorId,
   onSelect,
   scroller,
+  onNearEnd,
 }: {
   rows: readonly FeedRow[];
   grouped: boolean;
@@ -28,6 +31,8 @@ export function NotificationFeed({
   onSelect: (id: string) => void;
   /** The scrolling element; the page's keyboard handling needs it too. */
   scroller: RefObject<HTMLDivElement | null>;
+  /** Called when the rows in view come near the end of those loaded (the next page is fetched). */
+  onNearEnd?: () => void;
 }) {
   const getScrollElement = useCallback(() => scroller.current, []);
   // Stable options: the virtualizer recomputes its 100,000 row positions whenever count,
@@ -65,6 +70,10 @@ export function NotificationFeed({
   }, [cursorIndex, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  const lastInView = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (rows.length > 0 && lastInView >= rows.length - NEAR_END) onNearEnd?.();
+  }, [lastInView, rows.length, onNearEnd]);
 
   return (
     <div className="feed" role="table" aria-label="Notifications, newest first" aria-rowcount={rows.length}>
@@ -98,7 +107,7 @@ export function NotificationFeed({
                 data-count={row.count}
               >
                 <span title={e.at}>{formatClock(e.at)}</span>
-                <span>{routeOf(e.path)}</span>
+                <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
                 <span className="feed-outcome">{e.outcome ?? '—'}</span>
                 <span className="feed-tx" title={e.transaction_id ?? undefined}>
                   {e.transaction_id ?? <em className="muted">{e.warning ?? 'no transaction_id'}</em>}
@@ -116,7 +125,9 @@ export function NotificationFeed({
                     (e.status ?? '—')
                   )}
                 </span>
-                <span className="muted">{e.remote ?? ''}</span>
+                <span className="muted" title={e.remote ?? undefined}>
+                  {e.remote ?? ''}
+                </span>
               </div>
             );
           })}

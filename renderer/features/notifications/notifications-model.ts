@@ -4,38 +4,23 @@ import type { EventSummary } from '../../../electron/contract/schemas/events';
  * Summaries per events.query call: small enough that parsing one page and adding it to the list
  * fits within a frame or two while the user scrolls (the contract allows 10,000).
  */
-export const PAGE_SIZE = 4_000;
-/** At most this many summaries are kept in memory (the store keeps them all; export reads the store). */
-export const MAX_LOADED = 100_000;
+export const PAGE_SIZE = 1_000;
+/**
+ * At most this many summaries are kept in memory (the store keeps them all; search, filters and
+ * export read the store). Live events are prepended every frame, so this bounds that work too.
+ */
+export const MAX_LOADED = 20_000;
 
 export const ROUTES = ['pay-in', 'pay-out', 'transfer'] as const;
 export type Route = (typeof ROUTES)[number];
 export const OUTCOMES = ['accepted', 'repeat', 'rejected'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-export interface FeedFilter {
-  route: Route | null;
-  outcome: Outcome | null;
-  /** Substring of transaction_id, any case. */
-  text: string;
-}
-
 /** The notification route ("pay-in") of a stored path ("/api/svc/notify/pay-in"). */
 export function routeOf(path: string | null): string {
   if (!path) return '—';
   const clean = path.split('?')[0] ?? path;
   return clean.slice(clean.lastIndexOf('/') + 1) || clean;
-}
-
-export function filterFeed(list: readonly EventSummary[], f: FeedFilter): readonly EventSummary[] {
-  if (!f.route && !f.outcome && !f.text) return list;
-  const text = f.text.trim().toLowerCase();
-  return list.filter(
-    (e) =>
-      (!f.route || routeOf(e.path) === f.route) &&
-      (!f.outcome || e.outcome === f.outcome) &&
-      (!text || (e.transaction_id ?? '').toLowerCase().includes(text)),
-  );
 }
 
 /** One row of the feed: a single notification, or (grouped) every notification of one transaction_id. */
@@ -72,26 +57,4 @@ export function groupRepeats(list: readonly EventSummary[]): FeedRow[] {
     }
   }
   return rows;
-}
-
-/**
- * Events per bucket over the last `buckets` buckets of `bucketMs` ending at `now` (oldest first).
- * The list is newest first, so the scan stops at the first event older than the window.
- */
-export function rateSeries(
-  list: readonly EventSummary[],
-  now: number,
-  bucketMs: number,
-  buckets: number,
-): number[] {
-  const counts = new Array<number>(buckets).fill(0);
-  const start = now - bucketMs * buckets;
-  for (const e of list) {
-    const t = Date.parse(e.at);
-    if (Number.isNaN(t)) continue;
-    if (t < start) break;
-    const i = Math.floor((t - start) / bucketMs);
-    if (i >= 0 && i < buckets) counts[i]! += 1;
-  }
-  return counts;
 }

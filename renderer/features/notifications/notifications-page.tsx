@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
 import { EventDetailPanel } from '../events/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
+import { StoreSearch } from '../../shared/store-search';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { Segmented } from '../../shared/segmented';
@@ -11,7 +12,6 @@ import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useBankStatus } from '../bank/use-bank';
 import { NotificationFeed } from './notification-feed';
 import {
-  filterFeed,
   groupRepeats,
   MAX_LOADED,
   OUTCOMES,
@@ -22,7 +22,7 @@ import {
 } from './notifications-model';
 import { useNotificationsStore, type RateScale } from './notifications-store';
 import { RateChart } from './rate-chart';
-import { useExportNotifications, useLiveNotifications, useNotificationFeed } from './use-notifications';
+import { useExportNotifications, useNotificationCounts, useNotificationFeed } from './use-notifications';
 import './notifications.css';
 
 const SCALE_OPTIONS: Array<{ value: RateScale; label: string }> = [
@@ -32,11 +32,11 @@ const SCALE_OPTIONS: Array<{ value: RateScale; label: string }> = [
 
 /**
  * Every notification the bank endpoints stored (POST pay-in, pay-out, transfer), newest first and
- * live, in a virtualized feed that stays smooth at 100,000 rows.
+ * live, in a virtualized feed. Route, outcome and search are answered by the store (issue 13,
+ * items 8 and 9), so a filter over 100,000 stored notifications is one indexed query, not a scan
+ * of what the page holds.
  */
 export function NotificationsPage() {
-  useLiveNotifications();
-  const { query, events, total } = useNotificationFeed();
   const live = useEventStreamState().status === 'connected';
   const { route, outcome, text, grouped, scale, selectedId, cursorId } = useNotificationsStore();
   const { setRoute, setOutcome, setText, setGrouped, setScale, select, moveCursor } =
@@ -44,6 +44,14 @@ export function NotificationsPage() {
   const scroller = useRef<HTMLDivElement>(null);
   const settledText = useDebouncedValue(text, 150);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
+  const filters: EventQuery & { kind: 'notification' } = {
+    kind: 'notification',
+    ...(route ? { path: `${prefix}/${route}` } : {}),
+    ...(outcome ? { outcome } : {}),
+    ...(settledText.trim() ? { text: settledText.trim() } : {}),
+  };
+  const { query, events, total } = useNotificationFeed(filters);
+  const counts = useNotificationCounts(live).data;
   const exporter = useExportNotifications();
   // "Exported 13 notifications" is a transient message: it goes after a few seconds (issue 13, 8).
   const { data: exported, reset: resetExport } = exporter;
@@ -53,11 +61,7 @@ export function NotificationsPage() {
     return () => clearTimeout(t);
   }, [exported, resetExport]);
 
-  const filtered = useMemo(
-    () => filterFeed(events, { route, outcome, text: settledText }),
-    [events, route, outcome, settledText],
-  );
-  const rows = useMemo(() => (grouped ? groupRepeats(filtered) : toRows(filtered)), [filtered, grouped]);
+  const rows = useMemo(() => (grouped ? groupRepeats(events) : toRows(events)), [events, grouped]);
   const ids = useMemo(() => rows.map((r) => r.event.id), [rows]);
   useListKeys({
     ids,
@@ -67,26 +71,15 @@ export function NotificationsPage() {
     onOpen: select,
     onClose: () => select(null),
   });
-  const repeats = useMemo(() => events.filter((e) => e.outcome === 'repeat').length, [events]);
+  const repeats = counts?.groups.find((g) => g.value === 'repeat')?.count ?? 0;
+  const all = counts?.total ?? total;
 
-  // Older pages load one after the other in the background, up to MAX_LOADED, so grouping and
-  // the rate chart see everything kept here; the first page is on screen at once.
-  // Keyed on the page count: each page that arrives asks for the next one.
+  // Older pages load as the reader nears the end of what is loaded (up to MAX_LOADED).
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
-  const pagesLoaded = query.data?.pages.length ?? 0;
-  // A short pause between pages leaves frames for scrolling while the rest loads.
-  useEffect(() => {
-    if (!(pagesLoaded > 0 && hasNextPage && !isFetchingNextPage && !isError)) return;
-    const t = setTimeout(() => void fetchNextPage(), 30);
-    return () => clearTimeout(t);
-  }, [pagesLoaded, hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
-
-  const exportQuery: EventQuery = {
-    kind: 'notification',
-    ...(route ? { path: `${prefix}/${route}` } : {}),
-    ...(outcome ? { outcome } : {}),
-    ...(settledText.trim() ? { text: settledText.trim() } : {}),
-  };
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
+  const filtering = query.isPlaceholderData || settledText !== text;
 
   return (
     <div
@@ -102,7 +95,7 @@ export function NotificationsPage() {
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => exporter.mutate({ format: 'json', query: exportQuery })}
+              onClick={() => exporter.mutate({ format: 'json', query: filters })}
               disabled={exporter.isPending}
               data-testid="notifications-export-json"
               title="The matching notifications as JSON Lines, straight from the store"
@@ -112,7 +105,7 @@ export function NotificationsPage() {
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => exporter.mutate({ format: 'csv', query: exportQuery })}
+              onClick={() => exporter.mutate({ format: 'csv', query: filters })}
               disabled={exporter.isPending}
               data-testid="notifications-export-csv"
             >
@@ -147,7 +140,7 @@ export function NotificationsPage() {
             testIdPrefix="notifications-rate-"
           />
         </h2>
-        <RateChart events={events} scale={scale} />
+        <RateChart scale={scale} />
       </section>
 
       <div className="notifications-toolbar">
@@ -175,15 +168,13 @@ export function NotificationsPage() {
             <Options values={OUTCOMES} />
           </select>
         </label>
-        <input
-          className="input notifications-search"
-          type="search"
-          placeholder="transaction_id contains…"
+        <StoreSearch
           value={text}
-          onChange={(e) => setText(e.target.value)}
-          data-testid="notifications-search"
-          aria-label="Search transaction_id"
-          spellCheck={false}
+          onChange={setText}
+          what="notifications"
+          columns="transaction_id, path, warning, sender"
+          className="notifications-search"
+          testId="notifications-search"
         />
         <label className="toggle">
           <input
@@ -200,11 +191,17 @@ export function NotificationsPage() {
           data-testid="notifications-count"
           data-rows={rows.length}
           data-loaded={events.length}
+          data-total={total}
+          data-filtering={String(filtering)}
+          aria-busy={filtering}
         >
-          {rows.length.toLocaleString()} {grouped ? 'transactions' : 'shown'} ·{' '}
-          {events.length.toLocaleString()} loaded
-          {total > events.length ? ` of ${total.toLocaleString()}` : ''} · {repeats.toLocaleString()} repeats
-          {events.length >= MAX_LOADED ? ' · newest 100,000 kept here; export reads them all' : ''}
+          {total.toLocaleString()} match{total === 1 ? '' : 'es'}
+          {total !== all ? ` of ${all.toLocaleString()}` : ''}
+          {grouped ? ` · ${rows.length.toLocaleString()} transactions loaded` : ''} ·{' '}
+          {repeats.toLocaleString()} repeats
+          {events.length >= MAX_LOADED
+            ? ` · newest ${MAX_LOADED.toLocaleString('en')} listed; search or export reads them all`
+            : ''}
         </span>
       </div>
 
@@ -216,11 +213,20 @@ export function NotificationsPage() {
             <p className="muted">Loading…</p>
           ) : events.length === 0 ? (
             <div className="empty" data-testid="notifications-empty">
-              <h2>No notification yet</h2>
-              <p>
-                The service posts them to your bank at the notification paths shown on the Bank page; the
-                Sandbox page can send some on demand.
-              </p>
+              {Object.keys(filters).length > 1 ? (
+                <>
+                  <h2>No notification matches</h2>
+                  <p>Clear the search or the filters to see the others.</p>
+                </>
+              ) : (
+                <>
+                  <h2>No notification yet</h2>
+                  <p>
+                    The service posts them to your bank at the notification paths shown on the Bank page; the
+                    Sandbox page can send some on demand.
+                  </p>
+                </>
+              )}
             </div>
           ) : (
             <NotificationFeed
@@ -230,6 +236,7 @@ export function NotificationsPage() {
               cursorId={cursorId}
               onSelect={select}
               scroller={scroller}
+              onNearEnd={loadMore}
             />
           )}
           {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}

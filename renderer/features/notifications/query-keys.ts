@@ -1,6 +1,4 @@
-/** Query keys of the Notifications page (STYLE.md 7). */
+/** Query keys of the Notifications page (STYLE.md 7): `all` + 'feed' + filters, `all` + 'stats' + query. */
 export const notificationsKeys = {
   all: ['notifications'] as const,
-  /** Pages of notification summaries, newest first (events.query, `before` the last id); live ones prepended. */
-  feed: () => [...notificationsKeys.all, 'feed'] as const,
 };

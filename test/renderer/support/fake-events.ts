@@ -2,7 +2,12 @@ import { ConsoleError } from '../../../electron/contract';
 import { vi } from 'vitest';
 import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../electron/contract';
 import type { BankStatus, Customer } from '../../../electron/contract/schemas/bank';
-import type { EventDetail, EventQuery, EventSummary } from '../../../electron/contract/schemas/events';
+import type {
+  EventDetail,
+  EventQuery,
+  EventStats,
+  EventSummary,
+} from '../../../electron/contract/schemas/events';
 import { fakeApi } from './render';
 
 /**
@@ -86,6 +91,22 @@ export function bankStatus(extra: Partial<BankStatus> = {}): BankStatus {
 
 type Listener = (payload: unknown) => void;
 
+/** The store's filters (reader.ts whereOf), in memory: text is a substring of the summary columns. */
+function matches(e: EventSummary, q: Omit<EventQuery, 'before' | 'limit'>): boolean {
+  const failed = e.failed_check !== null || (e.kind === 'callback' && (e.status ?? 0) >= 400);
+  const text = q.text?.toLowerCase();
+  const cols = [e.path, e.transaction_id, e.obj, e.sub, e.failed_check, e.warning, e.remote];
+  return (
+    (!q.kind || e.kind === q.kind) &&
+    (!q.path || e.path === q.path) &&
+    (!q.outcome || e.outcome === q.outcome) &&
+    (!q.failed_check || e.failed_check === q.failed_check) &&
+    (q.failed === undefined || failed === q.failed) &&
+    (!q.since || e.at >= q.since) &&
+    (!text || cols.some((c) => (c ?? '').toLowerCase().includes(text)))
+  );
+}
+
 export function fakeEventsConsole(
   options: { events?: EventSummary[]; customers?: Customer[]; status?: BankStatus } = {},
 ) {
@@ -103,10 +124,20 @@ export function fakeEventsConsole(
   };
   const eventsApi = {
     query: vi.fn(async (q: EventQuery = {}) => {
-      let list = events.filter((e) => !q.kind || e.kind === q.kind);
+      let list = events.filter((e) => matches(e, q));
       const total = list.length;
       if (q.before) list = list.slice(list.findIndex((e) => e.id === q.before) + 1);
       return { events: list.slice(0, q.limit ?? 100), total };
+    }),
+    stats: vi.fn(async (input: MethodInput<'events.stats'>): Promise<EventStats> => {
+      const list = events.filter((e) => matches(e, input.query ?? {}));
+      const counts = new Map<string | null, number>();
+      if (input.by) for (const e of list) counts.set(e[input.by], (counts.get(e[input.by]) ?? 0) + 1);
+      return {
+        total: list.length,
+        groups: [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count),
+        rate: null,
+      };
     }),
     get: vi.fn(async ({ id }: { id: string }) => detail(events.find((e) => e.id === id) ?? summary({ id }))),
     export: vi.fn(async (input: MethodInput<'events.export'>) => ({

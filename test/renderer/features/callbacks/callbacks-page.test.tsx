@@ -58,10 +58,11 @@ describe('CallbacksPage', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
     expect(rows[0]!.getAttribute('data-event-id')).toBe('m10000');
-    expect(screen.getByTestId('callbacks-count').textContent).toBe('10000 of 10000');
-    expect(screen.getByTestId('callbacks-limit').textContent).toMatch(/newest 10,000/);
+    // The total is the store's; the page holds one page of CALLBACK_PAGE.
+    expect(screen.getByTestId('callbacks-count').textContent).toBe('10,000 matches');
+    expect(screen.getByTestId('callbacks-count').getAttribute('data-loaded')).toBe('1000');
     fireEvent.click(screen.getByTestId('callbacks-failed-only'));
-    expect(screen.getByTestId('callbacks-count').textContent).toBe('3334 of 10000');
+    await waitFor(() => expect(screen.getByTestId('callbacks-count').textContent).toBe('3,334 matches'));
   });
 
   it('a refused request (431, no check) counts as failed', async () => {
@@ -71,7 +72,7 @@ describe('CallbacksPage', () => {
       }),
     );
     fireEvent.click(screen.getByTestId('callbacks-failed-only'));
-    expect(rowIds()).toEqual(['c3', 'c2', 'c0', 'r1']);
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c2', 'c0', 'r1']));
     expect(
       within(screen.getAllByTestId('callback-row')[3]!).getByTestId('callback-outcome').textContent,
     ).toContain('HTTP 431');
@@ -89,18 +90,50 @@ describe('CallbacksPage', () => {
     expect(fake.events.query.mock.calls.length).toBe(calls);
   });
 
-  it('filters failed only, and groups by failed check with counts (click filters by that check)', async () => {
-    await renderPage();
+  it('filters failed only, and groups by failed check with counts (click filters by that check), all by the store', async () => {
+    const fake = await renderPage();
     fireEvent.click(screen.getByTestId('callbacks-failed-only'));
-    expect(rowIds()).toEqual(['c3', 'c2', 'c0']);
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c2', 'c0']));
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'callback', failed: true, limit: 1_000 });
     fireEvent.click(screen.getByTestId('callbacks-group-by-check'));
-    const sig = screen.getByTestId('callbacks-group-signature');
+    const sig = await screen.findByTestId('callbacks-group-signature');
     expect(sig.getAttribute('data-count')).toBe('2');
     expect(screen.getByTestId('callbacks-group-exp').getAttribute('data-count')).toBe('1');
+    expect(fake.events.stats).toHaveBeenCalledWith({
+      query: { kind: 'callback', failed: true },
+      by: 'failed_check',
+    });
     fireEvent.click(sig);
-    expect(rowIds()).toEqual(['c3', 'c0']);
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c0']));
+    expect(fake.events.query).toHaveBeenCalledWith({
+      kind: 'callback',
+      failed_check: 'signature',
+      limit: 1_000,
+    });
     fireEvent.click(screen.getByTestId('callbacks-clear-check'));
-    expect(rowIds()).toEqual(['c3', 'c2', 'c0']);
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c2', 'c0']));
+  });
+
+  it('searches through the store (events.query text) and keeps live matches coming, asked of the store', async () => {
+    const c9 = summary({ id: 'c9', obj: 'GB33BUKB20201555555555', path: '/key' });
+    const fake = await renderPage(fakeEventsConsole({ events: [c9, ...EVENTS] }));
+    fireEvent.change(screen.getByTestId('callbacks-search'), { target: { value: 'gb33' } });
+    await waitFor(() => expect(rowIds()).toEqual(['c9']));
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'callback', text: 'gb33', limit: 1_000 });
+    expect(screen.getByTestId('callbacks-count').textContent).toBe('1 match');
+    // A live callback: whether it matches is the store's to say (one query since the newest).
+    const live = summary({ id: 'cA', obj: 'GB33BUKB20201555555556', at: '2025-01-01T12:00:01.000Z' });
+    const other = summary({ id: 'cB', obj: 'DE89', at: '2025-01-01T12:00:02.000Z' });
+    fake.setEvents([other, live, c9, ...EVENTS]);
+    act(() => {
+      fake.emit('events.appended', live);
+      fake.emit('events.appended', other);
+    });
+    await waitFor(() => expect(rowIds()).toEqual(['cA', 'c9']));
+    expect(fake.events.query).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'callback', text: 'gb33', since: '2025-01-01T12:00:00.000Z' }),
+    );
+    await waitFor(() => expect(screen.getByTestId('callbacks-count').textContent).toBe('2 matches'));
   });
 
   it('opens the detail panel with the failed check, the token, the JWKS then and the request', async () => {

@@ -4,7 +4,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import type { EventSummary } from '../../../../electron/contract/schemas/events';
 import { NotificationsPage } from '../../../../renderer/features/notifications/notifications-page';
 import { resetNotificationsStore } from '../../../../renderer/features/notifications/notifications-store';
-import { groupRepeats, rateSeries } from '../../../../renderer/features/notifications/notifications-model';
+import { groupRepeats } from '../../../../renderer/features/notifications/notifications-model';
+import { niceCeiling, rateSummary } from '../../../../renderer/features/notifications/rate-chart';
 import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
 import { fakeEventsConsole, summary } from '../../support/fake-events';
@@ -47,21 +48,31 @@ async function renderPage(fake: ReturnType<typeof fakeEventsConsole>) {
 const rowIds = () => screen.queryAllByTestId('notifications-row').map((r) => r.getAttribute('data-event-id'));
 
 describe('NotificationsPage', () => {
-  it('renders only a window of rows for 100,000 notifications', async () => {
+  it('renders only a window of rows for 100,000 notifications, loading pages as the reader scrolls', async () => {
     const events = Array.from({ length: 100_000 }, (_, i) => notification(100_000 - i));
     const fake = await renderPage(fakeEventsConsole({ events }));
-    // Pages of PAGE_SIZE (4,000), each `before` the last id of the one before, until all are loaded.
-    await waitFor(
-      () => expect(screen.getByTestId('notifications-count').getAttribute('data-loaded')).toBe('100000'),
-      { timeout: 15_000 },
+    // One page of PAGE_SIZE (1,000) first; the total is the store's.
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 1_000 });
+    expect(screen.getByTestId('notifications-count').getAttribute('data-total')).toBe('100000');
+    expect(screen.getByTestId('notifications-count').getAttribute('data-loaded')).toBe('1000');
+    // Near the end of what is loaded, the next page, `before` the last id.
+    const scroller = screen.getByTestId('notifications-scroller');
+    scroller.scrollTop = 900 * 26;
+    fireEvent.scroll(scroller);
+    await waitFor(() =>
+      expect(fake.events.query).toHaveBeenCalledWith({
+        kind: 'notification',
+        limit: 1_000,
+        before: 'n99001',
+      }),
     );
-    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 4_000 });
-    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', limit: 4_000, before: 'n96001' });
-    expect(fake.events.query).toHaveBeenCalledTimes(25);
+    await waitFor(() =>
+      expect(screen.getByTestId('notifications-count').getAttribute('data-loaded')).toBe('2000'),
+    );
     const rows = screen.getAllByTestId('notifications-row');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
-    expect(rows[0]!.getAttribute('data-event-id')).toBe('n100000');
+    expect(rows[0]!.getAttribute('data-event-id')).toBeTruthy();
   }, 30_000);
 
   it('prepends live notifications (batched) and ignores callbacks', async () => {
@@ -81,15 +92,51 @@ describe('NotificationsPage', () => {
       notification(4, { outcome: 'repeat' }),
       notification(3),
     ];
-    await renderPage(fakeEventsConsole({ events }));
+    const fake = await renderPage(fakeEventsConsole({ events }));
     fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: 'repeat' } });
-    expect(rowIds()).toEqual(['n4']);
+    await waitFor(() => expect(rowIds()).toEqual(['n4']));
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', outcome: 'repeat', limit: 1_000 });
     fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: '' } });
     fireEvent.change(screen.getByTestId('notifications-route'), { target: { value: 'pay-in' } });
-    expect(rowIds()).toEqual(['n6', 'n3']);
+    await waitFor(() => expect(rowIds()).toEqual(['n6', 'n3']));
+    expect(fake.events.query).toHaveBeenCalledWith({
+      kind: 'notification',
+      path: '/api/svc/notify/pay-in',
+      limit: 1_000,
+    });
     fireEvent.change(screen.getByTestId('notifications-route'), { target: { value: '' } });
-    fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: '000000000005' } });
-    await waitFor(() => expect(rowIds()).toEqual(['n5']));
+    // The search is the store's: any summary column (here the rejection's warning), any case.
+    fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: 'NOT JSON' } });
+    await waitFor(() => expect(rowIds()).toEqual(['n6']));
+    expect(fake.events.query).toHaveBeenCalledWith({ kind: 'notification', text: 'NOT JSON', limit: 1_000 });
+    expect(screen.getByTestId('notifications-count').textContent).toContain('1 match of 4');
+    fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: 'nothing-like-it' } });
+    expect((await screen.findByTestId('notifications-empty')).textContent).toContain(
+      'No notification matches',
+    );
+  });
+
+  it('with a search open, live notifications are asked of the store (one query since the newest), batched per frame', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: [notification(2), notification(1)] }));
+    fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: '000000000002' } });
+    await waitFor(() => expect(rowIds()).toEqual(['n2']));
+    const hit = notification(12, { transaction_id: 'ffffffff-0000-4000-8000-000000000002' });
+    const miss = notification(3);
+    fake.setEvents([hit, miss, notification(2), notification(1)]);
+    const before = fake.events.query.mock.calls.length;
+    act(() => {
+      fake.emit('events.appended', miss);
+      fake.emit('events.appended', hit);
+    });
+    await waitFor(() => expect(rowIds()).toEqual(['n12', 'n2']));
+    // Two events, one frame: one head query.
+    expect(fake.events.query.mock.calls.length - before).toBe(1);
+    expect(fake.events.query).toHaveBeenLastCalledWith({
+      kind: 'notification',
+      text: '000000000002',
+      since: notification(2).at,
+      limit: 500,
+    });
   });
 
   it('groups repeats by transaction_id with their count', async () => {
@@ -132,11 +179,27 @@ describe('NotificationsPage', () => {
     );
   });
 
-  it('counts events per bucket over a sliding window', () => {
-    const now = Date.UTC(2025, 0, 1, 0, 0, 10);
-    const at = (s: number) =>
-      summary({ id: `r${s}`, at: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString() });
-    expect(rateSeries([at(9.5), at(9.2), at(7), at(0)], now, 1_000, 5)).toEqual([0, 0, 1, 0, 2]);
+  it('charts the store’s per-second counts with a y-axis and a peak that is one of the bars', async () => {
+    const fake = fakeEventsConsole({ events: [notification(1)] });
+    fake.events.stats.mockImplementation(async (input) => ({
+      total: 1,
+      groups: [],
+      rate: input.rate
+        ? { start: '2025-01-01T00:00:00.000Z', bucket_ms: 1_000, counts: [0, 1_339, 1_200, 0] }
+        : null,
+    }));
+    await renderPage(fake);
+    await waitFor(() =>
+      expect(screen.getByTestId('notifications-rate').getAttribute('data-peak')).toBe('1339'),
+    );
+    expect(fake.events.stats).toHaveBeenCalledWith({
+      query: { kind: 'notification' },
+      rate: { bucket_ms: 1_000, buckets: 120 },
+    });
+    expect(screen.getByTestId('notifications-rate-peak').textContent).toBe('peak 1,339 notifications/s');
+    expect(screen.getByTestId('notifications-rate-y').textContent).toBe('2,0001,0000');
+    expect(rateSummary([0, 1_339, 1_200, 0])).toEqual({ peak: 1_339, mean: 634.75, last: 0 });
+    expect([0, 1, 7, 11, 1_339, 5_000].map(niceCeiling)).toEqual([1, 1, 10, 20, 2_000, 5_000]);
   });
 
   it('opens a rejected notification with j/k and Enter from the page (no Tab first): reason, body, absolute curl', async () => {
