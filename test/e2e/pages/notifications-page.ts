@@ -42,6 +42,33 @@ export class NotificationsPageModel extends ConsolePageModel {
     };
   }
 
+  /** Waits until the store counts at least `n` notifications (the page loads them as the reader scrolls). */
+  async waitForTotal(n: number): Promise<void> {
+    await this.page.waitForFunction(
+      (min) =>
+        Number(document.querySelector('[data-testid="notifications-count"]')?.getAttribute('data-total')) >=
+        min,
+      n,
+    );
+  }
+
+  /** Scrolls to the end until `n` notifications are loaded (pages of the store's answer), at most 40 pages. */
+  async scrollUntilLoaded(n: number): Promise<void> {
+    for (let i = 0; i < 40 && (await this.counts()).loaded < n; i++) {
+      const before = (await this.counts()).loaded;
+      await this.page.evaluate(() => {
+        const el = document.querySelector('[data-testid="notifications-scroller"]')!;
+        el.scrollTop = el.scrollHeight;
+      });
+      await this.page.waitForFunction(
+        (b) =>
+          Number(document.querySelector('[data-testid="notifications-count"]')?.getAttribute('data-loaded')) >
+          b,
+        before,
+      );
+    }
+  }
+
   /** Waits until at least `n` notifications are loaded. */
   async waitForLoaded(n: number): Promise<void> {
     await this.page.waitForFunction(
