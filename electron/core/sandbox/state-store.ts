@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
-import { acquireProfileDb, type ProfileDb, type Step } from '../store/profile-db';
+import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
 import {
   MAX_TRACES,
   StateFile,
@@ -151,8 +151,11 @@ export class StateStore {
     const store = new StateStore(pdb);
     try {
       if (legacy) {
-        const done = pdb.db.prepare('SELECT value FROM meta WHERE key = ?').get(MIGRATED_KEY);
-        if (!done) await pdb.write([...StateStore.importSteps(legacy), ...markMigrated()]);
+        if (readMeta(pdb.db, MIGRATED_KEY) === null)
+          await pdb.write([
+            ...StateStore.importSteps(legacy),
+            metaStep(MIGRATED_KEY, new Date().toISOString()),
+          ]);
         // Set aside only once the copy is committed; kept, never deleted.
         await fs.rename(legacyFile, `${legacyFile}.migrated-${Date.now()}`);
       }
@@ -264,13 +267,4 @@ export class StateStore {
     await this.flush();
     await this.pdb.release();
   }
-}
-
-function markMigrated(): Step[] {
-  return [
-    [
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      [MIGRATED_KEY, new Date().toISOString()],
-    ],
-  ];
 }

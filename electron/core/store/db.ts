@@ -122,6 +122,20 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Version 3: the walkthrough's progress, one row per environment (walkthrough/progress.ts),
+    // and the damaged records a reset replaced, kept rather than lost.
+    version: 3,
+    sql: `
+      CREATE TABLE walkthrough_progress (environment_id TEXT PRIMARY KEY, record TEXT NOT NULL);
+      CREATE TABLE walkthrough_progress_damaged (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        environment_id TEXT NOT NULL,
+        set_aside_at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

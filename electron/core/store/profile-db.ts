@@ -32,6 +32,20 @@ export interface ProfileDb {
   release(): Promise<void>;
 }
 
+/** A step setting `meta.key` (a migration's "done" mark commits with the copy it marks). */
+export function metaStep(key: string, value: string): Step {
+  return [
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    [key, value],
+  ];
+}
+
+/** `meta.key`, or null. */
+export function readMeta(db: Database, key: string): string | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key);
+  return row ? String(row.value) : null;
+}
+
 interface Shared {
   db: Database;
   writer: WriterClient | null;
