@@ -248,6 +248,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'sandbox.traces': async (args) => (await sandbox()).traces(args ?? {}),
     'sandbox.onboard': async (args) => (await sandbox()).onboard(args),
     'sandbox.updateCounterparty': async (args) => (await sandbox()).updateCounterparty(args),
+    'sandbox.deleteCounterparty': async (args) => (await sandbox()).deleteCounterparty(args),
     'sandbox.signIn': async (args) => (await sandbox()).signIn(args),
     'sandbox.notify': async (args) => (await sandbox()).notify(args),
     'sandbox.rotateKey': async () => {

@@ -18,6 +18,11 @@ export class EventHub {
     for (const l of this.anyListeners) safely(() => l(event, checked));
   }
 
+  /** Whether anyone listens to `event`: an emitter whose payload is costly to build asks first. */
+  wants(event: EventName): boolean {
+    return this.anyListeners.size > 0 || (this.listeners.get(event)?.size ?? 0) > 0;
+  }
+
   on<E extends EventName>(event: E, listener: Listener<E>): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   Counterparty,
+  DeleteCounterpartyInput,
   NotifyInput,
   NotifyResult,
   OnboardInput,
@@ -37,6 +38,11 @@ export const sandboxMethods = {
     summary: "Change a counterparty's bank URLs (null clears one).",
     input: UpdateCounterpartyInput,
     output: Counterparty,
+  }),
+  'sandbox.deleteCounterparty': method({
+    summary: 'Remove a counterparty and its registered JWKs from the sandbox (its traces stay).',
+    input: DeleteCounterpartyInput,
+    output: z.object({ deleted: z.string() }),
   }),
   'sandbox.signIn': method({
     summary:

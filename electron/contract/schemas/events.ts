@@ -144,5 +144,12 @@ export const StoreHealth = z.object({
   since: z.string(),
   /** What failed, in words; null when ok. */
   detail: z.string().nullable(),
+  /** The database's size in bytes (pages in use and free), when known. */
+  size_bytes: z.number().int().nonnegative().optional(),
+  /**
+   * Set when the database has grown past the warning size (1 GiB by default): acknowledged
+   * notifications are kept by default, so the file only grows (issue 12 item 3).
+   */
+  size_warning: z.string().nullable().optional(),
 });
 export type StoreHealth = z.infer<typeof StoreHealth>;

@@ -126,6 +126,8 @@ export const UpdateCounterpartyInput = z.object({
   bank_receiver_url: Url.nullable().optional(),
 });
 
+export const DeleteCounterpartyInput = z.object({ counterparty_guid: Guid });
+
 export const SignInInput = z.object({
   counterparty_guid: Guid,
   /** The bank's JWT, as it would go in CX-Authorization. */

@@ -52,6 +52,15 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       },
     },
     {
+      method: 'DELETE',
+      path: counterparty,
+      body: 'none',
+      run: async ({ params }) => ({
+        status: 200,
+        body: await engine.deleteCounterparty(params.counterparty_guid),
+      }),
+    },
+    {
       // Spec 4.4: the registration flow, with the bank's JWT in CX-Authorization.
       method: 'POST',
       path: `${counterparty}/sign-in`,

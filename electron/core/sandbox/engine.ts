@@ -28,7 +28,6 @@ import { Registry } from './registry';
 import { applySettings, DEFAULT_SETTINGS } from './settings';
 import { runSignIn } from './sign-in-flow';
 import { SigningKeys } from './signing-keys';
-import { STATE_FORMAT, STATE_VERSION, type StateFile } from './state-schema';
 import { StateStore } from './state-store';
 import { TraceLog } from './trace-log';
 import { describeZodError } from './validation';
@@ -63,17 +62,19 @@ export class SandboxEngine {
   /** Loads the state (STATE_DAMAGED when the file is unusable) and the signing key. */
   static async create(options: EngineOptions): Promise<SandboxEngine> {
     const now = options.now ?? Date.now;
-    const built: { engine?: SandboxEngine } = {};
-    const { store, state } = await StateStore.open(options.dataDir, () => {
-      if (!built.engine) throw new Error('the sandbox state was written before it was loaded');
-      return built.engine.snapshot();
-    });
+    const { store, state } = await StateStore.open(options.dataDir);
     const settings = state?.settings ?? DEFAULT_SETTINGS;
-    const loaded = await SigningKeys.load(state?.keys ?? [], {
-      sealer: options.sealer,
-      nowMs: now(),
-      graceSeconds: settings.key_grace_seconds,
-    });
+    let loaded: Awaited<ReturnType<typeof SigningKeys.load>>;
+    try {
+      loaded = await SigningKeys.load(state?.keys ?? [], {
+        sealer: options.sealer,
+        nowMs: now(),
+        graceSeconds: settings.key_grace_seconds,
+      });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     const engine = new SandboxEngine(
       options.events,
       store,
@@ -91,8 +92,13 @@ export class SandboxEngine {
           'publishes a new key. Banks that cached the sandbox JWKS must fetch it again after a restart.',
       );
     }
-    built.engine = engine;
-    if (loaded.changed || state === null) await store.save();
+    try {
+      if (!state?.settings) await store.saveSettings(settings);
+      if (loaded.changed || state === null) await store.saveKeys(loaded.keys.toStored(now()));
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     return engine;
   }
 
@@ -176,7 +182,7 @@ export class SandboxEngine {
     await this.requireBankJwt(cp, token);
     const jwk = await checkRegistrableJwk(dataOf(body), 'data');
     this.registry.register(cp, jwkGuid, jwk, target.via, this.now());
-    await this.commit();
+    await this.commit(this.store.saveCounterparty(cp));
     return { jwk_guid: jwkGuid };
   }
 
@@ -206,7 +212,7 @@ export class SandboxEngine {
     };
     this.registry.register(cp, jwkGuid, jwk, 'onboarding', nowMs);
     this.registry.add(cp);
-    await this.commit();
+    await this.commit(this.store.saveCounterparty(cp));
     return { counterparty_guid: counterpartyGuid, jwk_guid: jwkGuid };
   }
 
@@ -215,8 +221,15 @@ export class SandboxEngine {
     if (!parsed.success) throw describeZodError(parsed.error, 'counterparty update');
     const cp = this.registry.require(parsed.data.counterparty_guid.toLowerCase());
     this.registry.updateUrls(cp, parsed.data);
-    await this.commit();
+    await this.commit(this.store.saveCounterparty(cp));
     return clone(cp);
+  }
+
+  /** Removes a counterparty and its registered JWKs (its traces stay, as history, capped). */
+  async deleteCounterparty(guid: unknown): Promise<{ deleted: string }> {
+    const cp = this.registry.remove(parseGuid('counterparty_guid', guid));
+    await this.commit(this.store.deleteCounterparty(cp.counterparty_guid));
+    return { deleted: cp.counterparty_guid };
   }
 
   /** Spec 4.4 with the token as CX-Authorization; records and announces the trace. */
@@ -247,13 +260,13 @@ export class SandboxEngine {
 
   async rotateKey(): Promise<string> {
     const kid = await this.keys.rotate(this.now(), this.settings.key_grace_seconds);
-    await this.commit();
+    await this.commit(this.store.saveKeys(this.keys.toStored(this.now())));
     return kid;
   }
 
   async updateSettings(partial: unknown): Promise<SandboxSettings> {
     this.settings = applySettings(this.settings, partial);
-    await this.commit();
+    await this.commit(this.store.saveSettings(this.settings));
     return { ...this.settings };
   }
 
@@ -271,29 +284,27 @@ export class SandboxEngine {
     return this.store.flush();
   }
 
-  private snapshot(): StateFile {
-    const nowMs = this.now();
-    return {
-      format: STATE_FORMAT,
-      version: STATE_VERSION,
-      settings: this.settings,
-      keys: this.keys.toStored(nowMs),
-      counterparties: this.registry.list(),
-      traces: this.traceLog.all(),
-    };
+  /** Waits for every pending write and gives the database back. */
+  close(): Promise<void> {
+    return this.store.close();
   }
 
-  /** Persists a change, then announces it. */
-  private async commit(): Promise<void> {
-    await this.store.save();
-    this.events.emit('sandbox.changed', { url: this.url, ...this.status() });
+  /**
+   * Waits for a change's write (asked synchronously after the in-memory change, so writes
+   * reach the database in the order the changes were made), then announces it.
+   */
+  private async commit(written: Promise<void>): Promise<void> {
+    await written;
+    // The status carries every counterparty (O(n) to build and check): built only when heard.
+    if (this.events.wants('sandbox.changed'))
+      this.events.emit('sandbox.changed', { url: this.url, ...this.status() });
   }
 
   /** Keeps a trace (a failed write is reported, not thrown: the caller still gets its result). */
   private async record(trace: Trace): Promise<void> {
     this.traceLog.add(trace);
     try {
-      await this.store.save();
+      await this.store.addTrace(trace);
     } catch (err) {
       this.notice(
         'error',

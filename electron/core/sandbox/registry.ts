@@ -48,6 +48,13 @@ export class Registry {
     this.byGuid.set(cp.counterparty_guid, cp);
   }
 
+  /** Removes a counterparty (its registered JWKs with it); NOT_FOUND when it is not known. */
+  remove(guid: string): Counterparty {
+    const cp = this.require(guid);
+    this.byGuid.delete(guid);
+    return cp;
+  }
+
   /**
    * Registers `jwk` under `jwkGuid` for `cp`: replaces the registration with that GUID (PUT is
    * idempotent), else adds one. CONFLICT when another registration of this counterparty has

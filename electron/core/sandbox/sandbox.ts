@@ -1,7 +1,7 @@
 /**
  * The service simulator (DESIGN.md "Sandbox service"): the spec's endpoints under /api/v1, the
  * sandbox-only controls under /sandbox/v1, and the same operations as Sandbox methods for the
- * ConsoleApi. State lives in `<dataDir>/sandbox/state.json` (state-store.ts).
+ * ConsoleApi. State lives in the profile database `<dataDir>/console.db` (state-store.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlRoutes } from './control-routes';
@@ -31,6 +31,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     traces: async (query) => engine.traces(query ?? {}),
     onboard: (input) => engine.onboard(input),
     updateCounterparty: (input) => engine.updateCounterparty(input),
+    deleteCounterparty: (input) => engine.deleteCounterparty(input.counterparty_guid),
     // The ConsoleApi's answer reaches the page, which never sees a user's secret key (issue 13
     // item 7); the HTTP control route keeps the spec's whole answer (control-routes.ts).
     signIn: async (input) => maskSignInResult(await engine.signIn(input.counterparty_guid, input.token)),
@@ -60,7 +61,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       servers.clear();
       engine.url = null;
       await Promise.all(closing);
-      await engine.flush();
+      await engine.close();
     },
   };
 }

@@ -1,6 +1,8 @@
 /**
- * The shape of `<dataDir>/sandbox/state.json`: what survives a restart. Checked in full on
- * load; a file that does not match is reported as damaged and left alone (state-store.ts).
+ * The shapes of the sandbox's state: each row of the `sandbox_*` tables of the profile database
+ * is checked against its part on load, and the old `<dataDir>/sandbox/state.json` (migrated
+ * once) against StateFile as a whole; what does not match is reported as damaged and left
+ * alone (state-store.ts).
  *
  * Private keys appear only sealed by the vault (`sealed_private_key`, opaque); without a vault
  * the field is null and the private key never leaves memory (DESIGN.md "Secrets").
@@ -13,7 +15,7 @@ import { privateMembers } from '../jwt';
 export const STATE_FORMAT = 'dets-console.sandbox';
 export const STATE_VERSION = 1;
 
-/** Traces kept, newest last in the file. */
+/** Traces kept (the newest). */
 export const MAX_TRACES = 500;
 
 const PublicOnly = PublicJwk.refine((jwk) => privateMembers(jwk) === null, {
@@ -44,3 +46,12 @@ export const StateFile = z.object({
   traces: z.array(Trace).max(MAX_TRACES),
 });
 export type StateFile = z.infer<typeof StateFile>;
+
+/** What the sandbox loads at start; `settings` null when none were ever saved. */
+export interface SandboxState {
+  settings: z.infer<typeof SandboxSettings> | null;
+  keys: StoredSandboxKey[];
+  counterparties: z.infer<typeof StoredCounterparty>[];
+  traces: z.infer<typeof Trace>[];
+}
+export type StoredCounterparty = z.infer<typeof StoredCounterparty>;

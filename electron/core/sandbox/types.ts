@@ -13,7 +13,7 @@ import type { EventHub } from '../event-hub';
 import type { SecretSealer } from '../vault/sealer';
 
 export interface SandboxOptions {
-  /** State lives in `<dataDir>/sandbox/`. */
+  /** State lives in the profile database `<dataDir>/console.db`. */
   dataDir: string;
   /** Emits `sandbox.changed` and `sandbox.traced`. */
   events: EventHub;
@@ -40,6 +40,8 @@ export interface Sandbox {
     bank_sender_url?: string | null;
     bank_receiver_url?: string | null;
   }): Promise<Counterparty>;
+  /** Removes a counterparty and its registered JWKs; NOT_FOUND when it is not known. */
+  deleteCounterparty(input: { counterparty_guid: string }): Promise<{ deleted: string }>;
   signIn(input: { counterparty_guid: string; token: string }): Promise<SignInResult>;
   notify(input: NotifyInput): Promise<NotifyResult>;
   rotateKey(): Promise<void>;
@@ -50,6 +52,6 @@ export interface Sandbox {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Starts a loopback listener serving `handle`. */
   listen(options: { host: string; port: number }): Promise<SandboxListener>;
-  /** Stops listeners (finishing in-flight requests) and flushes state. */
+  /** Stops listeners (finishing in-flight requests), flushes state and releases the database. */
   close(): Promise<void>;
 }

@@ -101,6 +101,41 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Version 2 (issue 12 item 6): the sandbox's state, one row per thing that changes, so a
+    // change writes that row and nothing else (it was one JSON file rewritten whole). Each
+    // record is the JSON the zod schemas of sandbox/state-schema.ts check on load; signing keys
+    // hold their private part only sealed by the vault, exactly as the old file did.
+    version: 2,
+    sql: `
+      CREATE TABLE sandbox_settings (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
+      CREATE TABLE sandbox_keys (kid TEXT PRIMARY KEY, record TEXT NOT NULL);
+      CREATE TABLE sandbox_counterparties (
+        guid TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE TABLE sandbox_traces (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        counterparty_guid TEXT,
+        record TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    // Version 3: the walkthrough's progress, one row per environment (walkthrough/progress.ts),
+    // and the damaged records a reset replaced, kept rather than lost.
+    version: 3,
+    sql: `
+      CREATE TABLE walkthrough_progress (environment_id TEXT PRIMARY KEY, record TEXT NOT NULL);
+      CREATE TABLE walkthrough_progress_damaged (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        environment_id TEXT NOT NULL,
+        set_aside_at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -57,6 +57,8 @@ export const DEFAULT_RETENTION: ClassCaps = {
   trace: 100_000,
   refused: 50_000,
 };
+/** health() warns past this size (DESIGN.md "Storage": a warning as the database grows). */
+export const SIZE_WARNING_BYTES = 1024 ** 3;
 /** Non-durable appends wait at most this long for company before they are committed. */
 const COALESCE_MS = 20;
 /** …or go at once when this many are waiting. */
@@ -165,7 +167,27 @@ class SqliteEventStore implements EventStore {
   // ------------------------------------------------------------------------------- health
 
   health(): StoreHealth {
-    return { ...this.state };
+    return { ...this.state, ...this.size() };
+  }
+
+  /** The file's size from its page count (O(1)), and the warning past sizeWarningBytes. */
+  private size(): Pick<StoreHealth, 'size_bytes' | 'size_warning'> {
+    try {
+      const count = Number(this.sql('PRAGMA page_count').get()?.page_count ?? 0);
+      const page = Number(this.sql('PRAGMA page_size').get()?.page_size ?? 0);
+      const bytes = count * page;
+      const limit = this.options.sizeWarningBytes ?? SIZE_WARNING_BYTES;
+      const gib = (n: number) => `${(n / 1024 ** 3).toFixed(n < 1024 ** 3 ? 3 : 1)} GiB`;
+      return {
+        size_bytes: bytes,
+        size_warning:
+          bytes > limit
+            ? `The database ${this.file} is ${gib(bytes)}, past ${gib(limit)}: acknowledged notifications are all kept (retention: keep), so it only grows; export what you need (events export) and keep an eye on the disk.`
+            : null,
+      };
+    } catch {
+      return {};
+    }
   }
 
   private setHealth(state: StoreHealth['state'], detail: string | null): void {

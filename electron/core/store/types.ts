@@ -85,6 +85,8 @@ export interface EventStoreOptions {
   maxRecordBytes?: number;
   /** Progress of the one-time migration of an old segment-log profile (legacy.ts). */
   onMigrationProgress?: (progress: { events: number; bytesDone: number; bytesTotal: number }) => void;
+  /** health() carries a size_warning past this many bytes (default 1 GiB). */
+  sizeWarningBytes?: number;
   /** Where failures and recoveries are logged, one line each (default: console.error). */
   log?: (line: string) => void;
   now?: () => number;

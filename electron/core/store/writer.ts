@@ -27,8 +27,15 @@ interface WorkerData {
 
 type Request =
   | { type: 'commit'; rows: EventRow[]; durable: boolean; meta?: [string, string][]; keepAll?: boolean }
+  | { type: 'exec'; steps: Step[] }
   | { type: 'probe' }
   | { type: 'close' };
+
+/**
+ * One statement of a small state transaction (profile-db.ts): SQL and its parameters. The steps
+ * of one `exec` request commit together, durably, or not at all.
+ */
+export type Step = readonly [sql: string, params: readonly unknown[]];
 
 export interface Reply {
   ok: boolean;
@@ -189,10 +196,31 @@ function writerMain(require: (id: string) => any): void {
     return first;
   }
 
+  // The state tables' statements (sandbox, walkthrough), prepared once each.
+  const prepared = new Map<string, any>();
+  function exec(steps: Step[]): void {
+    if (sync !== 'FULL') {
+      db.pragma('synchronous = FULL');
+      sync = 'FULL';
+    }
+    inTransaction(() => {
+      for (const [sql, params] of steps) {
+        let st = prepared.get(sql);
+        if (!st) {
+          st = db.prepare(sql);
+          if (prepared.size > 100) prepared.clear();
+          prepared.set(sql, st);
+        }
+        st.run(...params);
+      }
+    });
+  }
+
   parentPort.on('message', (m: Request & { id: number }) => {
     let reply: Reply = { ok: true };
     try {
-      if (m.type === 'commit')
+      if (m.type === 'exec') exec(m.steps);
+      else if (m.type === 'commit')
         reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
       else if (m.type === 'probe') inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
       else if (m.type === 'close') {

@@ -2,8 +2,8 @@
  * The guided onboarding walkthrough (issue 6; DESIGN.md "onboarding"): the registration flow of
  * spec 4.4 and the work around it as eight steps. State is derived (derive.ts) from the events
  * the console's own stores record; actions (actions.ts) use the same services as the pages; a
- * small per-environment file (progress.ts) keeps the reset mark and what no other store keeps;
- * the evidence pack (pack.ts) is redacted as a whole (redact.ts).
+ * small per-environment record in the profile database (progress.ts) keeps the reset mark and
+ * what no other store keeps; the evidence pack (pack.ts) is redacted as a whole (redact.ts).
  */
 import { ConsoleError } from '../../contract/errors';
 import type { EventDetail } from '../../contract/schemas/events';
@@ -102,14 +102,18 @@ export function walkthroughHandlers(
 
     'walkthrough.reset': async (args) => {
       const env = await environment(args?.env_id);
-      await progress.update(env.id, (p) => {
-        p.reset_at = new Date(now()).toISOString();
-        p.composed = null;
-        p.session = null;
-        p.probe = null;
-        p.rotation = null;
-        p.attempts = {};
-      });
+      await progress.update(
+        env.id,
+        (p) => {
+          p.reset_at = new Date(now()).toISOString();
+          p.composed = null;
+          p.session = null;
+          p.probe = null;
+          p.rotation = null;
+          p.attempts = {};
+        },
+        { replaceDamaged: true },
+      );
       changed(env.id);
       return (await derive(env)).state;
     },
@@ -144,6 +148,7 @@ export function walkthroughHandlers(
 
     close: async () => {
       offRotated();
+      await progress.close();
     },
   };
 }

@@ -1,24 +1,30 @@
 /**
- * The walkthrough's own small state, one file per environment:
- * `<dataDir>/walkthrough/<env id>.json` (0600, replaced atomically). It holds only what no other
+ * The walkthrough's own small state, one row per environment in the profile database
+ * (`<dataDir>/console.db`, table `walkthrough_progress`, issue 12). It holds only what no other
  * store keeps: the reset mark, the chosen obj/sub and public bank URL, the last composed bank
  * JWT and session_token report, the last rotation result, the reachability self-test, and the
  * last action that failed before any event could say so. Everything else is derived from the
  * stores that record real events (keys, exchanges, the event store, the sandbox).
  *
- * Threat model: the file holds a bank JWT and a session_token (short-lived credentials the user
+ * Threat model: a record holds a bank JWT and a session_token (short-lived credentials the user
  * has already seen, as the exchange history does), never private key material or a customer's
- * secret key. Failure model: a file that cannot be read or parsed is set aside
- * (`<name>.damaged-<time>`) and the walkthrough starts fresh for that environment; the events
- * that prove the steps are elsewhere, so nothing of value is lost.
+ * secret key. Failure model: a record that cannot be parsed is reported (STATE_DAMAGED naming
+ * the database and the environment) and left as it was; the walkthrough's reset (an explicit
+ * "start over") replaces it, keeping the damaged text in `walkthrough_progress_damaged`.
+ *
+ * The old files (`<dataDir>/walkthrough/<env>.json`) are copied in once, in one transaction that
+ * marks the migration done, and only then renamed aside (`.migrated-<ms>`); a file that does
+ * not parse is copied as it is, so it is reported like a damaged row rather than dropped.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConsoleError } from '../../contract/errors';
 import { InspectReport } from '../../contract/schemas/inspector';
 import { Rotation } from '../../contract/schemas/service';
 import { ComposedToken, StepId } from '../../contract/schemas/walkthrough';
-import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import { serializer } from '../keys/atomic-file';
+import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
 
 const Attempt = z.object({
   at: z.string(),
@@ -67,51 +73,138 @@ const blank = (environmentId: string): Progress => ({
   attempts: {},
 });
 
-/** A file name for an environment id (real ids are UUIDs; anything else is made safe). */
+/** The name the old files had for an environment id (real ids are UUIDs; the rest made safe). */
 function stem(environmentId: string): string {
   return environmentId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'env';
 }
 
 export interface ProgressStore {
+  /** The progress of an environment (blank when none); STATE_DAMAGED when its record is damaged. */
   read(environmentId: string): Promise<Progress>;
-  /** Read, change, write atomically; serialized within the process. */
-  update(environmentId: string, change: (p: Progress) => void): Promise<Progress>;
+  /**
+   * Read, change, write in one transaction; serialized within the process. A damaged record
+   * fails the update, unless `replaceDamaged` (the reset): it is then kept aside and replaced.
+   */
+  update(
+    environmentId: string,
+    change: (p: Progress) => void,
+    options?: { replaceDamaged?: boolean },
+  ): Promise<Progress>;
+  /** Gives the database handle back. */
+  close(): Promise<void>;
+}
+
+const MIGRATED_KEY = 'walkthrough_progress_migrated_at';
+const UPSERT = `INSERT INTO walkthrough_progress (environment_id, record) VALUES (?, ?)
+  ON CONFLICT (environment_id) DO UPDATE SET record = excluded.record`;
+
+/** Copies the old per-environment files in, once, then sets them aside (see the top). */
+async function migrateFiles(pdb: ProfileDb, dir: string): Promise<void> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  if (names.length === 0) return;
+  if (readMeta(pdb.db, MIGRATED_KEY) === null) {
+    const steps: Step[] = [];
+    for (const name of names) {
+      const text = await fs.readFile(path.join(dir, name), 'utf8');
+      let id = name.slice(0, -'.json'.length);
+      try {
+        id = Progress.parse(JSON.parse(text)).environment_id;
+      } catch {
+        // damaged: kept under its file's name, reported when that environment is read
+      }
+      steps.push([UPSERT, [id, text]]);
+    }
+    steps.push(metaStep(MIGRATED_KEY, new Date().toISOString()));
+    await pdb.write(steps);
+  }
+  const at = Date.now();
+  for (const name of names) await fs.rename(path.join(dir, name), path.join(dir, `${name}.migrated-${at}`));
 }
 
 export function createProgressStore(dataDir: string): ProgressStore {
-  const dir = path.join(dataDir, 'walkthrough');
   const exclusive = serializer();
-  const fileOf = (id: string) => path.join(dir, `${stem(id)}.json`);
-
-  async function read(environmentId: string): Promise<Progress> {
-    const file = fileOf(environmentId);
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return blank(environmentId);
+  let opened: Promise<ProfileDb> | null = null;
+  // Opened at first use: building the handlers opens nothing.
+  const profile = () =>
+    (opened ??= (async () => {
+      const pdb = acquireProfileDb(dataDir);
+      try {
+        await migrateFiles(pdb, path.join(dataDir, 'walkthrough'));
+        return pdb;
+      } catch (err) {
+        await pdb.release();
+        throw err;
+      }
+    })().catch((err: unknown) => {
+      opened = null;
       throw err;
-    }
+    }));
+
+  /** The stored record: parsed, or the text and why it is damaged, or null. */
+  async function load(
+    environmentId: string,
+  ): Promise<{ ok: true; progress: Progress } | { ok: false; text: string; why: string } | null> {
+    const pdb = await profile();
+    const row =
+      pdb.db.prepare('SELECT record FROM walkthrough_progress WHERE environment_id = ?').get(environmentId) ??
+      pdb.db
+        .prepare('SELECT record FROM walkthrough_progress WHERE environment_id = ?')
+        .get(stem(environmentId));
+    if (!row) return null;
+    const text = String(row.record);
     try {
       const parsed = Progress.parse(JSON.parse(text));
-      if (parsed.environment_id !== environmentId) throw new Error('names another environment');
-      return parsed;
-    } catch {
-      // See the failure model above: set aside, start fresh.
-      await fs.rename(file, `${file}.damaged-${Date.now()}`).catch(() => undefined);
-      return blank(environmentId);
+      if (parsed.environment_id !== environmentId)
+        throw new Error(`it names environment ${parsed.environment_id}`);
+      return { ok: true, progress: parsed };
+    } catch (err) {
+      return { ok: false, text, why: err instanceof Error ? err.message.slice(0, 300) : String(err) };
     }
+  }
+
+  function damaged(environmentId: string, why: string, file: string): ConsoleError {
+    return new ConsoleError(
+      'STATE_DAMAGED',
+      `The walkthrough progress of environment ${environmentId} in ${file} is damaged (${why}). It was left as it was; ` +
+        'starting the walkthrough over (reset) replaces it and keeps the damaged record aside.',
+      { file },
+    );
+  }
+
+  async function read(environmentId: string): Promise<Progress> {
+    const found = await load(environmentId);
+    if (!found) return blank(environmentId);
+    if (!found.ok) throw damaged(environmentId, found.why, (await profile()).file);
+    return found.progress;
   }
 
   return {
     read,
-    update: (environmentId, change) =>
+    update: (environmentId, change, options) =>
       exclusive(async () => {
-        const progress = await read(environmentId);
+        const pdb = await profile();
+        const found = await load(environmentId);
+        const steps: Step[] = [];
+        let progress = blank(environmentId);
+        if (found?.ok) progress = found.progress;
+        else if (found && !options?.replaceDamaged) throw damaged(environmentId, found.why, pdb.file);
+        else if (found) {
+          steps.push([
+            'INSERT INTO walkthrough_progress_damaged (environment_id, set_aside_at, record) VALUES (?, ?, ?)',
+            [environmentId, new Date().toISOString(), found.text],
+          ]);
+          if (stem(environmentId) !== environmentId)
+            steps.push(['DELETE FROM walkthrough_progress WHERE environment_id = ?', [stem(environmentId)]]);
+        }
         change(progress);
-        await ensurePrivateDir(dir);
-        await writeFileAtomic(fileOf(environmentId), `${JSON.stringify(progress, null, 2)}\n`);
+        steps.push([UPSERT, [environmentId, JSON.stringify(progress)]]);
+        await pdb.write(steps);
         return progress;
       }),
+    async close() {
+      const pdb = await opened?.catch(() => null);
+      opened = null;
+      await pdb?.release();
+    },
   };
 }

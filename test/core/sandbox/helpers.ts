@@ -16,6 +16,7 @@ import { EventHub } from '../../../electron/core/event-hub';
 import { createSandbox } from '../../../electron/core/sandbox';
 import type { Sandbox } from '../../../electron/core/sandbox';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
+import { openDatabase } from '../../../electron/core/store/db';
 
 // ------------------------------------------------------------------------------ cleanup
 
@@ -223,4 +224,50 @@ export async function closedPort(): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+// ---------------------------------------------------------------------------- database
+
+/** The sandbox's rows in `<dataDir>/console.db`, read with a read-only connection of its own. */
+export function readStateRows(dataDir: string): {
+  settings: { token_ttl_seconds: number } | null;
+  keys: Array<{ kid: string; status: string; sealed_private_key: string | null }>;
+  counterparties: Array<{ counterparty_guid: string; jwks: unknown[] }>;
+  traces: number;
+  meta: Record<string, string>;
+} {
+  const db = openDatabase(dataDir, { readOnly: true });
+  try {
+    const records = (sql: string) =>
+      db
+        .prepare(sql)
+        .all()
+        .map((r) => JSON.parse(String(r.record)));
+    const settings = records('SELECT record FROM sandbox_settings')[0] ?? null;
+    const meta = Object.fromEntries(
+      db
+        .prepare('SELECT key, value FROM meta')
+        .all()
+        .map((r) => [String(r.key), String(r.value)]),
+    );
+    return {
+      settings,
+      keys: records('SELECT record FROM sandbox_keys ORDER BY rowid'),
+      counterparties: records('SELECT record FROM sandbox_counterparties ORDER BY rowid'),
+      traces: Number(db.prepare('SELECT count(*) AS n FROM sandbox_traces').get()?.n),
+      meta,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Every byte of the profile database and its WAL, as latin1 text to search in. */
+export async function databaseBytes(dataDir: string): Promise<string> {
+  const parts = await Promise.all(
+    ['console.db', 'console.db-wal'].map((n) =>
+      fs.readFile(path.join(dataDir, n)).catch(() => Buffer.alloc(0)),
+    ),
+  );
+  return Buffer.concat(parts).toString('latin1');
 }

@@ -1,4 +1,7 @@
-/** The sandbox's signing key (rotation, grace, sealing) and its state file (restart, damage). */
+/**
+ * The sandbox's signing key (rotation, grace, sealing) and its state in the profile database
+ * (restart), and an old state file that is damaged (left as it was).
+ */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -7,6 +10,8 @@ import { EventHub } from '../../../electron/core/event-hub';
 import { createSandbox } from '../../../electron/core/sandbox';
 import {
   bankJwt,
+  databaseBytes,
+  readStateRows,
   call,
   cleanup,
   makeBankKey,
@@ -93,10 +98,9 @@ describe('state across restarts', () => {
     });
     await first.close();
 
-    const stat = await fs.stat(stateFile(first.dataDir));
+    const stat = await fs.stat(path.join(first.dataDir, 'console.db'));
     expect(stat.mode & 0o777).toBe(0o600);
-    expect((await fs.stat(path.dirname(stateFile(first.dataDir)))).mode & 0o777).toBe(0o700);
-    const text = await fs.readFile(stateFile(first.dataDir), 'utf8');
+    const text = await databaseBytes(first.dataDir);
     expect(text).not.toMatch(/"d"\s*:/);
     expect(text).not.toContain('PRIVATE KEY');
 
@@ -120,7 +124,7 @@ describe('state across restarts', () => {
     expect((await call(second.url, 'POST', auth, { token: await bankJwt(next) })).status).toBe(200);
   });
 
-  it('with a sealer, the sandbox key survives a restart and the file holds it only sealed', async () => {
+  it('with a sealer, the sandbox key survives a restart and the database holds it only sealed', async () => {
     const sealer = testSealer();
     const first = await startWithCounterparty({ sealer });
     expect((await first.sandbox.status()).key_persistence).toBe('vault');
@@ -128,12 +132,12 @@ describe('state across restarts', () => {
     const kid = (await jwksOf(first.url)).keys[0]!.kid;
     await first.close();
 
-    const text = await fs.readFile(stateFile(first.dataDir), 'utf8');
+    const text = await databaseBytes(first.dataDir);
     expect(text).not.toMatch(/"d"\s*:/);
     expect(text).not.toContain('PRIVATE KEY');
-    const stored = JSON.parse(text) as { keys: Array<{ kid: string; sealed_private_key: string | null }> };
+    const stored = readStateRows(first.dataDir);
     expect(stored.keys).toEqual([expect.objectContaining({ kid, sealed_private_key: expect.any(String) })]);
-    // The key in clear (what the sealer opens) appears nowhere in the file, in any encoding:
+    // The key in clear (what the sealer opens) appears nowhere in the database, in any encoding:
     // the private exponent and primes sit in the second half of the DER / in d, p, q.
     const clear = Buffer.from(await sealer.open(stored.keys[0]!.sealed_private_key!, `sandbox-key:${kid}`));
     const privatePart = clear.subarray(Math.floor(clear.length / 2));
@@ -170,7 +174,7 @@ describe('state across restarts', () => {
     });
   });
 
-  it('writes atomically: no temp files are left behind', async () => {
+  it('writes per change in the database: no temp files are left behind', async () => {
     const sb = await startWithCounterparty();
     await Promise.all([
       sb.sandbox.rotateKey(),
@@ -178,14 +182,11 @@ describe('state across restarts', () => {
       sb.sandbox.rotateKey(),
     ]);
     await sb.close();
-    const entries = await fs.readdir(path.join(sb.dataDir, 'sandbox'));
-    expect(entries).toEqual(['state.json']);
-    const state = JSON.parse(await fs.readFile(stateFile(sb.dataDir), 'utf8')) as {
-      keys: unknown[];
-      settings: { token_ttl_seconds: number };
-    };
+    const entries = await fs.readdir(sb.dataDir, { recursive: true });
+    expect(entries.filter((e) => e.endsWith('.tmp'))).toEqual([]);
+    const state = readStateRows(sb.dataDir);
     expect(state.keys).toHaveLength(3);
-    expect(state.settings.token_ttl_seconds).toBe(60);
+    expect(state.settings?.token_ttl_seconds).toBe(60);
   });
 });
 

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
+import { bundleChild, runUntilKilled } from '../../support/kill-child';
 import { removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
@@ -14,51 +13,21 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 let child = '';
 
 beforeAll(async () => {
-  // tsx is not installed: bundle the fixture (and the store it imports from source) with esbuild.
-  child = path.join(tempDir(), 'append-child.mjs');
-  await build({
-    entryPoints: [path.join(here, 'fixtures', 'append-child.ts')],
-    outfile: child,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-    external: ['libsql'],
-  });
+  child = await bundleChild(
+    path.join(here, 'fixtures', 'append-child.ts'),
+    path.join(tempDir(), 'append-child.mjs'),
+  );
 });
 
 /** Runs the child until it acknowledged `acks` appends, then SIGKILLs it; returns what it acked. */
-function runAndKill(dataDir: string, acks: number): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    // The bundle lives in a temp dir: libsql (external, native) resolves through NODE_PATH.
-    const env = { ...process.env, NODE_PATH: path.join(here, '..', '..', '..', 'node_modules') };
-    const proc = spawn(process.execPath, [child, dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const acked = new Map<string, string>();
-    let buffer = '';
-    let stderr = '';
-    let killed = false;
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.stdout.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const [id, tx] = line.split(' ');
-        if (id && tx) acked.set(id, tx);
-      }
-      if (!killed && acked.size >= acks) {
-        killed = true;
-        proc.kill('SIGKILL');
-      }
-    });
-    proc.on('error', reject);
-    proc.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`child exited ${code}: ${stderr}`));
-      else resolve(acked);
-    });
+async function runAndKill(dataDir: string, acks: number): Promise<Map<string, string>> {
+  const acked = new Map<string, string>();
+  await runUntilKilled(child, [dataDir], (line) => {
+    const [id, tx] = line.split(' ');
+    if (id && tx) acked.set(id, tx);
+    return acked.size >= acks;
   });
+  return acked;
 }
 
 describe('event store: kill -9', () => {
