@@ -10,7 +10,14 @@ import { EventHub } from './event-hub';
 import { inspectToken } from './jwt/inspect';
 import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
 import { openVault, type KeychainBackend, type Vault } from './vault';
-import { blankEvent, exportEvents, openEventStore, type EventReader, type EventStore } from './store';
+import {
+  blankEvent,
+  exportEvents,
+  openEventStore,
+  type EventReader,
+  type EventStore,
+  type EventStoreOptions,
+} from './store';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
@@ -48,6 +55,12 @@ export interface CoreOptions {
   serviceJwksUrl?: string;
   /** --public-url: the URL the service reaches the bank endpoints at, for this run (issue 14). */
   publicUrl?: string;
+  /**
+   * Bench/test hook only, never set by a host: opens the event store in place of
+   * openEventStore (the bench's "recording off" bank, test/bench/servers/bank.ts, passes a store
+   * whose append stores nothing, to measure what recording costs /user_auth; issue 12).
+   */
+  eventStore?: (options: EventStoreOptions) => Promise<EventStore>;
 }
 
 export interface ListenerUrls {
@@ -141,7 +154,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       }));
     return Object.assign(get, { started: () => made });
   };
-  const store = lazyAsync(() => openEventStore({ dataDir, events }));
+  const store = lazyAsync(() => (options.eventStore ?? openEventStore)({ dataDir, events }));
   /** The store as readers see it: callback events whole (bank/callback-detail.ts rebuilds them). */
   const readStore = async (): Promise<EventReader> => rebuildingReader(await store());
   const sandboxJwksUrl = () => (listeners.sandbox ? derivedJwksUrl(listeners.sandbox) : null);

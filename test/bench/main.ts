@@ -19,10 +19,11 @@ import type { Suite, SuiteContext, SuiteResult } from './lib/suite';
 import { bankSuite } from './suites/bank';
 import { notifySuite } from './suites/notify';
 import { sandboxSuite } from './suites/sandbox';
+import { storeSuite } from './suites/store';
 import { uiSuite } from './suites/ui';
 
 /** Every suite, in run order. */
-export const SUITES: readonly Suite[] = [sandboxSuite, bankSuite, notifySuite, uiSuite];
+export const SUITES: readonly Suite[] = [sandboxSuite, bankSuite, notifySuite, uiSuite, storeSuite];
 
 export interface MainOptions {
   root: string;

@@ -17,8 +17,19 @@ import type { EventRow, RetentionClass } from './records';
 /** Per class, the number of events kept (oldest trimmed first); null keeps everything. */
 export type ClassCaps = Record<RetentionClass, number | null>;
 
+/**
+ * How a row (records.ts EventRow) goes into the database: the events table, then its text in the
+ * full-text index. The writer runs these; the bench's store suite builds its million-event
+ * profile with the same statements, so the profile is what the writer would have made.
+ */
+export const INSERT_EVENT_SQL = `INSERT INTO events (seq, at, at_ms, kind, class, path, method, status, outcome, transaction_id,
+       tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+export const INSERT_TEXT_SQL = 'INSERT INTO events_fts (rowid, text) VALUES (?, ?)';
+
 interface WorkerData {
   libsql: string;
+  sql: { insertEvent: string; insertText: string };
   file: string;
   busyTimeoutMs: number;
   caps: ClassCaps;
@@ -79,12 +90,8 @@ function writerMain(require: (id: string) => any): void {
   db.pragma('journal_mode = WAL');
   let sync = 'FULL';
   db.pragma('synchronous = FULL');
-  const insert = db.prepare(
-    `INSERT INTO events (seq, at, at_ms, kind, class, path, method, status, outcome, transaction_id,
-       tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertText = db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)');
+  const insert = db.prepare(data.sql.insertEvent);
+  const insertText = db.prepare(data.sql.insertText);
   const bump = db.prepare(
     `INSERT INTO class_stats (class, count, bytes) VALUES (?, ?, ?)
      ON CONFLICT (class) DO UPDATE SET count = count + excluded.count, bytes = bytes + excluded.bytes`,
@@ -255,6 +262,7 @@ export class WriterClient {
   constructor(file: string, caps: ClassCaps) {
     this.worker = startWorker({
       libsql: libsqlPath(),
+      sql: { insertEvent: INSERT_EVENT_SQL, insertText: INSERT_TEXT_SQL },
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps,
@@ -303,6 +311,7 @@ export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const w = startWorker({
       libsql: libsqlPath(),
+      sql: { insertEvent: INSERT_EVENT_SQL, insertText: INSERT_TEXT_SQL },
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps: {} as ClassCaps,

@@ -10,7 +10,7 @@
  *   BENCH_WARMUP_SECONDS  1.5×S  warm-up per target
  *   BENCH_TOKENS          2000×S distinct bank tokens in the pool
  *   BENCH_VERIFY_EVERY    50     verify the signature of one response body in N during load
- *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui)
+ *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui, store)
  *   BENCH_TARGETS         all    comma list of target ids to load (e.g. http-floor,crypto-floor)
  *   BENCH_SANDBOX         bundle bundle: core bundled from source; cli: dist/cli/dets-console.js sandbox
  *   BENCH_CRYPTO_FLOOR    sync   sync: crypto.verify/sign on the event loop; async: their thread-pool forms
@@ -22,6 +22,9 @@
  *   BENCH_RATE_ROUNDS     3      interleaved rounds of that run (bank, http floor, bank, …)
  *   BENCH_UI_EVENTS       100000 notification events seeded for the notifications page (ui suite)
  *   BENCH_UI_STEPS        200    programmatic scroll steps through the list
+ *   BENCH_STORE_EVENTS    1e6×S  events in the store suite's profile (at most 1,000,000; S capped at 1)
+ *   BENCH_STORE_RUNS      3      timed runs of serve and of each events --search (the median counts)
+ *   BENCH_STORE_BUILD_SECONDS 900 the profile's build gives up (bench broken) past this
  *   BENCH_CHROMIUM        /usr/bin/chromium
  *   BENCH_PIN             auto   CPU the bank suite's servers are pinned to (taskset -c): auto (the last
  *                                CPU, when there are 2 or more and taskset exists), off, or a CPU number
@@ -52,6 +55,9 @@ export interface BenchConfig {
   rateRounds: number;
   uiEvents: number;
   uiSteps: number;
+  storeEvents: number;
+  storeRuns: number;
+  storeBuildSeconds: number;
   chromium: string;
   /** 'auto', 'off' or a CPU number (see pinCpu in steps.ts). */
   pin: 'auto' | 'off' | number;
@@ -132,6 +138,16 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     rateRounds: numberVar(env, 'BENCH_RATE_ROUNDS', 3, 1, 20, true),
     uiEvents: numberVar(env, 'BENCH_UI_EVENTS', 100_000, 1, 10_000_000, true),
     uiSteps: numberVar(env, 'BENCH_UI_STEPS', 200, 1, 100_000, true),
+    storeEvents: numberVar(
+      env,
+      'BENCH_STORE_EVENTS',
+      Math.max(1000, Math.round(1_000_000 * Math.min(1, scale))),
+      100,
+      1_000_000,
+      true,
+    ),
+    storeRuns: numberVar(env, 'BENCH_STORE_RUNS', 3, 1, 20, true),
+    storeBuildSeconds: numberVar(env, 'BENCH_STORE_BUILD_SECONDS', 900, 10, 3600),
     chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
     pin: pinVar(env),
   };

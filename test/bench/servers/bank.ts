@@ -6,19 +6,50 @@
  *
  * Arguments: the data directory (a fresh temporary one), then optionally a `--users` JSON file.
  * Env BENCH_SERVICE_JWKS_URL: the service JWKS the X-Session-ID tokens verify against.
+ * Env BENCH_EVENT_RECORDING=off: the core's event store is the real one except that append
+ * stores nothing (CoreOptions.eventStore, a bench hook): the bank suite's "recording off"
+ * target, the baseline of what recording events costs /user_auth (issue 12).
  * SIGTERM closes the core (bank, then the event store, flushed), then exits 0.
  */
 import { readFileSync } from 'node:fs';
 import { createConsoleCore } from '../../../electron/core/console-core';
+import {
+  formatEventId,
+  openEventStore,
+  summarize,
+  type EventStore,
+  type EventStoreOptions,
+} from '../../../electron/core/store';
 import { announce, stopOn } from '../lib/child-runtime';
 
 const [dataDir, usersFile] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: bank.mjs <data-dir> [users.json]');
 const serviceJwksUrl = process.env.BENCH_SERVICE_JWKS_URL;
+const recording = process.env.BENCH_EVENT_RECORDING ?? 'on';
+if (recording !== 'on' && recording !== 'off')
+  throw new Error(`BENCH_EVENT_RECORDING must be on or off, got "${recording}"`);
+
+/** The real store, but an append that stores nothing and answers at once. */
+async function notRecording(options: EventStoreOptions): Promise<EventStore> {
+  const store = await openEventStore(options);
+  return {
+    append: (event) => Promise.resolve(summarize({ ...event, id: formatEventId(0) })),
+    query: (q) => store.query(q),
+    get: (id) => store.get(id),
+    scan: (filter) => store.scan(filter),
+    hasTransaction: (tx) => store.hasTransaction(tx),
+    flush: () => store.flush(),
+    health: () => store.health(),
+    integrity: () => store.integrity(),
+    close: () => store.close(),
+  };
+}
+
 const core = await createConsoleCore({
   dataDir,
   host: 'cli',
   ...(serviceJwksUrl ? { serviceJwksUrl } : {}),
+  ...(recording === 'off' ? { eventStore: notRecording } : {}),
 });
 let imported: unknown = 0;
 if (usersFile) {
@@ -31,4 +62,4 @@ stopOn(async () => {
   await listener.close();
   await core.close();
 });
-announce({ url: listener.url, bank: listener.url, imported });
+announce({ url: listener.url, bank: listener.url, imported, recording });

@@ -1,11 +1,14 @@
 /**
- * Issues 5 and 11: the bank's GET /user_auth (DESIGN.md "Bank endpoints"). Four targets, each in
+ * Issues 5, 11 and 12: the bank's GET /user_auth (DESIGN.md "Bank endpoints"). Five targets, each in
  * its own child process pinned to one CPU (BENCH_PIN), loaded interleaved at the same
  * concurrency with the same X-Session-ID pool:
  *
  *   bank          the real bank endpoints: the core bundled from source (servers/bank.ts) with a
  *                 directory of BENCH_CUSTOMERS customers and CoreOptions.serviceJwksUrl pointing
  *                 at the bench's own JWKS server child (servers/jwks.ts)
+ *   bank-norec    the same bank child with event recording off (BENCH_EVENT_RECORDING=off: the
+ *                 core's store appends nothing, CoreOptions.eventStore): what recording costs
+ *                 /user_auth, issue 12's "recording on ≥ 0.9× recording off"
  *   verify-floor  the node:crypto verifying floor (servers/verify-floor.ts): node:http, the token
  *                 split once, RS256 crypto.verify with a KeyObject cached per kid from the same
  *                 JWKS, the claim checks, the same spec 2.5 body; what a callback costs at least
@@ -57,12 +60,13 @@ import { tamper } from './sandbox';
 
 const TARGETS = {
   bank: 'bank GET /user_auth',
+  'bank-norec': 'bank GET /user_auth, event recording off',
   'verify-floor': 'crypto floor (node:http + node:crypto verify)',
   express: 'express + jsonwebtoken + jwks-rsa',
   'http-floor': 'http floor (constant JSON)',
 } as const;
 type TargetId = keyof typeof TARGETS;
-const ORDER: TargetId[] = ['bank', 'verify-floor', 'express', 'http-floor'];
+const ORDER: TargetId[] = ['bank', 'bank-norec', 'verify-floor', 'express', 'http-floor'];
 
 const SUITE_ID = 'bank';
 const SUITE_TITLE = 'Bank endpoints: GET /user_auth with X-Session-ID (issue 5)';
@@ -155,14 +159,18 @@ export const bankSuite: Suite = {
       makeSessionTokens(service, customers, cfg.tokens),
       startServers(want, async (id) => {
         const flags = ctx.nodeFlags(id);
-        if (id === 'bank') {
+        if (id === 'bank' || id === 'bank-norec') {
           const dataDir = await ctx.tmpDir('dets-bench-bank-data-');
           return {
             id,
             ...pin,
             args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir, usersFile],
             cwd: ctx.root,
-            env: { DETS_DATA_DIR: dataDir, BENCH_SERVICE_JWKS_URL: jwksUrl },
+            env: {
+              DETS_DATA_DIR: dataDir,
+              BENCH_SERVICE_JWKS_URL: jwksUrl,
+              BENCH_EVENT_RECORDING: id === 'bank' ? 'on' : 'off',
+            },
           };
         }
         if (id === 'express' || id === 'verify-floor')
@@ -309,7 +317,9 @@ export const bankSuite: Suite = {
     }
 
     await Promise.all([...servers.values(), jwks].map((s) => s.stop()));
-    const profiles = profilesOf(ctx, want, (id) => (id === 'express' ? 'express-bank' : id));
+    const profiles = profilesOf(ctx, want, (id) =>
+      id === 'express' ? 'express-bank' : id === 'bank-norec' ? 'bank' : id,
+    );
 
     const { by, ratio, paired } = runFigures<TargetId>(runs);
     const cpuOfRun = (id: TargetId) => finite(by.get(id)?.cpuPerRequestUs);
@@ -323,6 +333,8 @@ export const bankSuite: Suite = {
       bank_vs_express: ratio('bank', 'express'),
       express_vs_http_floor: ratio('express', 'http-floor'),
       bank_vs_express_paired: paired('bank', 'express'),
+      recording_on_vs_off: ratio('bank', 'bank-norec'),
+      recording_on_vs_off_paired: paired('bank', 'bank-norec'),
       bank_vs_crypto_floor_paired: paired('bank', 'verify-floor'),
       bank_vs_http_floor_paired: paired('bank', 'http-floor'),
     };
@@ -350,6 +362,12 @@ export const bankSuite: Suite = {
         'bank /user_auth throughput ÷ express + jsonwebtoken + jwks-rsa',
         ratios.bank_vs_express,
         4,
+      ),
+      atLeast(
+        'bank_recording_on_vs_off',
+        '/user_auth throughput with event recording on ÷ recording off',
+        ratios.recording_on_vs_off,
+        0.9,
       ),
       below(
         'bank_p99',
