@@ -41,6 +41,7 @@ async function notRecording(options: EventStoreOptions): Promise<EventStore> {
     flush: () => store.flush(),
     health: () => store.health(),
     integrity: () => store.integrity(),
+    stats: (q) => store.stats(q),
     close: () => store.close(),
   };
 }
