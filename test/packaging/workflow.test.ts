@@ -75,7 +75,12 @@ describe('desktop.yml', () => {
     const apt = build.steps.find((s) => s.run?.includes('apt-get install'));
     expect(apt?.if).toBe("runner.os == 'Linux'");
     const ciRun = readFileSync(join(root, '.ci/run'), 'utf8');
-    const ciPackages = /apt-get install[^\n]*\\\n([^\n]+)/.exec(ciRun)![1]!.trim().split(/\s+/);
+    // The packages of .ci/run's apt-get install, over every continued line.
+    const install = /apt-get install((?:[^\n]*\\\n)*[^\n]*)/.exec(ciRun)![1]!;
+    const ciPackages = install
+      .replace(/\\\n/g, ' ')
+      .split(/\s+/)
+      .filter((p) => p !== '' && !p.startsWith('-'));
     // Chromium excepted: the runner uses Playwright's (Ubuntu's chromium package is a snap stub).
     for (const pkg of ciPackages.filter((p) => p !== 'chromium'))
       expect(apt?.run, pkg).toMatch(new RegExp(`\\s${pkg}(\\s|$)`));
