@@ -6,55 +6,26 @@
  * beside the steps and leaves every step green, and the evidence pack holds 8 of 8. And issue
  * 13 item 2: a sign-in answered over the 1 s budget fails step 6 as `budget`, as everywhere.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { methods, type MethodOutput } from '../../../electron/contract';
-import type { StepId } from '../../../electron/contract/schemas/walkthrough';
-import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
+import type { MethodOutput } from '../../../electron/contract';
+import { WALKTHROUGH_STEP_IDS, type StepId } from '../../../electron/contract/schemas/walkthrough';
+import type { ConsoleCore } from '../../../electron/core/console-core';
+import { call, closeAll, newDataDir, openCore } from './harness';
 
 type State = MethodOutput<'walkthrough.state'>;
 
-const cores: ConsoleCore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
-});
+afterEach(closeAll);
 
 async function start(): Promise<{ core: ConsoleCore; bankUrl: string }> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-outside-'));
-  dirs.push(dataDir);
-  const core = await createConsoleCore({
-    dataDir,
-    host: 'cli',
-    env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
-  });
-  cores.push(core);
+  const core = await openCore(await newDataDir());
   await core.listenSandbox({ host: '127.0.0.1', port: 0 });
   const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
   return { core, bankUrl: bank.url };
 }
 
-async function call<M extends keyof typeof methods>(core: ConsoleCore, method: M, input?: unknown) {
-  const envelope = await core.dispatch(method, input);
-  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.code} ${envelope.error.message}`);
-  return methods[method].output.parse(envelope.value) as MethodOutput<M>;
-}
-
 const states = (s: State) => s.steps.map((x) => x.state);
 const stepOf = (s: State, id: StepId) => s.steps.find((x) => x.id === id)!;
-const ORDER: StepId[] = [
-  'key',
-  'register',
-  'compose',
-  'authenticate',
-  'callbacks',
-  'sign-in',
-  'notifications',
-  'rotate',
-];
+const ORDER: readonly StepId[] = WALKTHROUGH_STEP_IDS;
 
 async function completeAll(core: ConsoleCore): Promise<State> {
   let state: State | null = null;
@@ -92,7 +63,8 @@ describe('the walkthrough and traffic that is not its own', () => {
       }
     }
     // A callback from outside with no X-Session-ID, and one with a bad token.
-    for (const headers of [{}, { 'X-Session-ID': 'a.b.c' }]) {
+    const bare: Record<string, string>[] = [{}, { 'X-Session-ID': 'a.b.c' }];
+    for (const headers of bare) {
       const res = await fetch(`${bankUrl}/user_auth`, { headers });
       expect(res.status).toBe(401);
       await res.arrayBuffer();
