@@ -3,7 +3,7 @@ import type { EventSummary } from '../../../electron/contract/schemas/events';
 import { useApi, useLiveEvent } from '../../api/client-context';
 import { CALLBACK_LIMIT, prependSummary } from './callbacks-model';
 import { callbacksKeys } from './query-keys';
-import { eventKeys, useEventDetail } from '../events/use-event-detail';
+import { useEventDetail } from '../events/use-event-detail';
 
 export function useCallbacks() {
   const api = useApi();
@@ -25,13 +25,13 @@ export function useLiveCallbacks(): void {
 /** One callback in full: the event detail's own query (events.get). */
 export const useCallbackDetail = useEventDetail;
 
+/**
+ * Today's verdict on a stored callback's token. Shown beside the recorded one (RecheckCompare);
+ * it never replaces the cached event: the recorded verdict is the callback's (issue 13 item 2).
+ */
 export function useRecheck() {
   const api = useApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.bank.recheck({ id }),
-    onSuccess: (detail, id) => queryClient.setQueryData(eventKeys.detail(id), detail),
-  });
+  return useMutation({ mutationFn: (id: string) => api.bank.recheck({ id }) });
 }
 
 export function useReplay() {
