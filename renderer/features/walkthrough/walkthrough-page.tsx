@@ -8,6 +8,9 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { PageHead } from '../../shared/page-head';
 import { useKeys } from '../keys/use-keys';
 import { StepCard, type StepMessage, type StepRun, type StepTurn } from './step-card';
+import { useWalkthroughUi } from './walkthrough-store';
+
+const NO_MESSAGES: Partial<Record<StepId, StepMessage>> = {};
 import {
   useExportPack,
   useResetWalkthrough,
@@ -31,7 +34,10 @@ export function WalkthroughPage() {
   const run = useRunStep();
   const reset = useResetWalkthrough();
   const exportPack = useExportPack();
-  const [messages, setMessages] = useState<Partial<Record<StepId, StepMessage>>>({});
+  const envId = walkthrough.data?.environment.id ?? '';
+  const messages = useWalkthroughUi((s) => s.messages[envId]) ?? NO_MESSAGES;
+  const setMessage = useWalkthroughUi((s) => s.setMessage);
+  const clearMessages = useWalkthroughUi((s) => s.clear);
   const [running, setRunning] = useState<StepId | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
   const state = walkthrough.data;
@@ -52,19 +58,13 @@ export function WalkthroughPage() {
       { step, ...extra },
       {
         onSuccess: (result) =>
-          setMessages((m) => ({
-            ...m,
-            [step]: {
-              ok: result.ok,
-              text: result.message,
-              summary: result.state.steps.find((s) => s.id === step)?.summary ?? '',
-            },
-          })),
+          setMessage(result.state.environment.id, step, {
+            ok: result.ok,
+            text: result.message,
+            summary: result.state.steps.find((s) => s.id === step)?.summary ?? '',
+          }),
         onError: (err) =>
-          setMessages((m) => ({
-            ...m,
-            [step]: { ok: false, text: err.message, summary: target?.summary ?? '' },
-          })),
+          setMessage(envId, step, { ok: false, text: err.message, summary: target?.summary ?? '' }),
         onSettled: () => setRunning(null),
       },
     );
@@ -84,7 +84,7 @@ export function WalkthroughPage() {
                   className="btn btn-small btn-danger"
                   onClick={() => {
                     setConfirmReset(false);
-                    setMessages({});
+                    clearMessages(envId);
                     reset.mutate();
                   }}
                   data-testid="walkthrough-reset-confirm"

@@ -91,6 +91,33 @@ export class WalkthroughPageModel extends ConsolePageModel {
     });
   }
 
+  /** Waits until the step's action has the keyboard focus (a step before it just turned green). */
+  async waitForFocus(id: WalkthroughStepId): Promise<void> {
+    await this.page.waitForFunction(
+      (testId) => document.activeElement?.getAttribute('data-testid') === testId,
+      `step-action-${id}`,
+    );
+  }
+
+  /** The "Last run" line of a step and whether it says the state moved on since. */
+  async lastRun(id: WalkthroughStepId): Promise<{ text: string; moved: boolean }> {
+    const line = this.byTestId(`step-message-${id}`, this.step(id));
+    return {
+      text: (await line.textContent()) ?? '',
+      moved: (await line.getAttribute('data-moved')) === 'true',
+    };
+  }
+
+  /** A fact's value under a step, or null. */
+  async fact(id: WalkthroughStepId, label: string): Promise<string | null> {
+    const rows = await this.byTestId(`step-facts-${id}`, this.step(id))
+      .locator('dt')
+      .evaluateAll((dts) =>
+        dts.map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? '']),
+      );
+    return rows.find(([l]) => l === label)?.[1] ?? null;
+  }
+
   /** The spec citation links of a step, as their hrefs. */
   async citationHrefs(id: WalkthroughStepId): Promise<string[]> {
     return this.byTestId('spec-citation', this.step(id))

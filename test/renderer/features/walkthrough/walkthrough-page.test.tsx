@@ -9,12 +9,14 @@ import {
   type WalkthroughStep,
 } from '../../../../electron/contract/schemas/walkthrough';
 import { WalkthroughPage } from '../../../../renderer/features/walkthrough/walkthrough-page';
+import { resetWalkthroughUi } from '../../../../renderer/features/walkthrough/walkthrough-store';
 import { ReferencePage } from '../../../../renderer/features/reference/reference-page';
 import { citationParts } from '../../../../renderer/features/reference/spec-sections';
 import { fakeApi, renderWithClient } from '../../support/render';
 
 const writeText = vi.fn(async (_text: string) => undefined);
 beforeEach(() => {
+  resetWalkthroughUi();
   writeText.mockClear();
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   Element.prototype.scrollIntoView = vi.fn();
