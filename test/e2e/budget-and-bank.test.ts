@@ -6,49 +6,29 @@
  * walkthrough, on the Callbacks page, under its "Failed only" filter and its grouping, and in
  * the sandbox's trace: one verdict on every page.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BankPageModel } from './pages/bank-page';
 import { CallbacksPageModel } from './pages/callbacks-page';
 import { WalkthroughPageModel } from './pages/walkthrough-page';
-import { collectPageProblems, launchChromium } from './support/browser';
-import { callApi, startServe, type ServeProcess } from './support/serve';
+import { useServeAndBrowser } from './support/session';
 
-let serve: ServeProcess | undefined;
-let browser: Browser | undefined;
-let page: Page;
-const pageProblems: string[] = [];
-
-beforeAll(async () => {
-  serve = await startServe();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-  collectPageProblems(page, pageProblems);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await serve?.stop();
-  if (serve) expect(code, `serve exit code; stderr:\n${serve.stderr()}`).toBe(0);
-}, 30_000);
-
-const api = (method: string, input?: unknown) => callApi(serve!, method, input);
+const session = useServeAndBrowser();
+const api = (method: string, input?: unknown) => session().api(method, input);
 
 describe('state from the core and one verdict per callback', () => {
   it('the Bank page still shows the listener and its URLs after "Apply behaviours"', async () => {
-    const bank = new BankPageModel(page);
-    await bank.openConsole(serve!.ready.ui);
+    const bank = new BankPageModel(session().page);
+    await bank.openConsole(session().serve.ready.ui);
     await bank.open();
-    expect(await bank.listenerUrl()).toBe(serve!.ready.bank);
+    expect(await bank.listenerUrl()).toBe(session().serve.ready.bank);
     const urls = await bank.endpointUrls();
     expect(urls).toHaveLength(6);
-    expect(urls.every((u) => u.startsWith(serve!.ready.bank!))).toBe(true);
+    expect(urls.every((u) => u.startsWith(session().serve.ready.bank!))).toBe(true);
 
     await bank.applyDelay('user_auth', 1500);
     // The status the live bank.changed carried replaced the page's: the listener is still there.
     expect(await bank.saysNotRunning()).toBe(false);
-    expect(await bank.listenerUrl()).toBe(serve!.ready.bank);
+    expect(await bank.listenerUrl()).toBe(session().serve.ready.bank);
     expect(await bank.endpointUrls()).toEqual(urls);
   });
 
@@ -58,7 +38,7 @@ describe('state from the core and one verdict per callback', () => {
       const r = (await api('walkthrough.run', { step })) as { ok: boolean; message: string };
       expect(r.ok, `${step}: ${r.message}`).toBe(true);
     }
-    const walkthrough = new WalkthroughPageModel(page);
+    const walkthrough = new WalkthroughPageModel(session().page);
     await walkthrough.goTo('walkthrough', 'walkthrough-page');
     await walkthrough.waitForState('callbacks', 'done');
     expect(await walkthrough.isNext('sign-in')).toBe(true);
@@ -68,7 +48,7 @@ describe('state from the core and one verdict per callback', () => {
     expect(await walkthrough.reason('sign-in')).toMatch(/answered in \d+ ms: over the 1 s budget/);
     expect(await walkthrough.fix('sign-in')).toMatch(/Answer within 1 second/);
 
-    const callbacks = new CallbacksPageModel(page);
+    const callbacks = new CallbacksPageModel(session().page);
     await callbacks.open();
     const [id] = await callbacks.ids();
     expect(id).toBeDefined();
@@ -93,6 +73,6 @@ describe('state from the core and one verdict per callback', () => {
   });
 
   it('raised no page errors', () => {
-    expect(pageProblems).toEqual([]);
+    expect(session().problems).toEqual([]);
   });
 });

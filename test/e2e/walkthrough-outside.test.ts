@@ -8,83 +8,58 @@
  * the Sandbox page) shows beside the steps, every step stays green, and the evidence pack holds
  * 8 of 8.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { WALKTHROUGH_STEP_IDS } from '../../electron/contract/schemas/walkthrough';
 import { SandboxPageModel } from './pages/sandbox-page';
 import { WalkthroughPageModel, type WalkthroughStepId } from './pages/walkthrough-page';
-import { collectPageProblems, launchChromium } from './support/browser';
-import { callApi, startServe, type ServeProcess } from './support/serve';
+import { useServeAndBrowser } from './support/session';
 
-let serve: ServeProcess | undefined;
-let browser: Browser | undefined;
-let page: Page;
-let walkthrough: WalkthroughPageModel;
-const pageProblems: string[] = [];
-
-beforeAll(async () => {
-  serve = await startServe();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  collectPageProblems(page, pageProblems);
-  walkthrough = new WalkthroughPageModel(page);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await serve?.stop();
-  if (serve) expect(code, `serve exit code; stderr:\n${serve.stderr()}`).toBe(0);
-}, 30_000);
-
-const api = (method: string, input?: unknown) => callApi(serve!, method, input);
-const ORDER: WalkthroughStepId[] = [
-  'key',
-  'register',
-  'compose',
-  'authenticate',
-  'callbacks',
-  'sign-in',
-  'notifications',
-  'rotate',
-];
+const session = useServeAndBrowser();
+/** The page module, made once the session has started. */
+const wt = (() => {
+  let model: WalkthroughPageModel | undefined;
+  return () => (model ??= new WalkthroughPageModel(session().page));
+})();
+const api = (method: string, input?: unknown) => session().api(method, input);
+const ORDER: readonly WalkthroughStepId[] = WALKTHROUGH_STEP_IDS;
 
 describe('a walkthrough nothing outside can knock red', () => {
   it('is completed by clicking the one primary button, the next step taking the focus each time', async () => {
-    await walkthrough.open(serve!.ready.ui);
-    expect(await walkthrough.blockedReason('authenticate')).toMatch(/Needs step 2 first/);
+    await wt().open(session().serve.ready.ui);
+    expect(await wt().blockedReason('authenticate')).toMatch(/Needs step 2 first/);
     for (const [i, id] of ORDER.entries()) {
-      expect(await walkthrough.isNext(id), `${id} is the next step`).toBe(true);
-      const result = await walkthrough.run(id);
+      expect(await wt().isNext(id), `${id} is the next step`).toBe(true);
+      const result = await wt().run(id);
       expect(result.ok, `${id}: ${result.message}`).toBe(true);
-      await walkthrough.waitForState(id, 'done');
+      await wt().waitForState(id, 'done');
       const next = ORDER[i + 1];
-      if (next) await walkthrough.waitForFocus(next);
+      if (next) await wt().waitForFocus(next);
     }
-    expect(await walkthrough.progress()).toBe(8);
+    expect(await wt().progress()).toBe(8);
   });
 
   it('offers Copy token, Copy header and Copy as curl on step 3, and opens spec citations in the reference', async () => {
-    const token = walkthrough.byTestId('step-token', walkthrough.step('compose'));
-    for (const id of ['copy-token', 'copy-cx', 'copy-curl']) await walkthrough.byTestId(id, token).waitFor();
-    expect(await walkthrough.citationHrefs('compose')).toEqual(['#/reference/4.4', '#/reference/2.4']);
-    await walkthrough.step('compose').locator('[data-testid="spec-citation"] a').first().click();
-    await page.locator('[data-testid="reference-page"][data-section="4.4"]').waitFor();
-    expect(await walkthrough.byTestId('reference-section-4.4').textContent()).toMatch(/Registration flow/);
-    await page.goBack();
-    await walkthrough.root.waitFor();
+    const token = wt().byTestId('step-token', wt().step('compose'));
+    for (const id of ['copy-token', 'copy-cx', 'copy-curl']) await wt().byTestId(id, token).waitFor();
+    expect(await wt().citationHrefs('compose')).toEqual(['#/reference/4.4', '#/reference/2.4']);
+    await wt().step('compose').locator('[data-testid="spec-citation"] a').first().click();
+    await session().page.locator('[data-testid="reference-page"][data-section="4.4"]').waitFor();
+    expect(await wt().byTestId('reference-section-4.4').textContent()).toMatch(/Registration flow/);
+    await session().page.goBack();
+    await wt().root.waitFor();
   });
 
   it('after the rotation, step 1 names the new active key', async () => {
     const state = (await api('walkthrough.state')) as { environment: { active_kid: string } };
-    expect(await walkthrough.summary('key')).toContain(state.environment.active_kid);
+    expect(await wt().summary('key')).toContain(state.environment.active_kid);
     // The first key's "Last run" line (it created the old key) says what is true now.
-    const last = await walkthrough.lastRun('key');
+    const last = await wt().lastRun('key');
     expect(last.moved).toBe(true);
     expect(last.text).toContain(`now: kid "${state.environment.active_kid}"`);
   });
 
   it('stays green through malformed notifications, a bare callback and a bad sign-in from outside; the pack holds 8 of 8', async () => {
-    const bank = serve!.ready.bank!;
+    const bank = session().serve.ready.bank!;
     for (const route of ['pay-in', 'pay-out', 'transfer']) {
       for (const body of ['{not json', '{"transaction_id": "not-a-uuid"}']) {
         const res = await fetch(`${bank}/api/svc/notify/${route}`, {
@@ -101,34 +76,34 @@ describe('a walkthrough nothing outside can knock red', () => {
     await bare.arrayBuffer();
 
     const state = (await api('walkthrough.state')) as { environment: { counterparty_guid: string } };
-    const sandbox = new SandboxPageModel(page);
-    await sandbox.open(serve!.ready.ui);
+    const sandbox = new SandboxPageModel(session().page);
+    await sandbox.open(session().serve.ready.ui);
     await sandbox.openCounterparty(state.environment.counterparty_guid);
     expect(await sandbox.runSignIn(state.environment.counterparty_guid, 'not.a.jwt')).toBe(false);
 
     // The bank records callbacks just after answering: wait for the bare one (bounded).
     for (let i = 0; i < 100; i++) {
-      const page = (await api('events.query', { kind: 'callback', failed: true, limit: 1 })) as {
+      const found = (await api('events.query', { kind: 'callback', failed: true, limit: 1 })) as {
         total: number;
       };
-      if (page.total >= 1) break;
+      if (found.total >= 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    await walkthrough.open(serve!.ready.ui);
-    expect(Object.values(await walkthrough.states())).toEqual(Array(8).fill('done'));
-    expect(await walkthrough.progress()).toBe(8);
+    await wt().open(session().serve.ready.ui);
+    expect(Object.values(await wt().states())).toEqual(Array(8).fill('done'));
+    expect(await wt().progress()).toBe(8);
     // The other traffic is shown beside the steps it did not decide.
-    expect(await walkthrough.fact('notifications', 'other traffic')).toMatch(/^6 other notification/);
-    expect(await walkthrough.fact('sign-in', 'other traffic')).toMatch(/other sandbox trace/);
+    expect(await wt().fact('notifications', 'other traffic')).toMatch(/^6 other notification/);
+    expect(await wt().fact('sign-in', 'other traffic')).toMatch(/other sandbox trace/);
 
-    const { text } = await walkthrough.exportPack();
+    const { text } = await wt().exportPack();
     const pack = JSON.parse(text) as { steps: Array<{ state: string }>; markdown: string };
     expect(pack.steps.map((s) => s.state)).toEqual(Array(8).fill('done'));
     expect(pack.markdown).toMatch(/8 of 8 steps done/);
   });
 
   it('raised no page errors', () => {
-    expect(pageProblems).toEqual([]);
+    expect(session().problems).toEqual([]);
   });
 });
