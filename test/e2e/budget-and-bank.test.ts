@@ -59,6 +59,10 @@ describe('state from the core and one verdict per callback', () => {
     expect(await callbacks.groups()).toContainEqual(['budget', 1]);
     await callbacks.openDetail(id!);
     expect(await callbacks.detailChecks()).toContainEqual(['budget', 'failed']);
+    // Re-check: the token passes today, the recorded verdict stays `budget`, both shown.
+    expect(await callbacks.recheckVerdicts()).toEqual({ then: 'budget', now: 'passed' });
+    expect(await callbacks.row(id!).getAttribute('data-failed-check')).toBe('budget');
+    expect(await callbacks.detailChecks()).toContainEqual(['budget', 'failed']);
 
     // The sandbox's trace of the same sign-in: its deadline step failed, in the same words.
     const traces = (await api('sandbox.traces', {})) as Array<{
