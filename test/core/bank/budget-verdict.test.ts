@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetDetail, overBudget } from '../../../electron/core/http/budget';
-import { claims, cleanup, eventCount, get, lastEvent, serviceJwt, startBank, type BankFixture } from './helpers';
+import {
+  claims,
+  cleanup,
+  eventCount,
+  get,
+  lastEvent,
+  serviceJwt,
+  startBank,
+  type BankFixture,
+} from './helpers';
 
 // Issue 13 item 2: one verdict per callback. A callback answered over the 1 s budget (spec 4.2, 8)
 // is failed `budget` in its stored event, so the Callbacks page, its "Failed only" filter and
