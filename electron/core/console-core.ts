@@ -301,7 +301,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
     'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
     'events.health': async () => (await store()).health(),
-    'bank.status': async () => ({ url: listeners.bank ?? null, ...(await (await bank()).status()) }),
+    'bank.status': async () => (await bank()).status(),
     'bank.customers': async () => (await bank()).customers(),
     'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),
     'bank.removeCustomer': async (args) => {

@@ -54,6 +54,10 @@ const NotificationsPage = lazy(() =>
   import('../features/notifications/notifications-page').then((m) => ({ default: m.NotificationsPage })),
 );
 
+const ReferencePage = lazy(() =>
+  import('../features/reference/reference-page').then((m) => ({ default: m.ReferencePage })),
+);
+
 const BankPage = lazy(() => import('../features/bank/bank-page').then((m) => ({ default: m.BankPage })));
 
 export const PAGES: readonly PageDef[] = [
@@ -141,6 +145,14 @@ export const PAGES: readonly PageDef[] = [
     glyph: 'CF',
     Page: ConformancePage,
   },
+  {
+    id: 'reference',
+    label: 'Reference',
+    summary:
+      'The service interface, section by section, with what the console does about each; spec citations open here.',
+    glyph: 'RF',
+    Page: ReferencePage,
+  },
 ];
 
 export const DEFAULT_PAGE = PAGES[0]!;
@@ -160,9 +172,13 @@ function subscribeHash(onChange: () => void) {
   return () => window.removeEventListener('hashchange', onChange);
 }
 
+/** The location hash, live (`#/reference/4.4`). */
+export function useHash(): string {
+  return useSyncExternalStore(subscribeHash, () => window.location.hash);
+}
+
 export function useCurrentPage(): PageDef {
-  const hash = useSyncExternalStore(subscribeHash, () => window.location.hash);
-  return pageFromHash(hash);
+  return pageFromHash(useHash());
 }
 
 export function navigateTo(page: PageDef): void {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WalkthroughPageModel, type WalkthroughStepId } from './pages/walkthrough-page';
 import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/serve';
+import { callApi, startServe, type ServeProcess } from './support/serve';
 
 const SHOTS = join(ROOT, 'test-results/walkthrough');
 
@@ -25,18 +25,7 @@ let page: Page;
 let walkthrough: WalkthroughPageModel;
 const pageProblems: string[] = [];
 
-/** Calls the ConsoleApi the way the page does (browser mode: the token from serve's URL). */
-async function api(method: string, input: unknown = {}): Promise<unknown> {
-  const ui = new URL(serve!.ready.ui);
-  const res = await fetch(`${ui.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-dets-token': ui.searchParams.get('token') ?? '' },
-    body: JSON.stringify(input),
-  });
-  const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!envelope.ok) throw new Error(`${method}: ${envelope.error?.message}`);
-  return envelope.value;
-}
+const api = (method: string, input?: unknown) => callApi(serve!, method, input);
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
@@ -108,7 +97,11 @@ describe('the guided walkthrough against the built-in sandbox', () => {
     expect(await walkthrough.actionLabel('key')).toBe('Create a new key');
     await walkthrough.run('key');
     await walkthrough.waitForState('register', 'pending');
-    const result = await walkthrough.run('authenticate');
+    // The page now holds authenticate back until the new key is registered, and says so.
+    expect(await walkthrough.blockedReason('authenticate')).toMatch(/Needs step 2 first/);
+    expect(await walkthrough.isNext('register')).toBe(true);
+    // A script (or the Service page) can still try: the step shows the refusal, reason and fix.
+    const result = (await api('walkthrough.run', { step: 'authenticate' })) as { ok: boolean };
     expect(result.ok).toBe(false);
     await walkthrough.waitForState('authenticate', 'failed');
     const reason = await walkthrough.reason('authenticate');

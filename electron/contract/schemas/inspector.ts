@@ -56,7 +56,15 @@ export const CHECK_IDS = [...ENGINE_CHECK_IDS.filter((id) => id !== 'present'), 
  */
 export const FORWARD_VERDICT_IDS = ['reachable', 'status', 'json', 'fields', 'external_id', 'time'] as const;
 
-export const CheckId = z.enum([...ENGINE_CHECK_IDS, 'units', ...FORWARD_VERDICT_IDS]);
+/**
+ * A callback whose token passed every check but whose answer took longer than the 1 s budget
+ * (spec 4.2, 8) failed `budget` (issue 13 item 2: one verdict on every page).
+ */
+export const BUDGET_CHECK_ID = 'budget';
+/** Spec 4.2 / 8: each callback must answer within 1 second. */
+export const CALLBACK_BUDGET_MS = 1000;
+
+export const CheckId = z.enum([...ENGINE_CHECK_IDS, 'units', ...FORWARD_VERDICT_IDS, BUDGET_CHECK_ID]);
 export type CheckId = z.infer<typeof CheckId>;
 
 export const CheckStatus = z.enum(['passed', 'failed', 'skipped']);

@@ -96,6 +96,20 @@ export const WalkthroughState = z.object({
   session: z
     .object({ exchange_id: z.string(), token: z.string(), report: InspectReport.nullable() })
     .nullable(),
+  /**
+   * Step 3's JWT as the authenticate request it goes in (spec 4.1 #2: POST, CX-Authorization, no
+   * body), for "Copy as curl"; null until composed and while the environment has no base_url or
+   * counterparty_guid.
+   */
+  authenticate_request: z
+    .object({
+      method: z.literal('POST'),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()),
+      body: z.null(),
+    })
+    .nullable()
+    .optional(),
   steps: z.array(WalkthroughStep),
   done: z.number().int(),
   total: z.number().int(),

@@ -30,6 +30,7 @@ import {
   notCheckedWithout,
   type DecodedToken,
 } from '../jwt';
+import { BUDGET_CHECK_ID, budgetDetail } from '../http/budget';
 import { BANK_CHECK_IDS, SESSION_HEADER } from './verify';
 
 /** What a callback event stores of its verdict in `data`, beside the summary's failed_check. */
@@ -64,6 +65,17 @@ function recordedOf(event: EventDetail): RecordedVerdict | null {
   const v = data?.verdict;
   if (!v || typeof v !== 'object') return null;
   return { detail: typeof v.detail === 'string' ? v.detail : null };
+}
+
+/**
+ * The budget as a check after the token's (issue 13 item 2): failed when it is the callback's
+ * failed_check, passed when every check passed in time, skipped when a token check failed first.
+ */
+function budgetCheck(failed: string | null, durationMs: number | null, detail: string | null): Check | null {
+  if (failed === BUDGET_CHECK_ID)
+    return makeCheck(BUDGET_CHECK_ID, 'failed', detail ?? 'answered over the 1 s budget');
+  if (failed !== null) return makeCheck(BUDGET_CHECK_ID, 'skipped', notChecked(failed));
+  return durationMs === null ? null : makeCheck(BUDGET_CHECK_ID, 'passed', budgetDetail(durationMs));
 }
 
 /**
@@ -104,6 +116,8 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
       );
     }
   }
+  const budget = budgetCheck(failed, event.duration_ms, recorded.detail);
+  if (budget) checks.push(budget);
   return {
     ...rest,
     token: { header: decoded.header, payload: decoded.payload },

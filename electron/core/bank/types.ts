@@ -36,7 +36,8 @@ export interface BankListenOptions {
  * {prefix}/pay-in|pay-out|transfer storing each notification durably before its 200.
  */
 export interface BankEndpoints {
-  status(): Promise<Omit<BankStatus, 'url'>>;
+  /** The whole status, the listener's URL included (null when not listening). */
+  status(): Promise<BankStatus>;
   customers(): Promise<Array<z.output<typeof CustomerView>>>;
   saveCustomer(customer: Customer): Promise<z.output<typeof CustomerView>>;
   removeCustomer(obj: string): Promise<void>;

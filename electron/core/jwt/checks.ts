@@ -38,6 +38,7 @@ export const CHECK_TITLES: Record<CheckId, string> = {
   fields: 'Required fields',
   external_id: 'external_id length',
   time: 'Answered within 1 s',
+  budget: 'Answered within the 1 s budget',
 };
 
 /** Lifetime above which the console's sandbox refuses a bank JWT (DESIGN.md "Sandbox service"). */

@@ -27,7 +27,7 @@ import { explainExchange } from './explain';
 import { ExchangeHistory } from './history';
 import { MAX_BODY_BYTES, sendServiceRequest, SERVICE_TIMEOUT_MS, toCurl, type ServiceRequest } from './http';
 import { runRotation, type ClientInternals } from './rotation';
-import { envLabel, quote, requireTarget, saveHint, type Target } from './target';
+import { authenticateUrl, envLabel, quote, requireTarget, saveHint, type Target } from './target';
 import type { ServiceClient, ServiceOptions } from './types';
 
 /** The sub of JWTs the console signs for key management when the environment has no default_sub. */
@@ -264,7 +264,7 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
       target,
       request: {
         method: 'POST',
-        url: `${target.base}/api/v1/counterparty/${target.guid}/jwk/authenticate`,
+        url: authenticateUrl(target),
         headers: signedHeaders(token, false),
         body: null, // spec 4.1 #2: no request body
         followRedirects: false,

@@ -15,6 +15,14 @@ export interface Target {
   guid: string;
 }
 
+/**
+ * Spec 4.1 #2: where the bank checks its JWT (POST, CX-Authorization, no body). The service
+ * client calls it; the walkthrough offers it as curl beside the composed JWT (step 3).
+ */
+export function authenticateUrl(target: Pick<Target, 'base' | 'guid'>): string {
+  return `${target.base.replace(/\/+$/, '')}/api/v1/counterparty/${target.guid}/jwk/authenticate`;
+}
+
 /** Throws what to set and where when the environment cannot reach a counterparty yet. */
 export function requireTarget(env: Environment): Target {
   if (env.base_url === null) {

@@ -12,10 +12,11 @@ import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Environment } from '../../contract/schemas/service';
 import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas/walkthrough';
 import type { CoreDeps } from '../core-deps';
+import type { Sandbox } from '../sandbox';
 import { specJwk } from '../service/client';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
 import { NOTIFY_ROUTES, serviceAnswer } from './derive';
-import type { Progress, ProgressStore } from './progress';
+import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 
 export interface ActionResult {
   ok: boolean;
@@ -134,30 +135,56 @@ function requireGuid(env: Environment): string {
   return env.counterparty_guid;
 }
 
-/** Waits (briefly) for the bank endpoints to record a /user_auth for `obj`: they record after answering. */
-function awaitCallback(
+/** How long, after the sandbox's sign-in returned, the bank may take to record its callback. */
+const RECORD_WAIT_MS = 5000;
+
+/**
+ * Watches for the /user_auth the bank endpoints record for the walkthrough's own sign-in (its
+ * obj and sub): they record just after answering. `id()` waits (briefly) for it.
+ */
+function watchCallback(
   deps: CoreDeps,
-  obj: string,
-  timeoutMs = 3000,
-): { done: Promise<void>; cancel(): void } {
-  let off: () => void = () => undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    off = deps.events.on('events.appended', (e) => {
-      if (e.kind === 'callback' && e.path === '/user_auth' && e.obj === obj) resolve();
-    });
-    timer = setTimeout(resolve, timeoutMs);
-  }).finally(() => {
-    off();
-    clearTimeout(timer);
+  token: { obj: string; sub: string },
+): { id(): Promise<string | null>; cancel(): void } {
+  let found: string | null = null;
+  let wake: (() => void) | null = null;
+  const off = deps.events.on('events.appended', (e) => {
+    if (
+      found === null &&
+      e.kind === 'callback' &&
+      e.path === '/user_auth' &&
+      e.obj === token.obj &&
+      e.sub === token.sub
+    ) {
+      found = e.id;
+      wake?.();
+    }
   });
   return {
-    done,
-    cancel: () => {
+    async id() {
+      if (found === null) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, RECORD_WAIT_MS);
+        });
+        clearTimeout(timer);
+      }
       off();
-      clearTimeout(timer);
+      return found;
     },
+    cancel: off,
   };
+}
+
+/** Keeps what a walkthrough action sent, newest first, bounded (progress.ts `own`). */
+function remember(ctx: ActionContext, change: (own: Own) => void): Promise<unknown> {
+  return ctx.progress.update(ctx.env.id, (p) => {
+    change(p.own);
+    p.own.sign_ins = p.own.sign_ins.slice(0, OWN_KEEP);
+    p.own.notifications = p.own.notifications.slice(0, OWN_KEEP * NOTIFY_ROUTES.length);
+    p.own.exchange_ids = p.own.exchange_ids.slice(0, OWN_KEEP);
+  });
 }
 
 const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
@@ -250,6 +277,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
     requireGuid(ctx.env);
     const token = await freshToken(ctx);
     const result = await ctx.deps.services.service().authenticate({ token: token.token });
+    await remember(ctx, (own) => own.exchange_ids.unshift(result.exchange.id));
     if (result.session_token) {
       await ctx.progress.update(ctx.env.id, (p) => {
         p.session = {
@@ -301,19 +329,23 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
     }
     const guid = requireGuid(ctx.env);
     const token = await freshToken(ctx);
-    const recorded = awaitCallback(ctx.deps, token.obj);
+    const watch = watchCallback(ctx.deps, token);
+    let result: Awaited<ReturnType<Sandbox['signIn']>>;
     try {
-      const result = await (await ctx.deps.sandbox()).signIn({ counterparty_guid: guid, token: token.token });
-      if (!result.ok) {
-        recorded.cancel();
-        return { ok: false, message: `the sign-in stopped at ${result.failed ?? 'a step'}` };
-      }
-      await recorded.done; // the bank endpoints record the callback just after answering it
-      return { ok: true, message: 'the sandbox called /user_auth and every check passed' };
+      result = await (await ctx.deps.sandbox()).signIn({ counterparty_guid: guid, token: token.token });
     } catch (err) {
-      recorded.cancel();
+      watch.cancel();
       throw err;
     }
+    // The callback exists only when the sandbox reached the bank (a late answer is recorded too).
+    const reached = result.trace.steps.some((st) => st.id === 'reachable' && st.status === 'passed');
+    const callbackId = reached ? await watch.id() : (watch.cancel(), null);
+    await remember(ctx, (own) =>
+      own.sign_ins.unshift({ at: result.trace.at, trace_id: result.trace.id, callback_id: callbackId }),
+    );
+    return result.ok
+      ? { ok: true, message: 'the sandbox called /user_auth and every check passed' }
+      : { ok: false, message: `the sign-in stopped at ${result.failed ?? 'a step'}` };
   },
 
   async notifications(ctx) {
@@ -329,6 +361,14 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
         event,
         ...(event === 'transfer' ? { to: 'receiver' as const } : {}),
       });
+      await remember(ctx, (own) =>
+        own.notifications.unshift({
+          at: r.trace.at,
+          route: event,
+          transaction_id: r.transaction_id,
+          trace_id: r.trace.id,
+        }),
+      );
       if (r.status !== 200) problems.push(`${event}: ${r.status ?? r.error ?? 'no answer'}`);
     }
     return problems.length === 0

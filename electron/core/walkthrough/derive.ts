@@ -92,6 +92,11 @@ export interface WalkthroughFacts {
   sub: string;
   /** Where notifications are posted under the bank URL (spec 4.3's /api/svc/notify by default). */
   notifyPrefix?: string;
+  /**
+   * Other traffic since the reset that is not the walkthrough's (the Sandbox page's sign-ins, a
+   * POST from outside): shown beside the steps, never deciding them (issue 13 item 4).
+   */
+  outside?: { traces: number; callbacks: number; notifications: number };
 }
 
 type Draft = Omit<WalkthroughStep, 'id' | 'number' | 'title' | 'explanation' | 'spec' | 'needs'>;
@@ -123,6 +128,10 @@ export function serviceAnswer(exchange: Exchange): string {
   return `the service answered ${exchange.response.status}${words ? `: ${words}` : ''}`;
 }
 
+/** The sandbox's `deadline` step and the bank's `budget` verdict are one rule (http/budget.ts): one fix. */
+const CHECK_FIXES_BUDGET =
+  'Answer within 1 second (spec 4.2, 8): remove the delay behaviour on the Bank page, or speed up the forward target.';
+
 const CHECK_FIXES: Record<string, string> = {
   present: 'The service must send its JWT in the X-Session-ID header.',
   structure: 'X-Session-ID must be a compact JWS (header.payload.signature).',
@@ -134,6 +143,7 @@ const CHECK_FIXES: Record<string, string> = {
   flow: 'flow must be sign-in (spec 2.4).',
   obj: 'obj is not one of the bank’s test customers: add the customer on the Bank page, or compose with a known obj (step 3).',
   sub: 'sub must be the customer’s sub (or the one the console signed for this obj): compose again (step 3).',
+  budget: CHECK_FIXES_BUDGET,
 };
 
 const TRACE_FIXES: Record<string, string> = {
@@ -141,8 +151,7 @@ const TRACE_FIXES: Record<string, string> = {
     'The service refused the bank JWT: register the active key (step 2) and compose a fresh JWT (step 3).',
   bank_url: 'The service does not know the bank’s URL: run step 5.',
   reachable: 'The bank endpoints could not be reached: run step 5 (the URL the service has is out of date?).',
-  deadline:
-    'Answer within 1 second (spec 4.2, 8): remove the delay behaviour on the Bank page, or speed up the forward target.',
+  deadline: CHECK_FIXES_BUDGET,
   status:
     'The bank answered other than 200: see the callback on the Callbacks page for the check that failed.',
   json: 'Answer a JSON object with the user data (spec 2.5).',
@@ -486,6 +495,12 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
         },
       );
     }
+    if (facts.outside && facts.outside.callbacks + (sandbox ? facts.outside.traces : 0) > 0) {
+      d.facts.push({
+        label: 'other traffic',
+        value: `${facts.outside.callbacks} other /user_auth callback(s)${sandbox ? ` and ${facts.outside.traces} other sandbox trace(s)` : ''} since the reset: shown on the Callbacks and Sandbox pages, not the walkthrough's, so they do not decide this step`,
+      });
+    }
     d.action = sandbox ? 'Run the sign-in' : 'Check again';
     drafts['sign-in'] = d;
   }
@@ -502,7 +517,13 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       const mine = notes.filter((n) => n.route === route);
       const ok = mine.find(good);
       const last = mine[0];
-      if (last && !good(last) && later(last.at, ok?.at)) {
+      // The walkthrough's own notifications (sandbox): its latest attempt per route decides. A real
+      // service's are not the walkthrough's to send: a route once received stays received, and a
+      // refused POST (from anyone) fails it only while nothing good has arrived.
+      const refusedLast = sandbox
+        ? last && !good(last) && later(last.at, ok?.at)
+        : last && !ok && !good(last);
+      if (refusedLast && last) {
         failed.push(`${route}: answered ${last.status ?? '?'} (${last.outcome ?? 'not stored'})`);
         ids.push(last.id);
       } else if (ok) {
@@ -549,6 +570,12 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
     }
     for (const route of NOTIFY_ROUTES) {
       d.facts.push({ label: route, value: received.includes(route) ? 'received' : 'not yet' });
+    }
+    if (sandbox && facts.outside && facts.outside.notifications > 0) {
+      d.facts.push({
+        label: 'other traffic',
+        value: `${facts.outside.notifications} other notification(s) since the reset: on the Notifications page, not the walkthrough's, so they do not decide this step`,
+      });
     }
     d.action = sandbox ? 'Send pay-in, pay-out and transfer' : 'Check again';
     drafts.notifications = d;

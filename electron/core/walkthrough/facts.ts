@@ -11,7 +11,7 @@ import type { Environment } from '../../contract/schemas/service';
 import type { CoreDeps } from '../core-deps';
 import type { CallbackFact, NotificationFact, WalkthroughFacts } from './derive';
 import { NOTIFY_ROUTES } from './derive';
-import type { Progress } from './progress';
+import type { Own, Progress } from './progress';
 
 /** The customer the walkthrough signs in when the bank has none: an IBAN with a valid checksum. */
 export const DEFAULT_OBJ = 'DE89370400440532013000';
@@ -29,7 +29,10 @@ export interface GatheredFacts extends WalkthroughFacts {
   listenerUrl: string | null;
 }
 
-function callbackDetail(body: string | null | undefined): string | null {
+/** The failed check's words: the bank's recorded verdict (the budget has no body of its own), else the 401's body. */
+function callbackDetail(body: string | null | undefined, data: unknown): string | null {
+  const recorded = (data as { verdict?: { detail?: unknown } } | undefined)?.verdict?.detail;
+  if (typeof recorded === 'string') return recorded;
   if (!body) return null;
   try {
     const value = JSON.parse(body) as { detail?: unknown };
@@ -56,6 +59,13 @@ export async function gatherFacts(
     keysError = messageOf(err);
   }
 
+  const own = progress.own;
+  const ownTraces = new Set([
+    ...own.sign_ins.map((x) => x.trace_id),
+    ...own.notifications.map((x) => x.trace_id),
+  ]);
+  const outside = { traces: 0, callbacks: 0, notifications: 0 };
+
   let sandbox: WalkthroughFacts['sandbox'] = null;
   let traces: Trace[] = [];
   if (env.kind === 'sandbox') {
@@ -65,8 +75,13 @@ export async function gatherFacts(
       const guid = env.counterparty_guid?.toLowerCase() ?? null;
       const counterparty = status.counterparties.find((c) => c.counterparty_guid === guid) ?? null;
       sandbox = { counterparty, error: null };
-      if (counterparty)
-        traces = await sb.traces({ counterparty_guid: counterparty.counterparty_guid, limit: 50 });
+      if (counterparty) {
+        // Only the walkthrough's own sign-ins and notifications prove (or fail) its steps; the
+        // Sandbox page's traces are other traffic (issue 13 item 4).
+        const all = await sb.traces({ counterparty_guid: counterparty.counterparty_guid, limit: 200 });
+        traces = all.filter((t) => ownTraces.has(t.id));
+        outside.traces = all.length - traces.length;
+      }
     } catch (err) {
       sandbox = { counterparty: null, error: messageOf(err) };
     }
@@ -80,12 +95,19 @@ export async function gatherFacts(
     // the default prefix (spec 4.3)
   }
 
-  const exchanges = (
+  const allExchanges = (
     await deps.services
       .service()
       .exchanges(1000)
       .catch(() => [])
   ).filter((e) => e.environment_id === env.id);
+  // An authenticate proves step 4 only when the walkthrough made it (step 4, or the rotation's
+  // proof with the next key): a refused token sent from the Service page is other traffic.
+  const ownExchanges = new Set([
+    ...own.exchange_ids,
+    ...(progress.rotation?.steps.flatMap((st) => (st.exchange_id ? [st.exchange_id] : [])) ?? []),
+  ]);
+  const exchanges = allExchanges.filter((e) => e.operation !== 'authenticate' || ownExchanges.has(e.id));
 
   const callbacks: CallbackFact[] = [];
   const notifications: NotificationFact[] = [];
@@ -93,13 +115,19 @@ export async function gatherFacts(
     const store = await deps.store();
     // `text` narrows to events naming the obj (a substring search); the exact match is ours.
     const cbPage = await store.query({ kind: 'callback', path: '/user_auth', text: obj, since, limit: 200 });
-    const mine = cbPage.events.filter((e) => e.obj === obj).slice(0, 50);
+    // Sandbox: the callbacks the walkthrough's own sign-ins caused. A real service calls on its
+    // own: the walkthrough's obj and sub are what tie its callbacks to the walkthrough.
+    const ownCallbacks = new Set(own.sign_ins.flatMap((x) => (x.callback_id ? [x.callback_id] : [])));
+    const mine = cbPage.events
+      .filter((e) => (env.kind === 'sandbox' ? ownCallbacks.has(e.id) : e.obj === obj && e.sub === sub))
+      .slice(0, 50);
+    outside.callbacks = cbPage.events.length - mine.length;
     for (const [i, e] of mine.entries()) {
       let detail: string | null = null;
       let forwardOk: boolean | null = null;
       if (i < DETAIL_LIMIT) {
         const full = await store.get(e.id).catch(() => null);
-        detail = callbackDetail(full?.response?.body);
+        detail = callbackDetail(full?.response?.body, full?.data);
         if (full?.forward) {
           const bad = full.forward.verdicts.find((v) => v.status === 'failed');
           forwardOk = !bad && full.forward.status === 200;
@@ -109,23 +137,31 @@ export async function gatherFacts(
       }
       callbacks.push(toCallback(e, detail, forwardOk));
     }
-    // Per route, so a flood on one route (a load test) cannot hide the others.
-    for (const route of NOTIFY_ROUTES) {
-      const page = await store.query({
-        kind: 'notification',
-        path: `${notifyPrefix}/${route}`,
-        since,
-        limit: 20,
-      });
-      for (const e of page.events) {
-        notifications.push({
-          id: e.id,
-          at: e.at,
-          route,
-          status: e.status,
-          outcome: e.outcome,
-          transaction_id: e.transaction_id,
+    if (env.kind === 'sandbox') {
+      // The walkthrough's own notifications, found by their transaction_id: a flood or a
+      // malformed POST from outside cannot hide or fail them.
+      const newest = new Map<string, Own['notifications'][number]>();
+      for (const n of own.notifications) if (!newest.has(n.route)) newest.set(n.route, n);
+      for (const n of newest.values()) {
+        if (since && Date.parse(n.at) < Date.parse(since)) continue;
+        const page = await store.query({ kind: 'notification', transaction_id: n.transaction_id, limit: 5 });
+        for (const e of page.events) {
+          const route = NOTIFY_ROUTES.find((r) => e.path === `${notifyPrefix}/${r}`);
+          if (route) notifications.push(toNotification(e, route));
+        }
+      }
+      const total = await store.query({ kind: 'notification', since, limit: 1 }).catch(() => ({ total: 0 }));
+      outside.notifications = Math.max(0, total.total - notifications.length);
+    } else {
+      // Per route, so a flood on one route (a load test) cannot hide the others.
+      for (const route of NOTIFY_ROUTES) {
+        const page = await store.query({
+          kind: 'notification',
+          path: `${notifyPrefix}/${route}`,
+          since,
+          limit: 20,
         });
+        for (const e of page.events) notifications.push(toNotification(e, route));
       }
     }
     notifications.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
@@ -154,6 +190,18 @@ export async function gatherFacts(
     progress,
     listenerUrl,
     notifyPrefix,
+    outside,
+  };
+}
+
+function toNotification(e: EventSummary, route: NotificationFact['route']): NotificationFact {
+  return {
+    id: e.id,
+    at: e.at,
+    route,
+    status: e.status,
+    outcome: e.outcome,
+    transaction_id: e.transaction_id,
   };
 }
 

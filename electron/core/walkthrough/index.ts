@@ -5,6 +5,7 @@
  * small per-environment record in the profile database (progress.ts) keeps the reset mark and
  * what no other store keeps; the evidence pack (pack.ts) is redacted as a whole (redact.ts).
  */
+import { authenticateUrl } from '../service/target';
 import { ConsoleError } from '../../contract/errors';
 import type { EventDetail } from '../../contract/schemas/events';
 import type { Environment } from '../../contract/schemas/service';
@@ -73,6 +74,15 @@ export function walkthroughHandlers(
       session: session
         ? { exchange_id: session.exchange_id, token: session.token, report: session.report }
         : null,
+      authenticate_request:
+        facts.composed && env.base_url && env.counterparty_guid
+          ? {
+              method: 'POST',
+              url: authenticateUrl({ base: env.base_url, guid: env.counterparty_guid }),
+              headers: { 'CX-Authorization': facts.composed.token },
+              body: null,
+            }
+          : null,
       steps,
       done: steps.filter((s) => s.state === 'done').length,
       total: steps.length,

@@ -41,6 +41,26 @@ const Probe = z.object({
   detail: z.string(),
 });
 
+/**
+ * What the walkthrough's own actions sent (issue 13 item 4): the steps are proven by these, so
+ * other traffic (a malformed POST from outside, a bad sign-in on the Sandbox page) shows beside
+ * them but never reverts a green step. Each list keeps the newest OWN_KEEP entries.
+ */
+export const OWN_KEEP = 20;
+const Own = z.object({
+  /** Sign-ins run by step 6: the sandbox's trace and the /user_auth the bank recorded for it. */
+  sign_ins: z
+    .array(z.object({ at: z.string(), trace_id: z.string(), callback_id: z.string().nullable() }))
+    .default([]),
+  /** Notifications sent by step 7. */
+  notifications: z
+    .array(z.object({ at: z.string(), route: z.string(), transaction_id: z.string(), trace_id: z.string() }))
+    .default([]),
+  /** Exchanges with the service made by step 4 (authenticate). */
+  exchange_ids: z.array(z.string()).default([]),
+});
+export type Own = z.infer<typeof Own>;
+
 export const Progress = z.object({
   version: z.literal(1),
   environment_id: z.string(),
@@ -56,6 +76,7 @@ export const Progress = z.object({
   rotation: Rotation.nullable().default(null),
   probe: Probe.nullable().default(null),
   attempts: z.partialRecord(StepId, Attempt).default({}),
+  own: Own.default({ sign_ins: [], notifications: [], exchange_ids: [] }),
 });
 export type Progress = z.infer<typeof Progress>;
 
@@ -71,6 +92,7 @@ const blank = (environmentId: string): Progress => ({
   rotation: null,
   probe: null,
   attempts: {},
+  own: { sign_ins: [], notifications: [], exchange_ids: [] },
 });
 
 /** The name the old files had for an environment id (real ids are UUIDs; the rest made safe). */

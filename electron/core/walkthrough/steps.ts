@@ -51,10 +51,11 @@ export const STEP_TEXT: Record<StepId, StepText> = {
     title: 'Check it with the authenticate endpoint',
     spec: 'spec 4.4 #3–6, 4.1 #2, 2.3',
     explanation:
-      'Optionally (spec 4.4 #3–4) the bank checks its JWT with POST …/jwk/authenticate, the token in ' +
-      'CX-Authorization and no body (spec 4.1 #2). The service validates it (flow, obj, sub, iat, exp, the ' +
-      'signature against your registered JWK) and answers a session_token (spec 2.3), which the console decodes ' +
-      'and checks against the service’s JWKS.',
+      'The bank checks its JWT with POST …/jwk/authenticate, the token in CX-Authorization and no body ' +
+      '(spec 4.1 #2). The service validates it (flow, obj, sub, iat, exp, the signature against your registered ' +
+      'JWK) and answers a session_token (spec 2.3), which the console decodes and checks against the service’s ' +
+      'JWKS. The spec leaves this call to the bank (4.4 #3–4), but the walkthrough needs it: it proves the ' +
+      'registered key signs tokens the service accepts, and the rotation (step 8) builds on it.',
     needs: ['register', 'compose'],
   },
   callbacks: {

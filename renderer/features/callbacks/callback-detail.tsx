@@ -7,6 +7,7 @@ import { TokenView } from '../../shared/token-view';
 import { EventDetailView } from '../events/event-detail';
 import { useListenerUrl } from '../events/use-event-detail';
 import { sessionIdOf } from './callbacks-model';
+import { RecheckCompare } from './recheck-compare';
 import { useCallbackDetail, useRecheck, useReplay } from './use-callbacks';
 
 /** One callback in the one event detail view, plus what only callbacks have: re-check, replay, the token, the JWKS then. */
@@ -57,6 +58,9 @@ export function CallbackDetail({
           Replay: the original token has most likely expired, so the sandbox signs a new one with a fresh
           iat/exp and the same obj/sub, and sends the callback again. The replay shows up as a new callback.
         </p>
+        {recheck.data && recheck.variables === d.id ? (
+          <RecheckCompare recorded={d} now={recheck.data} />
+        ) : null}
         {recheck.error ? (
           <ErrorPanel title="Re-check failed" error={recheck.error} testId="callback-recheck-error" />
         ) : null}

@@ -1,7 +1,8 @@
 import type { EventDetail, EventSummary } from '../../../electron/contract/schemas/events';
+import { CALLBACK_BUDGET_MS } from '../../../electron/contract/schemas/inspector';
 
-/** Spec 4.2: the bank answers each callback within 1 second. */
-export const BUDGET_MS = 1_000;
+/** Spec 4.2: the bank answers each callback within 1 second (the core's `budget` verdict). */
+export const BUDGET_MS = CALLBACK_BUDGET_MS;
 /**
  * How many callbacks the page keeps (newest first), in pages of CALLBACK_PAGE fetched as the
  * reader scrolls; filters and search ask the store, which keeps them all.

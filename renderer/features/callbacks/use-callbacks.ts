@@ -24,13 +24,13 @@ export function useFailedCounts(live: boolean) {
 /** One callback in full: the event detail's own query (events.get). */
 export const useCallbackDetail = useEventDetail;
 
+/**
+ * Today's verdict on a stored callback's token. Shown beside the recorded one (RecheckCompare);
+ * it never replaces the cached event: the recorded verdict is the callback's (issue 13 item 2).
+ */
 export function useRecheck() {
   const api = useApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.bank.recheck({ id }),
-    onSuccess: (detail, id) => queryClient.setQueryData(eventKeys.detail(id), detail),
-  });
+  return useMutation({ mutationFn: (id: string) => api.bank.recheck({ id }) });
 }
 
 export function useReplay() {

@@ -6,6 +6,8 @@ import { saveTextFile } from '../../shared/download';
 import { JsonView } from '../../shared/json-view';
 import { ChecksList, VerdictBanner } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
+import { curlCommand } from '../events/event-http';
+import { SpecCitation } from '../reference/spec-citation';
 
 const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string }> = {
   done: { icon: '✓', word: 'done' },
@@ -13,6 +15,21 @@ const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string
   pending: { icon: '○', word: 'to do' },
   waiting: { icon: '…', word: 'waiting for the service' },
 };
+
+/** What the page says a step's button is: the next step's (primary), or one that needs another first. */
+export interface StepTurn {
+  /** The first step not done yet: its button is the only primary one. */
+  next: boolean;
+  /** Why the button is disabled: the earlier step it needs, in words; null when it can run. */
+  blockedBy: string | null;
+}
+
+/** A run's message and the step's summary when it arrived (to tell when the state moved on). */
+export interface StepMessage {
+  ok: boolean;
+  text: string;
+  summary: string;
+}
 
 export interface StepRun {
   /** Typed input the action needs (a real environment's counterparty_guid or bank URL). */
@@ -31,6 +48,7 @@ export function StepCard({
   busy,
   running,
   message,
+  turn,
   onRun,
 }: {
   step: WalkthroughStep;
@@ -39,15 +57,21 @@ export function StepCard({
   /** Another action is running: one at a time. */
   busy: boolean;
   running: boolean;
-  message: { ok: boolean; text: string } | null;
+  message: StepMessage | null;
+  turn: StepTurn;
   onRun(run: StepRun): void;
 }) {
   const [value, setValue] = useState('');
   const mark = STATE_WORDS[step.state];
   const inputId = `step-input-${step.id}`;
   const needsValue = step.action_input === 'counterparty_guid' && value.trim() === '';
+  const reasonId = `step-blocked-${step.id}`;
+  // "Last run" reflects the current state: when the step moved on since (a rotation made another
+  // key active), the line says what it is now.
+  const moved = message !== null && message.summary !== step.summary;
   return (
     <li
+      tabIndex={-1}
       className={`wt-step wt-${step.state}`}
       data-testid={`step-${step.id}`}
       data-state={step.state}
@@ -60,7 +84,7 @@ export function StepCard({
         <h2 className="wt-title" id={`step-title-${step.id}`}>
           {step.title}
         </h2>
-        <span className="wt-spec">{step.spec}</span>
+        <SpecCitation spec={step.spec} className="wt-spec" />
         <span className="panel-spacer" />
         <span className={`wt-state wt-state-${step.state}`} data-testid={`step-state-${step.id}`}>
           <span aria-hidden="true">{mark.icon}</span> {mark.word}
@@ -133,22 +157,36 @@ export function StepCard({
           ) : null}
           <button
             type="button"
-            className={`btn btn-small ${step.state === 'done' ? '' : 'btn-primary'}`}
-            disabled={busy || needsValue}
+            className={`btn btn-small ${turn.next ? 'btn-primary' : ''}`}
+            disabled={busy || needsValue || turn.blockedBy !== null}
+            aria-describedby={turn.blockedBy ? reasonId : undefined}
             onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
             data-testid={`step-action-${step.id}`}
+            data-next={String(turn.next)}
           >
             {running ? 'Running…' : step.action}
           </button>
+          {turn.blockedBy ? (
+            <span className="wt-blocked muted" id={reasonId} data-testid={`step-blocked-${step.id}`}>
+              {turn.blockedBy}
+            </span>
+          ) : null}
           {message ? (
             <span
               className={`wt-message ${message.ok ? 'text-pass' : 'text-fail'}`}
               role="status"
               data-testid={`step-message-${step.id}`}
               data-ok={String(message.ok)}
+              data-moved={String(moved)}
             >
               <span className="muted">Last run: </span>
               {message.text}
+              {moved ? (
+                <>
+                  <span className="muted"> · now: </span>
+                  {step.summary}
+                </>
+              ) : null}
             </span>
           ) : null}
         </div>
@@ -204,19 +242,22 @@ function StepDetail({
     );
   }
   if (step.id === 'compose' && state.composed) {
+    const token = state.composed.token;
+    const request = state.authenticate_request ?? null;
+    const curl = request ? curlCommand(request, null) : null;
     return (
-      <details className="wt-detail" data-testid="step-token">
-        <summary>The bank JWT (CX-Authorization)</summary>
-        <TokenView token={state.composed.token} testId="walkthrough-token" />
-        <JsonView value={{ header: state.composed.header, payload: state.composed.payload }} />
+      <div className="wt-detail" data-testid="step-token">
         <div className="form-actions">
-          <CopyButton
-            text={() => `CX-Authorization: ${state.composed?.token ?? ''}`}
-            label="Copy header"
-            testId="copy-cx"
-          />
+          <CopyButton text={() => token} label="Copy token" testId="copy-token" />
+          <CopyButton text={() => `CX-Authorization: ${token}`} label="Copy header" testId="copy-cx" />
+          {curl ? <CopyButton text={() => curl} label="Copy as curl" testId="copy-curl" /> : null}
         </div>
-      </details>
+        <details>
+          <summary>The bank JWT (CX-Authorization)</summary>
+          <TokenView token={token} testId="walkthrough-token" />
+          <JsonView value={{ header: state.composed.header, payload: state.composed.payload }} />
+        </details>
+      </div>
     );
   }
   if (step.id === 'authenticate' && state.session?.report && step.state === 'done') {

@@ -1,9 +1,16 @@
-import { useState } from 'react';
-import type { StepId } from '../../../electron/contract/schemas/walkthrough';
+import { useEffect, useRef, useState } from 'react';
+import type {
+  StepId,
+  WalkthroughState,
+  WalkthroughStep,
+} from '../../../electron/contract/schemas/walkthrough';
 import { ErrorPanel } from '../../shared/error-panel';
 import { PageHead } from '../../shared/page-head';
 import { useKeys } from '../keys/use-keys';
-import { StepCard, type StepRun } from './step-card';
+import { StepCard, type StepMessage, type StepRun, type StepTurn } from './step-card';
+import { useWalkthroughUi } from './walkthrough-store';
+
+const NO_MESSAGES: Partial<Record<StepId, StepMessage>> = {};
 import {
   useExportPack,
   useResetWalkthrough,
@@ -27,12 +34,16 @@ export function WalkthroughPage() {
   const run = useRunStep();
   const reset = useResetWalkthrough();
   const exportPack = useExportPack();
-  const [messages, setMessages] = useState<Partial<Record<StepId, { ok: boolean; text: string }>>>({});
+  const envId = walkthrough.data?.environment.id ?? '';
+  const messages = useWalkthroughUi((s) => s.messages[envId]) ?? NO_MESSAGES;
+  const setMessage = useWalkthroughUi((s) => s.setMessage);
+  const clearMessages = useWalkthroughUi((s) => s.clear);
   const [running, setRunning] = useState<StepId | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
   const state = walkthrough.data;
   const pageState = walkthrough.error ? 'error' : state ? 'ready' : 'loading';
   const activeKey = keys.data?.find((k) => k.kid === state?.environment.active_kid) ?? null;
+  useNextStepFocus(state);
 
   const runStep = (step: StepId, input: StepRun) => {
     const target = state?.steps.find((s) => s.id === step);
@@ -47,8 +58,13 @@ export function WalkthroughPage() {
       { step, ...extra },
       {
         onSuccess: (result) =>
-          setMessages((m) => ({ ...m, [step]: { ok: result.ok, text: result.message } })),
-        onError: (err) => setMessages((m) => ({ ...m, [step]: { ok: false, text: err.message } })),
+          setMessage(result.state.environment.id, step, {
+            ok: result.ok,
+            text: result.message,
+            summary: result.state.steps.find((s) => s.id === step)?.summary ?? '',
+          }),
+        onError: (err) =>
+          setMessage(envId, step, { ok: false, text: err.message, summary: target?.summary ?? '' }),
         onSettled: () => setRunning(null),
       },
     );
@@ -68,7 +84,7 @@ export function WalkthroughPage() {
                   className="btn btn-small btn-danger"
                   onClick={() => {
                     setConfirmReset(false);
-                    setMessages({});
+                    clearMessages(envId);
                     reset.mutate();
                   }}
                   data-testid="walkthrough-reset-confirm"
@@ -165,6 +181,7 @@ export function WalkthroughPage() {
                 busy={running !== null}
                 running={running === step.id}
                 message={messages[step.id] ?? null}
+                turn={turnOf(state, step)}
                 onRun={(input) => runStep(step.id, input)}
               />
             ))}
@@ -175,4 +192,44 @@ export function WalkthroughPage() {
       ) : null}
     </div>
   );
+}
+
+/** The first step not done: the one to do next. */
+function nextStep(state: WalkthroughState): WalkthroughStep | null {
+  return state.steps.find((s) => s.state !== 'done') ?? null;
+}
+
+/**
+ * Only the next step's button is primary; a step whose earlier step is not done says which one
+ * it needs and waits (issue 13 item 4). Done steps can run again (a new key, a new sign-in).
+ */
+export function turnOf(state: WalkthroughState, step: WalkthroughStep): StepTurn {
+  const next = nextStep(state)?.id === step.id;
+  const needs = step.state === 'done' || !step.needs ? null : state.steps.find((s) => s.id === step.needs);
+  return {
+    next,
+    blockedBy: needs ? `Needs step ${needs.number} first: ${needs.title.toLowerCase()}.` : null,
+  };
+}
+
+/**
+ * When a step turns green, the next one comes into view and its action takes the focus (steps
+ * 4–8 are below the fold on a laptop screen).
+ */
+function useNextStepFocus(state: WalkthroughState | undefined): void {
+  const done = useRef<Set<StepId> | null>(null);
+  useEffect(() => {
+    if (!state) return;
+    const now = new Set(state.steps.filter((s) => s.state === 'done').map((s) => s.id));
+    const before = done.current;
+    done.current = now;
+    if (!before || ![...now].some((id) => !before.has(id))) return;
+    const next = nextStep(state);
+    if (!next) return;
+    const card = document.querySelector<HTMLElement>(`[data-testid="step-${next.id}"]`);
+    card?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    const button = document.querySelector<HTMLButtonElement>(`[data-testid="step-action-${next.id}"]`);
+    if (button && !button.disabled) button.focus({ preventScroll: true });
+    else card?.focus({ preventScroll: true });
+  }, [state]);
 }

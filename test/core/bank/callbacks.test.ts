@@ -72,9 +72,20 @@ describe('valid tokens', () => {
     expect(e.remote).toMatch(/127\.0\.0\.1/);
     expect(e.duration_ms).toBeGreaterThan(0);
     expect(e.checks?.map((c) => [c.id, c.status])).toEqual(
-      ['structure', 'alg', 'crit', 'kid', 'signature', 'exp', 'iat', 'nbf', 'flow', 'obj', 'sub'].map(
-        (id) => [id, id === 'nbf' ? 'skipped' : 'passed'],
-      ),
+      [
+        'structure',
+        'alg',
+        'crit',
+        'kid',
+        'signature',
+        'exp',
+        'iat',
+        'nbf',
+        'flow',
+        'obj',
+        'sub',
+        'budget',
+      ].map((id) => [id, id === 'nbf' ? 'skipped' : 'passed']),
     );
     expect(e.response?.body).not.toContain(CUSTOMER.key);
     expect(e.response?.body).toContain(`<masked: ${CUSTOMER.key.length} characters>`);

@@ -70,7 +70,12 @@ describe('forward mode', () => {
     expect(r.status).toBe(200);
     const e = await event();
     expect(verdicts(e).time).toBe('failed');
-    expect(e.warning).toMatch(/over the 1 s budget/);
+    // The same rule decides the callback's own verdict: over the budget is a failure, `budget`.
+    expect(e.failed_check).toBe('budget');
+    expect(e.checks?.find((c) => c.id === 'budget')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/over the 1 s budget/),
+    });
   });
 
   it('flags a missing required field', async () => {
@@ -163,6 +168,7 @@ describe('behaviours (off by default, visible in status)', () => {
     const off = fx.events.on('bank.changed', (s) => seen.push(s));
     await fx.bank.setBehaviours({ 'pay-in': { delay_ms: 5 } });
     off();
-    expect(seen[0]).toMatchObject({ url: null, behaviours: { 'pay-in': { delay_ms: 5 } } });
+    // The listener's URL is in every status the event carries (issue 13 item 3).
+    expect(seen[0]).toMatchObject({ url: fx.url, behaviours: { 'pay-in': { delay_ms: 5 } } });
   });
 });

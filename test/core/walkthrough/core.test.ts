@@ -5,39 +5,21 @@
  * one step fails on purpose (a key the service does not know); progress survives a restart;
  * a reset ignores what came before; the evidence pack is redacted.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { methods, type MethodOutput } from '../../../electron/contract';
+import type { MethodOutput } from '../../../electron/contract';
 import type { StepId } from '../../../electron/contract/schemas/walkthrough';
-import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
+import type { ConsoleCore } from '../../../electron/core/console-core';
+import { call, closeAll, forget, newDataDir, openCore } from './harness';
 
 type State = MethodOutput<'walkthrough.state'>;
 
-const cores: ConsoleCore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
-});
+afterEach(closeAll);
 
 async function start(dataDir: string): Promise<ConsoleCore> {
-  const core = await createConsoleCore({
-    dataDir,
-    host: 'cli',
-    env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
-  });
-  cores.push(core);
+  const core = await openCore(dataDir);
   await core.listenSandbox({ host: '127.0.0.1', port: 0 });
   await core.listenBank({ host: '127.0.0.1', port: 0 });
   return core;
-}
-
-async function call<M extends keyof typeof methods>(core: ConsoleCore, method: M, input?: unknown) {
-  const envelope = await core.dispatch(method, input);
-  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.code} ${envelope.error.message}`);
-  return methods[method].output.parse(envelope.value) as MethodOutput<M>;
 }
 
 const stateOf = (s: State, id: StepId) => s.steps.find((x) => x.id === id)!;
@@ -49,8 +31,7 @@ async function run(core: ConsoleCore, step: StepId, extra: Record<string, unknow
 
 describe('the walkthrough against the sandbox, through the core', () => {
   it('completes all eight steps by their actions, each proven by its event', async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
-    dirs.push(dataDir);
+    const dataDir = await newDataDir();
     let core = await start(dataDir);
 
     const fresh = await call(core, 'walkthrough.state');
@@ -131,7 +112,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
 
     // A restart on other ports: the progress is still there; the sandbox must learn the new bank URL.
     await core.close();
-    cores.splice(cores.indexOf(core), 1);
+    forget(core);
     core = await start(dataDir);
     const again = await call(core, 'walkthrough.state');
     expect(states(again)).toMatchObject({
@@ -164,8 +145,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
   });
 
   it('explains a 401 for a key the service does not know, and turns green once it is registered', async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
-    dirs.push(dataDir);
+    const dataDir = await newDataDir();
     const core = await start(dataDir);
     await run(core, 'key');
     await run(core, 'register');
@@ -193,8 +173,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
   it('on a real environment, waits for the service’s part and says what for', async () => {
     // The "real" service here is the sandbox under another name: the console talks to it only
     // through the environment's URLs, and its onboarding and sign-in are done on "its side".
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
-    dirs.push(dataDir);
+    const dataDir = await newDataDir();
     const core = await start(dataDir);
     const sandboxUrl = (await call(core, 'sandbox.status')).url!;
     const staging = await call(core, 'env.save', { name: 'Staging', base_url: sandboxUrl });
@@ -262,14 +241,7 @@ describe('the walkthrough against the sandbox, through the core', () => {
   });
 
   it('fails the rotation while the service is unreachable, and resumes it with the same next key', async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-walkthrough-'));
-    dirs.push(dataDir);
-    const core = await createConsoleCore({
-      dataDir,
-      host: 'cli',
-      env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
-    });
-    cores.push(core);
+    const core = await openCore(await newDataDir());
     const sandbox = await core.listenSandbox({ host: '127.0.0.1', port: 0 });
     await core.listenBank({ host: '127.0.0.1', port: 0 });
     for (const step of ['key', 'register', 'compose', 'authenticate'] as const) await run(core, step);

@@ -108,6 +108,17 @@ export class CallbacksPageModel extends ConsolePageModel {
     await this.page.locator('[data-testid="callback-recheck"]:not([disabled])').waitFor();
   }
 
+  /** Re-checks the open callback; resolves to the verdicts shown side by side ('passed' or the check). */
+  async recheckVerdicts(): Promise<{ then: string; now: string }> {
+    await this.recheck();
+    const result = this.byTestId('callback-recheck-result', this.detail);
+    await result.waitFor();
+    return {
+      then: (await this.byTestId('recheck-then', result).getAttribute('data-verdict')) ?? '',
+      now: (await this.byTestId('recheck-now', result).getAttribute('data-verdict')) ?? '',
+    };
+  }
+
   /** Replays with a fresh token; resolves to the replay's event id. */
   async replay(): Promise<string> {
     await this.byTestId('callback-replay', this.detail).click();

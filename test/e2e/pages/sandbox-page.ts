@@ -69,6 +69,15 @@ export class SandboxPageModel {
     return created;
   }
 
+  /** Opens a counterparty's card (its forms) unless it is open already. */
+  async openCounterparty(guid: string): Promise<void> {
+    const card = this.counterparty(guid);
+    await card.waitFor();
+    if ((await card.getAttribute('class'))?.includes('is-open')) return;
+    await this.byTestId('counterparty-toggle', card).click();
+    await this.byTestId('sign-in-token', card).waitFor();
+  }
+
   /** The kids of the JWKs listed for a counterparty. */
   async registeredKids(guid: string): Promise<string[]> {
     return this.byTestId('counterparty-jwks', this.counterparty(guid))

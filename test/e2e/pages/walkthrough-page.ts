@@ -71,6 +71,60 @@ export class WalkthroughPageModel extends ConsolePageModel {
     };
   }
 
+  /** Why the step's button waits (the earlier step it needs), or null when it can run. */
+  async blockedReason(id: WalkthroughStepId): Promise<string | null> {
+    const reason = this.byTestId(`step-blocked-${id}`, this.step(id));
+    return (await reason.count()) > 0 ? await reason.textContent() : null;
+  }
+
+  /** Whether the step's button is the page's one primary action (the next step to do). */
+  async isNext(id: WalkthroughStepId): Promise<boolean> {
+    return (await this.byTestId(`step-action-${id}`, this.step(id)).getAttribute('data-next')) === 'true';
+  }
+
+  /** The step whose action has the keyboard focus, or null. */
+  async focusedStep(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      const el = document.activeElement;
+      const id = el?.getAttribute('data-testid') ?? '';
+      return id.startsWith('step-action-') ? id.slice('step-action-'.length) : null;
+    });
+  }
+
+  /** Waits until the step's action has the keyboard focus (a step before it just turned green). */
+  async waitForFocus(id: WalkthroughStepId): Promise<void> {
+    await this.page.waitForFunction(
+      (testId) => document.activeElement?.getAttribute('data-testid') === testId,
+      `step-action-${id}`,
+    );
+  }
+
+  /** The "Last run" line of a step and whether it says the state moved on since. */
+  async lastRun(id: WalkthroughStepId): Promise<{ text: string; moved: boolean }> {
+    const line = this.byTestId(`step-message-${id}`, this.step(id));
+    return {
+      text: (await line.textContent()) ?? '',
+      moved: (await line.getAttribute('data-moved')) === 'true',
+    };
+  }
+
+  /** A fact's value under a step, or null. */
+  async fact(id: WalkthroughStepId, label: string): Promise<string | null> {
+    const rows = await this.byTestId(`step-facts-${id}`, this.step(id))
+      .locator('dt')
+      .evaluateAll((dts) =>
+        dts.map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? '']),
+      );
+    return rows.find(([l]) => l === label)?.[1] ?? null;
+  }
+
+  /** The spec citation links of a step, as their hrefs. */
+  async citationHrefs(id: WalkthroughStepId): Promise<string[]> {
+    return this.byTestId('spec-citation', this.step(id))
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  }
+
   async actionLabel(id: WalkthroughStepId): Promise<string> {
     return (await this.byTestId(`step-action-${id}`, this.step(id)).textContent()) ?? '';
   }

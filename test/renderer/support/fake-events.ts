@@ -189,7 +189,19 @@ export function fakeEventsConsole(
     recheck: vi.fn(async ({ id }: { id: string }) =>
       detail(
         events.find((e) => e.id === id)!,
-        { warning: 'rechecked with the current JWKS' },
+        {
+          // Today's verdict on the same token: the JWKS now knows the kid, so it passes.
+          failed_check: null,
+          warning: 'rechecked with the current JWKS',
+          data: {
+            recheck: {
+              at: '2026-01-01T12:00:00.000Z',
+              was: events.find((e) => e.id === id)!.failed_check,
+              now: null,
+              note: 'rechecked with the current JWKS; the stored event is unchanged',
+            },
+          },
+        },
       ),
     ),
     replay: vi.fn(async ({ id }: { id: string }) => detail(summary({ id: `${id}-replay`, status: 200 }))),

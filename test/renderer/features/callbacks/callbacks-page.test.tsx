@@ -65,6 +65,28 @@ describe('CallbacksPage', () => {
     await waitFor(() => expect(screen.getByTestId('callbacks-count').textContent).toBe('3,334 matches'));
   });
 
+  it('a callback answered 200 over the budget is failed `budget`: marked, under "Failed only" and in its group', async () => {
+    await renderPage(
+      fakeEventsConsole({
+        events: [
+          summary({
+            id: 'late',
+            path: '/user_auth',
+            failed_check: 'budget',
+            status: 200,
+            duration_ms: 1_503,
+          }),
+          ...EVENTS,
+        ],
+      }),
+    );
+    const late = screen.getAllByTestId('callback-row')[0]!;
+    expect(late.className).toMatch(/is-failed/);
+    expect(within(late).getByTestId('callback-outcome').textContent).toContain('budget');
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    expect(rowIds()).toContain('late');
+  });
+
   it('a refused request (431, no check) counts as failed', async () => {
     await renderPage(
       fakeEventsConsole({
@@ -211,13 +233,21 @@ describe('CallbacksPage', () => {
     expect(fake.events.get).toHaveBeenCalledWith({ id: 'c2' });
   });
 
-  it('re-check calls bank.recheck and replay calls bank.replay with the event id', async () => {
+  it('re-check shows "at the time" and "now" side by side and keeps the recorded verdict; replay calls bank.replay', async () => {
     const fake = await renderPage();
     fireEvent.click(screen.getAllByTestId('callback-row')[1]!);
     await screen.findByTestId('callback-recheck');
     fireEvent.click(screen.getByTestId('callback-recheck'));
     await waitFor(() => expect(fake.bank.recheck).toHaveBeenCalledWith({ id: 'c2' }));
-    await screen.findByText('rechecked with the current JWKS');
+    const result = await screen.findByTestId('callback-recheck-result');
+    expect(within(result).getByTestId('recheck-then').getAttribute('data-verdict')).toBe('exp');
+    expect(within(result).getByTestId('recheck-then').textContent).toMatch(
+      /At the time \(the verdict\): .*failed exp/,
+    );
+    expect(within(result).getByTestId('recheck-now').getAttribute('data-verdict')).toBe('passed');
+    // The recorded verdict is still the callback's: the list row and the cached detail keep exp.
+    expect(screen.getAllByTestId('callback-row')[1]!.getAttribute('data-failed-check')).toBe('exp');
+    expect(screen.queryByText('rechecked with the current JWKS')).toBeNull();
     fireEvent.click(screen.getByTestId('callback-replay'));
     await waitFor(() => expect(fake.bank.replay).toHaveBeenCalledWith({ id: 'c2' }));
     expect((await screen.findByTestId('callback-replay-result')).getAttribute('data-event-id')).toBe(

@@ -1,0 +1,221 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ConsoleApi } from '../../../../electron/contract';
+import {
+  WALKTHROUGH_STEP_IDS,
+  type StepId,
+  type WalkthroughState,
+  type WalkthroughStep,
+} from '../../../../electron/contract/schemas/walkthrough';
+import { WalkthroughPage } from '../../../../renderer/features/walkthrough/walkthrough-page';
+import { resetWalkthroughUi } from '../../../../renderer/features/walkthrough/walkthrough-store';
+import { ReferencePage } from '../../../../renderer/features/reference/reference-page';
+import { citationParts } from '../../../../renderer/features/reference/spec-sections';
+import { fakeApi, renderWithClient } from '../../support/render';
+
+const writeText = vi.fn(async (_text: string) => undefined);
+beforeEach(() => {
+  resetWalkthroughUi();
+  writeText.mockClear();
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  Element.prototype.scrollIntoView = vi.fn();
+});
+afterEach(() => {
+  cleanup();
+  window.location.hash = '';
+});
+
+const NEEDS: Record<StepId, StepId | null> = {
+  key: null,
+  register: 'key',
+  compose: 'key',
+  authenticate: 'register',
+  callbacks: 'register',
+  'sign-in': 'callbacks',
+  notifications: 'callbacks',
+  rotate: 'authenticate',
+};
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJmbG93Ijoic2lnbi1pbiJ9.c2ln';
+
+function step(
+  id: StepId,
+  done: readonly StepId[],
+  summaries: Partial<Record<StepId, string>>,
+): WalkthroughStep {
+  const n = WALKTHROUGH_STEP_IDS.indexOf(id) + 1;
+  const isDone = done.includes(id);
+  const need = NEEDS[id];
+  return {
+    id,
+    number: n,
+    title: `Title ${n}`,
+    explanation: `What step ${n} is`,
+    spec: id === 'compose' ? 'spec 4.4 #2, 2.4' : 'spec 4.2, 8',
+    state: isDone ? 'done' : 'pending',
+    summary: summaries[id] ?? `summary ${n}`,
+    reason: null,
+    fix: null,
+    waiting_for: null,
+    at: null,
+    needs: !isDone && need && !done.includes(need) ? need : null,
+    action: `Run ${n}`,
+    action_input: null,
+    facts: [],
+    event_ids: [],
+  };
+}
+
+function stateWith(
+  done: readonly StepId[],
+  summaries: Partial<Record<StepId, string>> = {},
+): WalkthroughState {
+  return {
+    environment: {
+      id: 'sandbox',
+      name: 'Sandbox',
+      kind: 'sandbox',
+      base_url: 'http://127.0.0.1:7302',
+      counterparty_guid: '11111111-2222-3333-4444-555555555555',
+      active_kid: 'k1',
+    },
+    reset_at: null,
+    bank_url: 'http://127.0.0.1:7301',
+    obj: 'DE89370400440532013000',
+    sub: 'walkthrough@bank.example',
+    composed: done.includes('compose')
+      ? {
+          at: '2026-01-01T12:00:00.000Z',
+          kid: 'k1',
+          obj: 'DE89370400440532013000',
+          sub: 'walkthrough@bank.example',
+          token: TOKEN,
+          header: { alg: 'RS256', kid: 'k1' },
+          payload: { flow: 'sign-in' },
+        }
+      : null,
+    authenticate_request: done.includes('compose')
+      ? {
+          method: 'POST',
+          url: 'http://127.0.0.1:7302/api/v1/counterparty/11111111-2222-3333-4444-555555555555/jwk/authenticate',
+          headers: { 'CX-Authorization': TOKEN },
+          body: null,
+        }
+      : null,
+    session: null,
+    steps: WALKTHROUGH_STEP_IDS.map((id) => step(id, done, summaries)),
+    done: done.length,
+    total: 8,
+    derived_at: '2026-01-01T12:00:00.000Z',
+  };
+}
+
+function renderWith(
+  initial: WalkthroughState,
+  runs: Array<{ message: string; state: WalkthroughState }> = [],
+) {
+  let current = initial;
+  const base = fakeApi().api as unknown as Record<string, unknown>;
+  const walkthrough = {
+    state: vi.fn(async () => current),
+    run: vi.fn(async ({ step: id }: { step: StepId }) => {
+      const next = runs.shift()!;
+      current = next.state;
+      return { step: id, ok: true, message: next.message, state: next.state };
+    }),
+    reset: vi.fn(),
+    exportPack: vi.fn(),
+  };
+  const api = { ...base, walkthrough } as unknown as ConsoleApi;
+  renderWithClient(<WalkthroughPage />, api);
+  return {
+    walkthrough,
+    setState: (s: WalkthroughState) => {
+      current = s;
+    },
+  };
+}
+
+const action = (id: StepId) => screen.getByTestId(`step-action-${id}`) as HTMLButtonElement;
+
+describe('WalkthroughPage guidance', () => {
+  it('makes only the next step primary; a step whose earlier step is not done is disabled and says which', async () => {
+    renderWith(stateWith(['key']));
+    await screen.findByTestId('walkthrough-steps');
+    expect(action('register').className).toMatch(/btn-primary/);
+    for (const id of WALKTHROUGH_STEP_IDS.filter((x) => x !== 'register'))
+      expect(action(id).className, id).not.toMatch(/btn-primary/);
+    // compose builds only on the key (done): it can run; authenticate needs registration.
+    expect(action('compose').disabled).toBe(false);
+    expect(action('authenticate').disabled).toBe(true);
+    expect(screen.getByTestId('step-blocked-authenticate').textContent).toBe('Needs step 2 first: title 2.');
+    expect(action('authenticate').getAttribute('aria-describedby')).toBe('step-blocked-authenticate');
+    expect(action('rotate').disabled).toBe(true);
+  });
+
+  it('links each spec citation to the in-app reference', async () => {
+    renderWith(stateWith(['key']));
+    const card = await screen.findByTestId('step-compose');
+    const links = within(card).getByTestId('spec-citation').querySelectorAll('a');
+    expect([...links].map((a) => a.getAttribute('href'))).toEqual(['#/reference/4.4', '#/reference/2.4']);
+    expect(citationParts('spec 4.4 #3–6, 4.1 #2, 2.3').map((p) => p.id)).toEqual(['4.4', '4.1', '2.3']);
+  });
+
+  it('brings the next step into view and focus when a step turns green', async () => {
+    renderWith(stateWith(['key']), [{ message: 'onboarded', state: stateWith(['key', 'register']) }]);
+    await screen.findByTestId('walkthrough-steps');
+    fireEvent.click(action('register'));
+    await waitFor(() => expect(document.activeElement).toBe(action('compose')));
+    expect(action('compose').className).toMatch(/btn-primary/);
+    expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
+  });
+
+  it('offers Copy token, Copy header and Copy as curl on step 3', async () => {
+    renderWith(stateWith(['key', 'register', 'compose']));
+    await screen.findByTestId('step-token');
+    fireEvent.click(screen.getByTestId('copy-token'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(TOKEN));
+    fireEvent.click(screen.getByTestId('copy-cx'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(`CX-Authorization: ${TOKEN}`));
+    fireEvent.click(screen.getByTestId('copy-curl'));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenLastCalledWith(
+        `curl -sS -X POST 'http://127.0.0.1:7302/api/v1/counterparty/11111111-2222-3333-4444-555555555555/jwk/authenticate' -H 'CX-Authorization: ${TOKEN}'`,
+      ),
+    );
+  });
+
+  it('keeps "Last run" true to the current state: after a rotation step 1 names the new active key', async () => {
+    const created = stateWith(['key'], { key: 'kid "k1" is active' });
+    // The next run (here register, standing in for the rotation) leaves k2 active.
+    const rotated = stateWith(['key', 'register'], { key: 'kid "k2" is active' });
+    renderWith(stateWith([]), [
+      { message: 'generated kid "k1"', state: created },
+      { message: 'registered', state: rotated },
+    ]);
+    await screen.findByTestId('walkthrough-steps');
+    fireEvent.click(action('key'));
+    const line = await screen.findByTestId('step-message-key');
+    expect(line.getAttribute('data-moved')).toBe('false');
+    expect(line.textContent).toBe('Last run: generated kid "k1"');
+    fireEvent.click(action('register'));
+    await waitFor(() =>
+      expect(screen.getByTestId('step-message-key').getAttribute('data-moved')).toBe('true'),
+    );
+    expect(screen.getByTestId('step-message-key').textContent).toBe(
+      'Last run: generated kid "k1" · now: kid "k2" is active',
+    );
+  });
+});
+
+describe('ReferencePage', () => {
+  it('opens the cited section (#/reference/4.4), focused', async () => {
+    window.location.hash = '#/reference/4.4';
+    renderWithClient(<ReferencePage />, fakeApi().api);
+    const page = await screen.findByTestId('reference-page');
+    expect(page.getAttribute('data-section')).toBe('4.4');
+    const section = screen.getByTestId('reference-section-4.4');
+    expect(section.textContent).toMatch(/Registration flow/);
+    await waitFor(() => expect(document.activeElement).toBe(section));
+  });
+});
