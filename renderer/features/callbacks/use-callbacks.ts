@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useApi } from '../../api/client-context';
 import { CALLBACK_LIMIT, CALLBACK_PAGE } from './callbacks-model';
 import { callbacksKeys } from './query-keys';
-import { eventKeys, useEventDetail } from '../events/use-event-detail';
+import { useEventDetail } from '../events/use-event-detail';
 import { useEventFeed, useEventStats, useLiveFeed, type FeedFilters } from '../events/use-event-feed';
 
 /** The callbacks matching `filters` (failed, failed check, search), as the store answers them, kept live. */
