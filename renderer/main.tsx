@@ -2,10 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { resolveClient } from './api/client';
 import { App } from './app/app';
+import { startTheme } from './app/theme';
 import './styles/tokens.css';
 import './styles/shell.css';
 import './shared/ui.css';
 import './shared/report.css';
+
+// Before the first render, so a pinned theme never flashes the other one.
+startTheme();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

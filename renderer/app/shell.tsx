@@ -9,6 +9,7 @@ import { ExpiryPill } from '../features/keys/expiry-pill';
 import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
 import { StoreHealthPill } from './store-health';
+import { ThemeSwitch } from './theme';
 import { PageErrorBoundary } from './error-boundary';
 import { useAppLiveUpdates } from './live-updates';
 import { appKeys } from './query-keys';
@@ -65,6 +66,7 @@ export function Shell() {
         <StoreHealthPill />
         <TunnelPill />
         <div className="topbar-spacer" />
+        <ThemeSwitch />
         <ConnectionStatus />
       </header>
 

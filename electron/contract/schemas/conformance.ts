@@ -108,11 +108,32 @@ export const ConformanceRunInput = z.object({
   jwks_port: z.number().int().min(0).max(65535).optional(),
 });
 
-/** Live progress of a run, one event per phase and per finished case. */
+/**
+ * What a run is doing right now (issue 13, item 6: the page says from its first second what it
+ * waits for): a case under way with its timeout, or a deliberate wait with its end.
+ */
+export const ConformanceActivity = z.object({
+  /** `case`: a case's requests are under way; `refresh-wait`: waiting before sending a token again. */
+  kind: z.enum(['case', 'refresh-wait']),
+  /** The case it belongs to. */
+  case_id: z.string(),
+  /** One sentence a person can read, e.g. what the bank must fetch and from where. */
+  text: z.string(),
+  /** The most this case can still take: every request given up at its limit, every wait waited. */
+  timeout_ms: z.number().int(),
+  /** When the wait ends (ISO time; `refresh-wait`), for a countdown; null for a case. */
+  until: z.string().nullable(),
+  /** How many times the bank has fetched the runner's JWKS in this run so far. */
+  jwks_fetches: z.number().int(),
+});
+export type ConformanceActivity = z.infer<typeof ConformanceActivity>;
+
+/** Live progress of a run, one event per phase, per case begun or waited on, and per finished case. */
 export const ConformanceProgress = z.object({
   run_id: z.string(),
   kind: z.enum(['run', 'self-check']),
-  phase: z.enum(['started', 'case', 'finished', 'error']),
+  /** `activity`: what the run does now changed (see `activity`); nothing finished. */
+  phase: z.enum(['started', 'activity', 'case', 'finished', 'error']),
   /** Cases in the plan. */
   total: z.number().int(),
   /** Cases finished so far. */
@@ -123,6 +144,8 @@ export const ConformanceProgress = z.object({
   case: CaseResult.optional(),
   /** The run's error (phase `error`): e.g. the JWKS port is taken. */
   error: z.string().optional(),
+  /** What the run is doing now (phase `activity`). */
+  activity: ConformanceActivity.optional(),
   passed: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),

@@ -147,11 +147,21 @@ export const SignInResult = z.object({
 export type SignInResult = z.infer<typeof SignInResult>;
 
 export const NotifyEvent = z.enum(['pay-in', 'pay-out', 'transfer']);
+/**
+ * A deliberately malformed notification body, to test the bank's rejection path (issue 13,
+ * item 6): `not-json` is not JSON at all, `no-transaction-id` is a JSON object without
+ * transaction_id, `bad-uuid` has a transaction_id that is not a UUID (spec 2.7).
+ */
+export const MalformedNotification = z.enum(['not-json', 'no-transaction-id', 'bad-uuid']);
+export type MalformedNotification = z.infer<typeof MalformedNotification>;
+
 export const NotifyInput = z.object({
   counterparty_guid: Guid,
   event: NotifyEvent,
   transaction_id: z.uuid().optional(),
   to: z.enum(['sender', 'receiver']).optional(),
+  /** Send this malformed body instead of `{"transaction_id": "<uuid>"}`; the bank should refuse it. */
+  malformed: MalformedNotification.optional(),
 });
 export type NotifyInput = z.infer<typeof NotifyInput>;
 

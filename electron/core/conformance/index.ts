@@ -1,7 +1,7 @@
 /**
  * The conformance suite's method handlers (issue 7): `conformance.run` against a bank's own
  * callbacks, `conformance.selfCheck` against a private instance of the console's bank endpoints,
- * the last report and its export, and `conformance.progressed` as each case finishes.
+ * the last report and its export, and `conformance.progressed` as each case begins, waits and finishes.
  *
  * One run at a time per core: a second is refused (CONFLICT) rather than queued, since both
  * would serve a JWKS and the bank under test would see two services at once.
@@ -123,6 +123,8 @@ export function conformanceHandlers(
                 cases.push(c);
                 progress({ ...base, phase: 'case', done, case: c }, cases);
               },
+              onActivity: (activity) =>
+                progress({ ...base, phase: 'activity', done: cases.length, activity }, cases),
             },
           );
           progress({ ...base, phase: 'finished', done: cases.length }, cases);
@@ -154,6 +156,10 @@ export function conformanceHandlers(
             onCase: (c, done) => {
               cases.push(c);
               if (ready.base) progress({ ...ready.base, phase: 'case', done, case: c }, cases);
+            },
+            onActivity: (activity) => {
+              if (ready.base)
+                progress({ ...ready.base, phase: 'activity', done: cases.length, activity }, cases);
             },
           },
         );

@@ -14,7 +14,12 @@
  * limit, and nothing in them is executed or followed. Private keys never leave this process.
  */
 import { randomBytes } from 'node:crypto';
-import type { CaseExchange, CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
+import type {
+  CaseExchange,
+  CaseResult,
+  ConformanceActivity,
+  ConformanceReport,
+} from '../../contract/schemas/conformance';
 import { exchange, type ExchangeResult } from '../http/exchange';
 import { isJsonContentType } from '../http/body';
 import { equalsJudge, keySetFromJwks, LEEWAY_SECONDS, verifyToken, type EngineVerdict } from '../jwt';
@@ -69,6 +74,8 @@ export interface RunHooks {
   kind?: ConformanceReport['kind'];
   /** Called as each case finishes, in order (for live tables and progress bars). */
   onCase?: (result: CaseResult, done: number, total: number) => void;
+  /** Called as a case begins and as a wait begins: what the run is doing and waiting for. */
+  onActivity?: (activity: ConformanceActivity) => void;
 }
 
 export interface ConformanceRunner {
@@ -249,8 +256,53 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
       hooks.onCase?.(result, results.length, plan.length);
     };
 
+    /**
+     * The most a case can take: each request given up at `giveUpMs`, and for a case that may
+     * wait for a rate-limited JWKS refresh, that wait and one more request.
+     */
+    const caseTimeoutMs = (c: PlannedCase) => {
+      const requests = c.kind === 'budget' ? budgetCalls : 1;
+      const retry = (c.kind === 'valid' || c.kind === 'rotation') && refreshWaitMs > 0;
+      return requests * giveUpMs + (retry ? refreshWaitMs + giveUpMs : 0);
+    };
+    const tell = (activity: Omit<ConformanceActivity, 'jwks_fetches'>) => {
+      try {
+        hooks.onActivity?.({ ...activity, jwks_fetches: jwks.fetches.length - fetchesBefore });
+      } catch {
+        // a listener's failure never stops the run
+      }
+    };
+    /** The wait before sending a token again, told first so the page can count it down. */
+    const waitForRefresh = async (c: PlannedCase, why: string) => {
+      tell({
+        kind: 'refresh-wait',
+        case_id: c.id,
+        text: `${why}: waiting ${Math.round(refreshWaitMs / 1000)} s (a bank may rate-limit JWKS refreshes for unknown kids), then sending the token again`,
+        timeout_ms: refreshWaitMs + giveUpMs,
+        until: new Date(now() + refreshWaitMs).toISOString(),
+      });
+      await sleep(refreshWaitMs);
+    };
+    const firstFetchHint = () =>
+      jwks.fetches.length === fetchesBefore
+        ? `; to verify it the bank must fetch the runner's JWKS at ${jwks.url} (not fetched yet in this run)`
+        : '';
+    const caseText = (c: PlannedCase) => {
+      switch (c.kind) {
+        case 'valid':
+          return `GET /${c.route} with a valid token (kid ${first.kid})${firstFetchHint()}`;
+        case 'budget':
+          return `GET /${c.route} ${budgetCalls} times with valid tokens, each to be answered within ${BUDGET_MS} ms`;
+        case 'rotation':
+          return `publishing a new key beside kid ${first.kid} at ${jwks.url}, then GET /${c.route} with a token signed by it: the bank must fetch the JWKS again`;
+        case 'negative':
+          return c.title;
+      }
+    };
+
     for (const c of plan) {
       const started = performance.now();
+      tell({ kind: 'case', case_id: c.id, text: caseText(c), timeout_ms: caseTimeoutMs(c), until: null });
       if (c.kind === 'valid') {
         const label = 'valid token';
         let sent = await send(base, c.route, validToken(), label);
@@ -265,7 +317,7 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
           sent.result.status === 401 &&
           jwks.fetches.length === fetchesBefore
         ) {
-          await sleep(refreshWaitMs);
+          await waitForRefresh(c, `/${c.route} answered 401 and the bank has not fetched ${jwks.url}`);
           sent = await send(base, c.route, validToken(), `${label}, again after ${refreshWaitMs} ms`);
           exchanges.push(sent.record);
           retried = ` (the first call got 401 without the bank fetching the JWKS; retried after ${Math.round(refreshWaitMs / 1000)} s)`;
@@ -356,7 +408,7 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
         if (refreshWaitMs > 0 && !(sent.result.ok && sent.result.status === 200)) {
           // A careful bank rate-limits refreshes for unknown kids: give it that long, once.
           const firstAnswer = quote(sent.result);
-          await sleep(refreshWaitMs);
+          await waitForRefresh(c, `/${c.route} answered ${firstAnswer} to the new key's token`);
           sent = await send(
             base,
             c.route,

@@ -79,7 +79,7 @@ export function controlRoutes(engine: SandboxEngine): Route[] {
       },
     },
     {
-      // Spec 4.3, 6: a notification on demand.
+      // Spec 4.3, 6: a notification on demand; with `malformed` a body the bank must refuse (spec 2.7).
       method: 'POST',
       path: `${counterparty}/notify`,
       body: 'json',

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   Counterparty,
+  MalformedNotification,
   NotifyInput,
   NotifyResult,
   SandboxSettings,
@@ -50,6 +51,31 @@ export function sideFor(event: NotifyInput['event'], to: Side | undefined): Side
 }
 
 /**
+ * The malformed bodies (issue 13, item 6), each breaking one rule of spec 2.7 and nothing else:
+ * still sent as application/json to the right path, so the bank's answer judges the body alone.
+ */
+const MALFORMED_BODY: Record<MalformedNotification, (transactionId: string) => string> = {
+  'not-json': (id) => `transaction_id=${id}`,
+  'no-transaction-id': (id) => JSON.stringify({ transactionId: id }),
+  'bad-uuid': (id) => JSON.stringify({ transaction_id: `tx-${id.replaceAll('-', '').slice(0, 12)}` }),
+};
+
+/** The answer expected, as [passed?, detail]: 200 for a good notification, a 4xx refusal for a malformed one. */
+function judgeStatus(status: number, malformed: MalformedNotification | undefined): [boolean, string] {
+  if (malformed === undefined) {
+    return status === 200
+      ? [true, 'the bank answered 200']
+      : [false, `the bank answered ${status}; spec 4.3 expects 200 OK once it has taken the notification`];
+  }
+  return status >= 400 && status < 500
+    ? [true, `the bank refused the ${malformed} body with ${status}`]
+    : [
+        false,
+        `the bank answered ${status} to a ${malformed} body; it should refuse it with 400 (spec 2.7: the body is {"transaction_id": "<uuid>"})`,
+      ];
+}
+
+/**
  * Sends one notification and records how it went. A missing URL for that side is BAD_ARGUMENT
  * naming the field; a bank that cannot be reached is a result with `status: null` and `error`.
  */
@@ -67,11 +93,22 @@ export async function runNotify(
       field,
     );
   }
+  if (input.malformed !== undefined && input.transaction_id !== undefined) {
+    throw badRequest(
+      'transaction_id: a malformed notification carries no valid transaction_id; leave out one of transaction_id and malformed',
+      'transaction_id',
+    );
+  }
   const transactionId = input.transaction_id ?? randomUUID();
   const url = joinUrl(base, `${deps.settings().notify_path_prefix}/${input.event}`);
-  const body = JSON.stringify({ transaction_id: transactionId });
+  const body =
+    input.malformed !== undefined
+      ? MALFORMED_BODY[input.malformed](transactionId)
+      : JSON.stringify({ transaction_id: transactionId });
+  const what = input.malformed !== undefined ? `a ${input.malformed} ${input.event}` : input.event;
   const headers = { 'Content-Type': 'application/json', 'User-Agent': userAgent() };
 
+  const statusTitle = input.malformed !== undefined ? 'refused with HTTP 400' : 'HTTP status 200';
   const trace = new TraceBuilder('notify', counterparty.counterparty_guid, deps.now);
   const answer = await exchange({ method: 'POST', url, headers, body, giveUpMs: GIVE_UP_MS });
   const request = { method: 'POST', url, headers, body };
@@ -79,11 +116,11 @@ export async function runNotify(
     const error = answer.connected
       ? `the bank did not answer: ${answer.message}`
       : `could not reach the bank: ${answer.message}`;
-    trace.step('delivered', `POST ${input.event} to the ${side} bank`, 'failed', error, {
+    trace.step('delivered', `POST ${what} to the ${side} bank`, 'failed', error, {
       duration_ms: answer.durationMs,
       request,
     });
-    trace.step('status', 'HTTP status 200', 'skipped', 'not judged: there is no answer');
+    trace.step('status', statusTitle, 'skipped', 'not judged: there is no answer');
     return {
       transaction_id: transactionId,
       url,
@@ -95,9 +132,9 @@ export async function runNotify(
   }
   trace.step(
     'delivered',
-    `POST ${input.event} to the ${side} bank`,
+    `POST ${what} to the ${side} bank`,
     'passed',
-    `transaction_id ${transactionId} delivered; the bank answered ${answer.status} in ${Math.round(answer.durationMs)} ms`,
+    `${input.malformed !== undefined ? `body ${body}` : `transaction_id ${transactionId}`} delivered; the bank answered ${answer.status} in ${Math.round(answer.durationMs)} ms`,
     {
       duration_ms: answer.durationMs,
       request,
@@ -108,14 +145,8 @@ export async function runNotify(
       },
     },
   );
-  trace.step(
-    'status',
-    'HTTP status 200',
-    answer.status === 200 ? 'passed' : 'failed',
-    answer.status === 200
-      ? 'the bank answered 200'
-      : `the bank answered ${answer.status}; spec 4.3 expects 200 OK once it has taken the notification`,
-  );
+  const [passed, detail] = judgeStatus(answer.status, input.malformed);
+  trace.step('status', statusTitle, passed ? 'passed' : 'failed', detail);
   return {
     transaction_id: transactionId,
     url,

@@ -1,4 +1,5 @@
 import { type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
@@ -9,13 +10,13 @@ import { DecodedPart } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
 import { EnvSummary } from '../environments/env-summary';
 import { useActiveEnvironment } from '../environments/use-environments';
-import { openInInspector } from '../inspector/open-in-inspector';
 import { KidSelect } from '../keys/kid-select';
 import { useKeys } from '../keys/use-keys';
 import { AuthResultView } from '../service/auth-result';
 import { useAuthenticate } from '../service/use-service';
 import { buildSignInput, effectiveValues, type ComposerField } from './build-input';
-import { useComposerStore } from './composer-store';
+import { draftFor, useComposerStore, type ComposerDraft } from './composer-store';
+import { ComposerHistory, historyEntry, openTokenInInspector } from './composer-history';
 import { useSignJwt } from './use-composer';
 import './composer.css';
 
@@ -26,8 +27,10 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 export function ComposerPage() {
   const keys = useKeys();
   const env = useActiveEnvironment();
-  const draft = useComposerStore();
+  const envId = env?.id ?? '';
+  const draft = useComposerStore(useShallow((s) => draftFor(s, envId)));
   const set = useComposerStore((s) => s.set);
+  const remember = useComposerStore((s) => s.remember);
   const sign = useSignJwt();
   const send = useAuthenticate();
   const keyList = keys.data ?? [];
@@ -41,9 +44,9 @@ export function ComposerPage() {
   const iatLocal =
     values.iat.trim() !== '' ? formatLocal(new Date(Number(values.iat) * 1000).toISOString()) : null;
 
-  const edit = (patch: Parameters<typeof set>[0]) => {
+  const edit = (patch: Partial<ComposerDraft>) => {
     if (sign.error) sign.reset();
-    set(patch);
+    set(envId, patch);
   };
 
   const submit = (e: FormEvent) => {
@@ -53,14 +56,16 @@ export function ComposerPage() {
       document.getElementById(`composer-${invalid}`)?.focus();
       return;
     }
-    sign.mutate(input, { onSuccess: () => send.reset() });
+    sign.mutate(input, {
+      onSuccess: (result) => {
+        send.reset();
+        remember(historyEntry(result, input, envId));
+      },
+    });
   };
 
-  const publicJwk = signed ? keyList.find((k) => k.kid === signed.header.kid)?.public_jwk : undefined;
-  const claim = (name: string) => {
-    const v = signed?.payload[name];
-    return typeof v === 'string' ? v : undefined;
-  };
+  // What the shown token was signed for (the form may have changed since: "stale").
+  const signedFor = sign.variables ?? input;
 
   return (
     <div className="composer-page" data-testid="composer-page" data-state={keys.data ? 'ready' : 'loading'}>
@@ -267,14 +272,7 @@ export function ComposerPage() {
                     <button
                       type="button"
                       className="btn btn-small"
-                      onClick={() =>
-                        openInInspector({
-                          token: signed.token,
-                          ...(publicJwk ? { keyText: JSON.stringify(publicJwk, null, 2) } : {}),
-                          ...(claim('obj') !== undefined ? { expectedObj: claim('obj') } : {}),
-                          ...(claim('sub') !== undefined ? { expectedSub: claim('sub') } : {}),
-                        })
-                      }
+                      onClick={() => openTokenInInspector({ token: signed.token, ...signedFor }, keyList)}
                       data-testid="open-in-inspector"
                     >
                       Open in Inspector
@@ -331,6 +329,7 @@ export function ComposerPage() {
           )}
         </div>
       </div>
+      <ComposerHistory />
     </div>
   );
 }

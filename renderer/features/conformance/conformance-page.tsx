@@ -5,6 +5,7 @@ import { Field } from '../../shared/field';
 import { formatMs } from '../../shared/format';
 import { PageHead } from '../../shared/page-head';
 import { CaseList } from './case-list';
+import { RunActivity } from './run-activity';
 import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
 import { useConformanceStore } from './conformance-store';
 import {
@@ -266,6 +267,7 @@ function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
             </span>
           ) : null}
         </div>
+        {running ? <RunActivity run={run} /> : null}
         {run.error ? <p className="text-fail">{run.error}</p> : null}
         <div className="form-actions">
           <button

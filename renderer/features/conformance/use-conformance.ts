@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodInput } from '../../../electron/contract';
 import type {
   CaseResult,
+  ConformanceActivity,
   ConformanceProgress,
   ConformanceReport,
 } from '../../../electron/contract/schemas/conformance';
@@ -14,6 +15,8 @@ export interface LiveRun {
   run_id: string;
   kind: ConformanceReport['kind'];
   phase: 'started' | 'case' | 'finished' | 'error';
+  /** What the run is doing and waiting for now; null between cases and once it has ended. */
+  activity: ConformanceActivity | null;
   total: number;
   done: number;
   cases: CaseResult[];
@@ -31,6 +34,7 @@ export function fromReport(report: ConformanceReport, runId = 'last'): LiveRun {
     run_id: runId,
     kind: report.kind,
     phase: 'finished',
+    activity: null,
     total: report.cases.length,
     done: report.cases.length,
     cases: report.cases,
@@ -52,7 +56,9 @@ export function applyProgress(old: LiveRun | null | undefined, p: ConformancePro
   return {
     run_id: p.run_id,
     kind: p.kind,
-    phase: p.phase,
+    // An activity changes what the run is doing, not where it is.
+    phase: p.phase === 'activity' ? (same?.phase ?? 'started') : p.phase,
+    activity: p.phase === 'activity' ? (p.activity ?? null) : null,
     total: p.total || (same?.total ?? 0),
     done: Math.max(p.done, cases.length),
     cases,

@@ -116,7 +116,9 @@ function EnvRow({
           </span>
         ) : null}
       </td>
-      <td className="mono">{e.base_url ?? <span className="muted">not listening</span>}</td>
+      <td className="mono cell-cut" title={e.base_url ?? undefined}>
+        {e.base_url ?? <span className="muted">not listening</span>}
+      </td>
       <td>
         {e.counterparty_guid ? (
           <span className="env-guid">
@@ -127,11 +129,22 @@ function EnvRow({
           <span className="text-warn">not set</span>
         )}
       </td>
-      <td>{e.active_kid ? <code>{e.active_kid}</code> : <span className="text-warn">none</span>}</td>
-      <td className="mono env-defaults">
+      <td>
+        {e.active_kid ? (
+          <code className="text-cut" title={e.active_kid}>
+            {e.active_kid}
+          </code>
+        ) : (
+          <span className="text-warn">none</span>
+        )}
+      </td>
+      <td
+        className="mono env-defaults cell-cut"
+        title={`obj ${e.default_obj ?? '—'} / sub ${e.default_sub ?? '—'}`}
+      >
         {e.default_obj ?? dash} / {e.default_sub ?? dash}
       </td>
-      <td className="mono env-jwks" title={e.effective_jwks_url ?? undefined}>
+      <td className="mono env-jwks cell-cut" title={e.effective_jwks_url ?? undefined}>
         {e.effective_jwks_url ?? dash}
         {e.service_jwks_url === null && e.effective_jwks_url ? (
           <span className="muted"> (derived)</span>

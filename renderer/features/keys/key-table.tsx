@@ -56,7 +56,9 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
               data-expiry={level}
             >
               <td className="key-kid">
-                <code data-testid="key-kid">{k.kid}</code>
+                <code className="text-cut" title={k.kid} data-testid="key-kid">
+                  {k.kid}
+                </code>
                 {inEnv ? (
                   <span
                     className="badge badge-accent"
@@ -69,7 +71,12 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
               </td>
               <td>{k.alg}</td>
               <td className="num">{k.bits}</td>
-              <td className="key-label">
+              <td
+                className="key-label cell-cut"
+                title={[k.label, k.counterparty_guid && `counterparty ${k.counterparty_guid}`]
+                  .filter(Boolean)
+                  .join(' · ')}
+              >
                 {k.label || <span className="muted">—</span>}
                 {k.counterparty_guid ? (
                   <span className="key-counterparty muted" title={`counterparty ${k.counterparty_guid}`}>

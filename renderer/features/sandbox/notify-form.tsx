@@ -19,6 +19,14 @@ const EVENTS: Array<{ value: NotifyDraft['event']; label: string }> = [
   { value: 'transfer', label: 'transfer → sender or receiver' },
 ];
 
+/** The bodies to send: the valid one, or one that breaks spec 2.7 to test the bank's rejection path. */
+const BODIES: Array<{ value: NotifyDraft['malformed']; label: string; shows: string }> = [
+  { value: '', label: 'valid', shows: '{"transaction_id": "<uuid>"}' },
+  { value: 'not-json', label: 'malformed: not JSON', shows: 'transaction_id=<uuid> (not JSON)' },
+  { value: 'no-transaction-id', label: 'malformed: no transaction_id', shows: '{"transactionId": "<uuid>"}' },
+  { value: 'bad-uuid', label: 'malformed: transaction_id not a UUID', shows: '{"transaction_id": "tx-…"}' },
+];
+
 /** Which URL a notification goes to (spec 4.3), for the hint under the form. */
 function targetOf(c: Counterparty, d: NotifyDraft): { field: string; url: string | null } {
   const toReceiver = d.event === 'pay-in' || (d.event === 'transfer' && d.to === 'receiver');
@@ -33,7 +41,11 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
   const draft = useSandboxStore((s) => s.notifyDrafts[guid]) ?? DEFAULT_NOTIFY;
   const setDraft = useSandboxStore((s) => s.setNotifyDraft);
   const notify = useNotify();
-  const idProblem = problemOf(schemas.NotifyInput.shape.transaction_id.unwrap(), draft.transaction_id);
+  const malformed = draft.malformed !== '';
+  const idProblem = malformed
+    ? null
+    : problemOf(schemas.NotifyInput.shape.transaction_id.unwrap(), draft.transaction_id);
+  const body = BODIES.find((b) => b.value === draft.malformed) ?? BODIES[0]!;
   const target = targetOf(counterparty, draft);
   const base = `notify-${guid}`;
 
@@ -42,12 +54,14 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
     if (idProblem) return;
     const input: Parameters<typeof notify.mutate>[0] = { counterparty_guid: guid, event: draft.event };
     if (draft.event === 'transfer') input.to = draft.to;
-    if (draft.transaction_id.trim() !== '') input.transaction_id = draft.transaction_id.trim();
+    if (draft.malformed !== '') input.malformed = draft.malformed;
+    else if (draft.transaction_id.trim() !== '') input.transaction_id = draft.transaction_id.trim();
     notify.mutate(input);
   };
 
   const result = notify.data;
-  const delivered = result && result.status !== null && result.status >= 200 && result.status < 300;
+  // A good notification passes with 200; a malformed one passes when the bank refuses it (4xx).
+  const passed = result?.trace.ok === true;
   return (
     <form className="action-form" onSubmit={submit} noValidate aria-labelledby={`${base}-title`}>
       <h4 id={`${base}-title`} className="subhead">
@@ -86,25 +100,45 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
           </fieldset>
         ) : null}
         <div className="field">
-          <label htmlFor={`${base}-txid`} className="field-label">
-            transaction_id <span className="field-hint">optional · a new UUID when empty</span>
+          <label htmlFor={`${base}-body`} className="field-label">
+            Body
           </label>
-          <input
-            id={`${base}-txid`}
-            className="input mono"
-            value={draft.transaction_id}
-            onChange={(e) => setDraft(guid, { transaction_id: e.target.value })}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="a new UUID"
-            aria-invalid={idProblem ? true : undefined}
-            aria-describedby={`${base}-txid-note`}
-            data-testid="notify-transaction-id"
-          />
-          <p className="field-note" id={`${base}-txid-note`}>
-            {idProblem ? <span className="field-error">transaction_id {idProblem}</span> : null}
-          </p>
+          <select
+            id={`${base}-body`}
+            className="input"
+            value={draft.malformed}
+            onChange={(e) => setDraft(guid, { malformed: e.target.value as NotifyDraft['malformed'] })}
+            data-testid="notify-body"
+          >
+            {BODIES.map((b) => (
+              <option key={b.value} value={b.value}>
+                {b.label}
+              </option>
+            ))}
+          </select>
         </div>
+        {malformed ? null : (
+          <div className="field">
+            <label htmlFor={`${base}-txid`} className="field-label">
+              transaction_id <span className="field-hint">optional · a new UUID when empty</span>
+            </label>
+            <input
+              id={`${base}-txid`}
+              className="input mono"
+              value={draft.transaction_id}
+              onChange={(e) => setDraft(guid, { transaction_id: e.target.value })}
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="a new UUID"
+              aria-invalid={idProblem ? true : undefined}
+              aria-describedby={`${base}-txid-note`}
+              data-testid="notify-transaction-id"
+            />
+            <p className="field-note" id={`${base}-txid-note`}>
+              {idProblem ? <span className="field-error">transaction_id {idProblem}</span> : null}
+            </p>
+          </div>
+        )}
       </div>
       <p className="field-note muted">
         POST to the {target.field}
@@ -116,7 +150,8 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
         ) : (
           <span className="text-warn"> (not set yet)</span>
         )}{' '}
-        with body <code>{'{"transaction_id": "<uuid>"}'}</code>.
+        with body <code data-testid="notify-body-shown">{body.shows}</code>
+        {malformed ? ': the bank should refuse it with 400 and record it rejected' : null}.
       </p>
       <div className="form-actions">
         <button
@@ -125,16 +160,16 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
           disabled={notify.isPending || idProblem !== null}
           data-testid="send-notification"
         >
-          {notify.isPending ? 'Sending…' : 'Send notification'}
+          {notify.isPending ? 'Sending…' : malformed ? 'Send malformed notification' : 'Send notification'}
         </button>
         {result ? (
           <span
-            className={`result-line ${delivered ? 'text-pass' : 'text-fail'}`}
+            className={`result-line ${passed ? 'text-pass' : 'text-fail'}`}
             role="status"
             data-testid="notify-result"
             data-status={result.status ?? 'unreachable'}
           >
-            {delivered ? '✓' : '✗'} {result.status ?? 'no answer'} in {formatMs(result.duration_ms)} ·{' '}
+            {passed ? '✓' : '✗'} {result.status ?? 'no answer'} in {formatMs(result.duration_ms)} ·{' '}
             <code data-testid="notify-result-transaction-id">{result.transaction_id}</code>
             {result.error ? ` · ${result.error}` : null}
           </span>

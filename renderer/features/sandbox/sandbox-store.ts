@@ -21,7 +21,22 @@ export interface NotifyDraft {
   event: NotifyInput['event'];
   to: 'sender' | 'receiver';
   transaction_id: string;
+  /** '' sends the valid body; otherwise that malformed body, to test the bank's rejection path. */
+  malformed: '' | NonNullable<NotifyInput['malformed']>;
 }
+
+/**
+ * The sign-in's bank JWT: composed here from a vault key and a customer (the default once a
+ * vault key is registered for the counterparty), or pasted. `null` fields: not chosen yet, the
+ * form's default shows.
+ */
+export interface SignInDraft {
+  mode: 'compose' | 'paste' | null;
+  kid: string | null;
+  obj: string | null;
+  sub: string | null;
+}
+export const EMPTY_SIGN_IN: SignInDraft = { mode: null, kid: null, obj: null, sub: null };
 
 export const EMPTY_ONBOARD: OnboardDraft = {
   jwk: '',
@@ -32,7 +47,12 @@ export const EMPTY_ONBOARD: OnboardDraft = {
   bank_receiver_url: '',
 };
 
-export const DEFAULT_NOTIFY: NotifyDraft = { event: 'pay-in', to: 'receiver', transaction_id: '' };
+export const DEFAULT_NOTIFY: NotifyDraft = {
+  event: 'pay-in',
+  to: 'receiver',
+  transaction_id: '',
+  malformed: '',
+};
 
 interface SandboxUiState {
   onboardOpen: boolean;
@@ -43,6 +63,7 @@ interface SandboxUiState {
   urlDrafts: Record<string, UrlDraft>;
   /** The bank JWT to sign in with, by counterparty. */
   signInTokens: Record<string, string>;
+  signInDrafts: Record<string, SignInDraft>;
   notifyDrafts: Record<string, NotifyDraft>;
   /** Traces shown with their steps. */
   expandedTraces: Record<string, boolean>;
@@ -55,6 +76,7 @@ interface SandboxUiState {
   openCounterpartyOnly(guid: string): void;
   setUrlDraft(guid: string, draft: UrlDraft | null): void;
   setSignInToken(guid: string, token: string): void;
+  setSignInDraft(guid: string, patch: Partial<SignInDraft>): void;
   setNotifyDraft(guid: string, patch: Partial<NotifyDraft>): void;
   toggleTrace(id: string): void;
   expandTrace(id: string): void;
@@ -67,6 +89,7 @@ const INITIAL = {
   openCounterparty: null,
   urlDrafts: {},
   signInTokens: {},
+  signInDrafts: {},
   notifyDrafts: {},
   expandedTraces: {},
   confirmingRotate: false,
@@ -87,6 +110,10 @@ export const useSandboxStore = create<SandboxUiState>()((set) => ({
       return { urlDrafts };
     }),
   setSignInToken: (guid, token) => set((s) => ({ signInTokens: { ...s.signInTokens, [guid]: token } })),
+  setSignInDraft: (guid, patch) =>
+    set((s) => ({
+      signInDrafts: { ...s.signInDrafts, [guid]: { ...(s.signInDrafts[guid] ?? EMPTY_SIGN_IN), ...patch } },
+    })),
   setNotifyDraft: (guid, patch) =>
     set((s) => ({
       notifyDrafts: { ...s.notifyDrafts, [guid]: { ...(s.notifyDrafts[guid] ?? DEFAULT_NOTIFY), ...patch } },

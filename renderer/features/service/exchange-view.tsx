@@ -159,7 +159,9 @@ function ExchangeItem({ exchange: e }: { exchange: Exchange }) {
         </time>
       </DisclosureButton>
       {!expanded && (e.error || e.explanation) ? (
-        <p className="exchange-summary-problem">{e.explanation ?? e.error}</p>
+        <p className="exchange-summary-problem" title={e.explanation ?? e.error ?? undefined}>
+          {e.explanation ?? e.error}
+        </p>
       ) : null}
       {expanded ? (
         <div id={bodyId} className="exchange-body-wrap">

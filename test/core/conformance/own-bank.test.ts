@@ -118,6 +118,16 @@ describe('contract handlers', () => {
     expect(cases.map((p) => (p.case as CaseResult).id)).toEqual(report.cases.map((c) => c.id));
     expect(progress.at(-1)).toMatchObject({ phase: 'finished', passed: report.cases.length, failed: 0 });
     expect(new Set(progress.map((p) => p.run_id)).size).toBe(1);
+    // Each case is announced as it begins, with its timeout; the first names the JWKS to fetch.
+    const begun = progress.filter((p) => p.phase === 'activity' && p.activity?.kind === 'case');
+    expect(begun.map((p) => p.activity!.case_id)).toEqual(report.cases.map((c) => c.id));
+    expect(progress[1]).toMatchObject({ phase: 'activity', done: 0, activity: { jwks_fetches: 0 } });
+    expect(progress[1]!.activity!.text).toContain(
+      `the bank must fetch the runner's JWKS at ${report.jwks_url}`,
+    );
+    for (const p of begun) expect(p.activity!.timeout_ms).toBeGreaterThan(0);
+    const budget = begun.find((p) => p.activity!.case_id === 'user_auth.budget')!;
+    expect(budget.activity!.timeout_ms).toBeGreaterThan(begun[0]!.activity!.timeout_ms - 1);
 
     expect(await handlers['conformance.lastReport'](undefined)).toEqual(report);
     const json = await handlers['conformance.export']({ format: 'json' });

@@ -97,9 +97,11 @@ export class SandboxPageModel {
     await this.byTestId('bank-urls-saved', card).waitFor();
   }
 
-  /** Runs the registration flow with `token`; resolves to whether every rule passed. */
+  /** Runs the registration flow with a pasted `token`; resolves to whether every rule passed. */
   async runSignIn(guid: string, token: string): Promise<boolean> {
     const card = this.counterparty(guid);
+    // Compose is the default when a vault key is registered for the counterparty: paste instead.
+    await this.byTestId('sign-in-mode-paste', card).check();
     await this.byTestId('sign-in-token', card).fill(token);
     await this.byTestId('run-sign-in', card).click();
     const result = this.byTestId('sign-in-result', card);

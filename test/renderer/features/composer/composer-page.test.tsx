@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConsoleError } from '../../../../electron/contract';
 import { ComposerPage } from '../../../../renderer/features/composer/composer-page';
-import { resetComposerStore } from '../../../../renderer/features/composer/composer-store';
+import {
+  HISTORY_LIMIT,
+  resetComposerStore,
+  useComposerStore,
+  type ComposedToken,
+} from '../../../../renderer/features/composer/composer-store';
 import {
   resetInspectorStore,
   useInspectorStore,
@@ -178,5 +183,96 @@ describe('ComposerPage', () => {
     fireEvent.click(screen.getByTestId('composer-sign'));
     const error = await screen.findByTestId('composer-error');
     expect(error.getAttribute('data-code')).toBe('VAULT_LOCKED');
+  });
+
+  it('remembers obj/sub per environment, in localStorage, across visits', async () => {
+    await renderPage();
+    type('composer-obj', '+4915112345678');
+    type('composer-sub', 'tech-user-7');
+    cleanup();
+    await renderPage();
+    expect((screen.getByTestId('composer-obj') as HTMLInputElement).value).toBe('+4915112345678');
+    expect((screen.getByTestId('composer-sub') as HTMLInputElement).value).toBe('tech-user-7');
+    const stored = JSON.parse(window.localStorage.getItem('dets-console.composer')!);
+    expect(stored.state.claimsByEnv).toEqual({ sandbox: { obj: '+4915112345678', sub: 'tech-user-7' } });
+    // Another environment keeps its own defaults: what was typed for the sandbox does not follow.
+    cleanup();
+    const other = sandboxEnv({
+      id: 'env-uat',
+      name: 'UAT',
+      active_kid: 'k-env',
+      default_obj: 'DE02100100109307118603',
+    });
+    await renderPage(fakeConsole({ keys: [keyInfo('k-env')], environments: [other] }));
+    expect((screen.getByTestId('composer-obj') as HTMLInputElement).value).toBe('DE02100100109307118603');
+  });
+
+  it('reads the remembered claims back from storage, and ignores a stored value that does not fit', async () => {
+    window.localStorage.setItem(
+      'dets-console.composer',
+      JSON.stringify({ state: { claimsByEnv: { sandbox: { obj: 'DE-stored' } }, history: [] }, version: 1 }),
+    );
+    await useComposerStore.persist.rehydrate();
+    expect(useComposerStore.getState().claimsByEnv.sandbox?.obj).toBe('DE-stored');
+    resetComposerStore();
+    window.localStorage.setItem(
+      'dets-console.composer',
+      JSON.stringify({ state: { history: 'x' }, version: 1 }),
+    );
+    await useComposerStore.persist.rehydrate();
+    expect(useComposerStore.getState().claimsByEnv).toEqual({});
+    expect(useComposerStore.getState().history).toEqual([]);
+  });
+
+  it('keeps a history of signed tokens, newest first, each to copy again or inspect', async () => {
+    await renderPage();
+    fireEvent.click(screen.getByTestId('composer-sign'));
+    const first = (await screen.findByTestId('composer-token')).textContent!;
+    type('composer-sub', 'second@bank.example');
+    fireEvent.click(screen.getByTestId('composer-sign'));
+    await waitFor(() => expect(screen.getAllByTestId('composer-history-row')).toHaveLength(2));
+    const second = screen.getByTestId('composer-token').textContent!;
+    expect(second).not.toBe(first);
+    const subs = screen.getAllByTestId('composer-history-sub').map((c) => c.textContent);
+    expect(subs).toEqual(['second@bank.example', 'ops@bank.example']);
+    // Only the public token, never key material, is kept in the browser.
+    const stored = window.localStorage.getItem('dets-console.composer')!;
+    expect(stored).toContain(second);
+    expect(stored).not.toMatch(/"d"\s*:|PRIVATE KEY/);
+
+    fireEvent.click(screen.getByTestId('history-copy-token-1'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(first));
+    fireEvent.click(screen.getByTestId('history-copy-header-1'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(`CX-Authorization: ${first}`));
+    fireEvent.click(screen.getByTestId('history-copy-curl-0'));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenLastCalledWith(expect.stringContaining(`CX-Authorization: ${second}`)),
+    );
+    fireEvent.click(screen.getByTestId('history-open-inspector-1'));
+    const form = useInspectorStore.getState();
+    expect(form.raw).toBe(first);
+    expect(JSON.parse(form.keyText)).toEqual(keyInfo('k-env').public_jwk);
+    expect(form.expectedSub).toBe('ops@bank.example');
+
+    fireEvent.click(screen.getByTestId('composer-history-clear'));
+    expect(screen.queryByTestId('composer-history')).toBeNull();
+  });
+
+  it(`caps the history at ${HISTORY_LIMIT}`, () => {
+    const entry = (n: number): ComposedToken => ({
+      token: `t${n}`,
+      header_line: `CX-Authorization: t${n}`,
+      curl: null,
+      environment_id: 'sandbox',
+      kid: 'k',
+      obj: 'o',
+      sub: 's',
+      at: new Date(0).toISOString(),
+      exp: null,
+    });
+    for (let n = 0; n < HISTORY_LIMIT + 5; n += 1) useComposerStore.getState().remember(entry(n));
+    const history = useComposerStore.getState().history;
+    expect(history).toHaveLength(HISTORY_LIMIT);
+    expect(history[0]!.token).toBe(`t${HISTORY_LIMIT + 4}`);
   });
 });

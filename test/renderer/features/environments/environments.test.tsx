@@ -106,6 +106,30 @@ describe('EnvironmentsPage', () => {
     return fake;
   }
 
+  it('cuts long cells with an ellipsis and keeps the whole text in their title', async () => {
+    const long = 'a-very-long-kid-0123456789-0123456789';
+    await renderPage(
+      fakeConsole({
+        environments: [
+          realEnv({
+            active_kid: long,
+            default_obj: 'DE89370400440532013000',
+            default_sub: 'ops@bank.example',
+          }),
+        ],
+      }),
+    );
+    const row = screen.getByTestId('env-row-env-test');
+    expect(row.querySelector(`code[title="${long}"]`)?.textContent).toBe(long);
+    expect(row.querySelector('.env-defaults')?.getAttribute('title')).toBe(
+      'obj DE89370400440532013000 / sub ops@bank.example',
+    );
+    expect(row.querySelector('.env-jwks')?.getAttribute('title')).toBe(
+      'https://dets.example.com/api/v1/.well-known/jwks.json',
+    );
+    expect(row.querySelector('td[title="https://dets.example.com"]')).not.toBeNull();
+  });
+
   it('adds a real environment, checking fields while typing and the required ones on save', async () => {
     const fake = await renderPage();
     fireEvent.click(screen.getByTestId('env-add'));

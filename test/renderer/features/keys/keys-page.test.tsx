@@ -30,6 +30,17 @@ const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe('KeysPage: the table', () => {
+  it('keeps a cut kid and label readable in their title', async () => {
+    const kid = '5f0c9a2e-7d41-4b8a-9c3e-0a1b2c3d4e5f';
+    await renderPage(
+      fakeConsole({ keys: [keyInfo(kid, { label: 'staging key for the March rotation drill' })] }),
+    );
+    expect(screen.getByTestId('key-kid').getAttribute('title')).toBe(kid);
+    expect(row(kid).querySelector('.key-label')?.getAttribute('title')).toBe(
+      'staging key for the March rotation drill',
+    );
+  });
+
   it('shows each key with its status, expiry and short fingerprint, and warns at 30 days or less', async () => {
     await renderPage(
       fakeConsole({

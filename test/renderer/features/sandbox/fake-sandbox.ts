@@ -8,6 +8,10 @@ import type {
   Trace,
   TraceStep,
 } from '../../../../electron/contract/schemas/sandbox';
+import type { z } from 'zod';
+import type { CustomerView } from '../../../../electron/contract/schemas/bank';
+import type { KeyInfo } from '../../../../electron/contract/schemas/keys';
+import { signedJwt } from '../../support/fake-console';
 
 export const SANDBOX_URL = 'http://127.0.0.1:7302';
 export const GUID = '3f2c7a10-5b1e-4c3a-9a55-0d6e2f1b7c44';
@@ -91,7 +95,13 @@ type Listener = (payload: unknown) => void;
  * A ConsoleApi double with an in-memory sandbox: calls are spies, state answers `status`, and
  * `emit` plays the core's live events.
  */
-export function fakeSandboxApi(initial: SandboxStatus = status()) {
+/** What the sign-in composer reads besides the sandbox: vault keys, bank customers, jwt.sign. */
+export interface ComposeParts {
+  keys?: KeyInfo[];
+  customers?: Array<z.infer<typeof CustomerView>>;
+}
+
+export function fakeSandboxApi(initial: SandboxStatus = status(), parts: ComposeParts = {}) {
   let state = structuredClone(initial);
   let traces: Trace[] = [];
   const listeners = new Map<string, Set<Listener>>();
@@ -157,7 +167,16 @@ export function fakeSandboxApi(initial: SandboxStatus = status()) {
     updateSettings: vi.fn(async () => state.settings),
   };
 
+  const keys = { list: vi.fn(async () => structuredClone(parts.keys ?? [])) };
+  const bank = { customers: vi.fn(async () => structuredClone(parts.customers ?? [])) };
+  const jwt = {
+    sign: vi.fn(async (input: MethodInput<'jwt.sign'>) => signedJwt(input)),
+  };
+
   const api = {
+    keys,
+    bank,
+    jwt,
     app: {
       info: vi.fn(async () => ({
         name: 'DETS Console',
@@ -180,6 +199,7 @@ export function fakeSandboxApi(initial: SandboxStatus = status()) {
   return {
     api,
     sandbox,
+    jwt,
     emit,
     setState(next: SandboxStatus) {
       state = structuredClone(next);

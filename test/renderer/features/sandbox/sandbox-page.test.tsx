@@ -16,6 +16,7 @@ import {
   step,
   trace,
 } from './fake-sandbox';
+import { keyInfo } from '../../support/fake-console';
 
 beforeEach(() => resetSandboxStore());
 afterEach(() => cleanup());
@@ -320,6 +321,89 @@ describe('SandboxPage: a counterparty', () => {
     });
     expect(result.getAttribute('data-status')).toBe('200');
     expect(within(result).getByTestId('notify-result-transaction-id').textContent).toBe(id);
+  });
+
+  it('composes the sign-in token with a registered vault key and a customer, then runs the sign-in', async () => {
+    const fake = fakeSandboxApi(
+      status({ counterparties: [counterparty({ bank_auth_url: 'http://127.0.0.1:9100' })] }),
+      {
+        keys: [keyInfo('other-key'), keyInfo('bank-key-1')],
+        customers: [
+          {
+            obj: 'DE89370400440532013000',
+            sub: 'ops@bank.example',
+            external_id: 'ext-1',
+            phone: '+4917',
+            key_hint: '24 characters',
+          },
+          { obj: '+4915112345678', external_id: 'ext-2', phone: '+4915', key_hint: '24 characters' },
+        ],
+      },
+    );
+    const { item } = await openCounterparty(fake);
+    // Compose is the default once a vault key is registered for the counterparty; it is preselected.
+    await waitFor(() =>
+      expect((within(item).getByTestId('sign-in-kid') as HTMLSelectElement).value).toBe('bank-key-1'),
+    );
+    expect((within(item).getByTestId('sign-in-mode-compose') as HTMLInputElement).checked).toBe(true);
+    await waitFor(() =>
+      expect((within(item).getByTestId('sign-in-obj') as HTMLInputElement).value).toBe(
+        'DE89370400440532013000',
+      ),
+    );
+    expect((within(item).getByTestId('sign-in-sub') as HTMLInputElement).value).toBe('ops@bank.example');
+    // Picking another customer fills obj (it has no sub: the typed one stays).
+    fireEvent.change(within(item).getByTestId('sign-in-customer'), { target: { value: '+4915112345678' } });
+    expect((within(item).getByTestId('sign-in-obj') as HTMLInputElement).value).toBe('+4915112345678');
+    fireEvent.click(within(item).getByTestId('run-sign-in'));
+    await within(item).findByTestId('sign-in-result');
+    expect(fake.jwt.sign).toHaveBeenCalledWith({
+      kid: 'bank-key-1',
+      obj: '+4915112345678',
+      sub: 'ops@bank.example',
+      ttl: 300,
+    });
+    const signed = await fake.jwt.sign.mock.results[0]!.value;
+    expect(fake.sandbox.signIn).toHaveBeenCalledWith({ counterparty_guid: GUID, token: signed.token });
+    expect(within(item).getByTestId('sign-in-copy-token')).toBeTruthy();
+
+    // A key the counterparty does not know is flagged; an empty sub keeps Run disabled.
+    fireEvent.change(within(item).getByTestId('sign-in-kid'), { target: { value: 'other-key' } });
+    expect(within(item).getByTestId('sign-in-kid-unregistered').textContent).toContain('not registered');
+    type('sign-in-sub', '', item);
+    expect((within(item).getByTestId('run-sign-in') as HTMLButtonElement).disabled).toBe(true);
+    expect(item.textContent).toContain('sub is required');
+    // Paste stays an option.
+    fireEvent.click(within(item).getByTestId('sign-in-mode-paste'));
+    expect(within(item).getByTestId('sign-in-token')).toBeTruthy();
+  });
+
+  it('sends a malformed notification and calls the bank’s refusal a pass', async () => {
+    const fake = withCounterparty({ bank_receiver_url: 'http://127.0.0.1:9300' });
+    fake.sandbox.notify.mockResolvedValueOnce({
+      transaction_id: '6c1b1d5e-7f0a-4b8e-9d3c-2a1f0e9b8c7d',
+      url: 'http://127.0.0.1:9300/api/svc/notify/pay-in',
+      status: 400,
+      duration_ms: 9,
+      error: null,
+      trace: trace({ kind: 'notify', steps: [step('delivered', 'passed'), step('status', 'passed')] }),
+    });
+    const { item } = await openCounterparty(fake);
+    fireEvent.change(within(item).getByTestId('notify-body'), { target: { value: 'bad-uuid' } });
+    expect(within(item).queryByTestId('notify-transaction-id')).toBeNull();
+    expect(within(item).getByTestId('notify-body-shown').textContent).toContain('tx-');
+    expect(item.textContent).toContain('should refuse it with 400');
+    const send = within(item).getByTestId('send-notification');
+    expect(send.textContent).toBe('Send malformed notification');
+    fireEvent.click(send);
+    const result = await within(item).findByTestId('notify-result');
+    expect(fake.sandbox.notify).toHaveBeenCalledWith({
+      counterparty_guid: GUID,
+      event: 'pay-in',
+      malformed: 'bad-uuid',
+    });
+    expect(result.getAttribute('data-status')).toBe('400');
+    expect(result.className).toContain('text-pass');
   });
 });
 
