@@ -197,6 +197,28 @@ export function decodeCompact(token: string): DecodedToken {
           ? '2 dot-separated segments: the signature segment is missing (a compact JWS is header.payload.signature)'
           : `${n} dot-separated segments: a compact JWS has exactly three (header.payload.signature)`;
     result.problems.push({ code: 'SEGMENT_COUNT', message: what });
+    // Decoded as far as it goes (issue 13): a truncated token still shows its header and payload,
+    // and says which is missing. The form stays invalid, so no check treats it as a JWS.
+    const [h, p] = parts as [string, string | undefined];
+    if (h !== '' && n <= 4) {
+      const head = decodeJsonSegment('header', h, 0);
+      if ('value' in head) result.header = head.value;
+      if (p !== undefined && p !== '') {
+        const body = decodeJsonSegment('payload', p, h.length + 1);
+        if ('value' in body) result.payload = body.value;
+      }
+      const missing = [
+        result.header ? null : 'a header',
+        result.payload ? null : 'a payload',
+        'a signature',
+      ].filter((x): x is string => x !== null);
+      if (result.header) {
+        result.problems.push({
+          code: 'SEGMENT_COUNT',
+          message: `decoded as far as it goes: ${result.payload ? 'the header and the payload' : 'the header'} decoded; missing: ${missing.join(', ')}`,
+        });
+      }
+    }
     return result;
   }
   result.form = 'jws';

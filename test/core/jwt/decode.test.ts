@@ -101,6 +101,25 @@ describe('decodeCompact', () => {
     expect(d.problems[1]?.message).toContain('a space at position 2');
   });
 
+  it('decodes a truncated token as far as it goes and names what is missing', () => {
+    const [h, p] = forge({ alg: 'RS256', kid: 'k1' }, claims()).split('.') as [string, string];
+    const two = decodeCompact(`${h}.${p}`);
+    expect(two).toMatchObject({ form: 'invalid', ok: false, header: { alg: 'RS256', kid: 'k1' } });
+    expect(two.payload).toEqual(claims());
+    expect(two.problems.map((x) => x.message)).toEqual([
+      '2 dot-separated segments: the signature segment is missing (a compact JWS is header.payload.signature)',
+      'decoded as far as it goes: the header and the payload decoded; missing: a signature',
+    ]);
+    const one = decodeCompact(h);
+    expect(one.header).toEqual({ alg: 'RS256', kid: 'k1' });
+    expect(one.payload).toBeNull();
+    expect(one.problems[1]?.message).toBe(
+      'decoded as far as it goes: the header decoded; missing: a payload, a signature',
+    );
+    // Not a header at all: nothing claimed.
+    expect(decodeCompact('abc.def').header).toBeNull();
+  });
+
   it('accepts an empty signature segment as well-formed (the alg check refuses unsigned tokens)', () => {
     const d = decodeCompact(forge({ alg: 'none' }, claims()));
     expect(d.ok).toBe(true);
