@@ -218,6 +218,9 @@ export function turnOf(state: WalkthroughState, step: WalkthroughStep): StepTurn
  */
 function useNextStepFocus(state: WalkthroughState | undefined): void {
   const done = useRef<Set<StepId> | null>(null);
+  const frame = useRef(0);
+  // Stop looking on unmount only: a state refetch meanwhile must not lose the pending focus.
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   useEffect(() => {
     if (!state) return;
     const now = new Set(state.steps.filter((s) => s.state === 'done').map((s) => s.id));
@@ -228,8 +231,18 @@ function useNextStepFocus(state: WalkthroughState | undefined): void {
     if (!next) return;
     const card = document.querySelector<HTMLElement>(`[data-testid="step-${next.id}"]`);
     card?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-    const button = document.querySelector<HTMLButtonElement>(`[data-testid="step-action-${next.id}"]`);
-    if (button && !button.disabled) button.focus({ preventScroll: true });
-    else card?.focus({ preventScroll: true });
+    card?.focus({ preventScroll: true });
+    // The action takes the focus as soon as it is enabled (the run that proved the step may still
+    // be settling); at most ~3 s of frames, and not if the person moved the focus meanwhile.
+    cancelAnimationFrame(frame.current);
+    let frames = 180;
+    const tryFocus = () => {
+      const button = document.querySelector<HTMLButtonElement>(`[data-testid="step-action-${next.id}"]`);
+      const active = document.activeElement;
+      if (active !== card && active !== document.body && active !== null && active !== button) return;
+      if (button && !button.disabled) button.focus({ preventScroll: true });
+      else if (frames-- > 0) frame.current = requestAnimationFrame(tryFocus);
+    };
+    tryFocus();
   }, [state]);
 }

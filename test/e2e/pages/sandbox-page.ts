@@ -75,7 +75,7 @@ export class SandboxPageModel {
     await card.waitFor();
     if ((await card.getAttribute('class'))?.includes('is-open')) return;
     await this.byTestId('counterparty-toggle', card).click();
-    await this.byTestId('sign-in-token', card).waitFor();
+    await this.byTestId('run-sign-in', card).waitFor();
   }
 
   /** The kids of the JWKs listed for a counterparty. */
