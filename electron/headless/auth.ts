@@ -6,6 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { TRANSPORT } from '../contract';
+import { isLoopbackHost } from '../core/tunnel/interfaces';
 
 /** A fresh per-launch access token: 32 random bytes, base64url (43 characters). */
 export function createToken(): string {
@@ -60,13 +61,10 @@ export function tokenCookie(token: string, port: number): string {
   return `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1']);
 const WILDCARD = new Set(['0.0.0.0', '::']);
 
-export function isLoopbackAddress(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || LOOPBACK.has(h) || (net.isIPv4(h) && h.startsWith('127.'));
-}
+/** One loopback rule for the console (core/tunnel/interfaces.ts): the warning, the guard and the UI. */
+export const isLoopbackAddress = isLoopbackHost;
 
 /** `host:port` as a Host header spells it (IPv6 in brackets, port omitted for 80). */
 function hostHeader(address: string, port: number): string[] {
