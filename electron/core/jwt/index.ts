@@ -35,7 +35,6 @@ export {
 } from './fetch-jwks';
 export { readPemPublicKey, pkcs1ToSpki, looksLikePem, type PemPublicKey, type PemKind } from './pem';
 export {
-  loadKeySource,
   keySetFromJwks,
   keySetFromJwk,
   keySetFromPem,

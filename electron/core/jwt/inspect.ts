@@ -11,7 +11,7 @@ import { equalsJudge, verifyToken, type EngineKeys } from './engine';
 import { decodeCompact } from './decode';
 import { JWKS_TIMEOUT_MS } from './fetch-jwks';
 import { sharedJwksClient } from './jwks-client';
-import { guessTextSource, loadKeySource, type KeySet } from './key-source';
+import { guessTextSource, keySetFromText, type KeySet } from './key-source';
 import { describeClaimTime, isoOrNull } from './time';
 
 export interface InspectDeps {
@@ -19,9 +19,8 @@ export interface InspectDeps {
   fetch: typeof fetch;
   /** The clock, in milliseconds; tests pin it. */
   now?: () => number;
-  /** JWKS fetch limits; defaults 5000 ms and 1 MiB. */
+  /** How long to wait for a JWKS URL's keys (default 5000 ms); the 1 MiB cap is the JWKS client's. */
   jwksTimeoutMs?: number;
-  jwksMaxBytes?: number;
 }
 
 /**
@@ -111,11 +110,8 @@ async function loadKeys(
     return { engine: { kind: 'lookup', forKid: () => ({ set, detail }) }, set, error: null };
   }
   try {
-    const set = await loadKeySource(input.keySource, {
-      fetch: deps.fetch,
-      ...(deps.jwksTimeoutMs !== undefined ? { timeoutMs: deps.jwksTimeoutMs } : {}),
-      ...(deps.jwksMaxBytes !== undefined ? { maxBytes: deps.jwksMaxBytes } : {}),
-    });
+    // A JWKS URL went through the shared client above; what is left is pasted text or nothing.
+    const set = source?.type === 'text' ? await keySetFromText(source.text) : null;
     return set
       ? { engine: { kind: 'set', set }, set, error: null }
       : { engine: { kind: 'none' }, set: null, error: null };

@@ -13,8 +13,7 @@
 import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { ConsoleError } from '../../contract/errors';
-import type { KeySource } from '../../contract/schemas/inspector';
-import { checkJwksShape, fetchJwks, type FetchJwksOptions, type JwksDocument } from './fetch-jwks';
+import { checkJwksShape, type JwksDocument } from './fetch-jwks';
 import { looksLikePem, readPemPublicKey } from './pem';
 import { describeType, type AllowedAlg } from './policy';
 import { modulusBits, rsaJwkProblem, rsaKeyObjectProblem } from './rsa';
@@ -366,22 +365,6 @@ export async function keySetFromText(text: string): Promise<KeySet> {
     'KEY_INVALID',
     'the pasted JSON is neither a JWKS (no "keys" array) nor a JWK (no "kty")',
   );
-}
-
-/**
- * Loads the key source an inspection names. Returns null for none; throws ConsoleError
- * (JWKS_FETCH_FAILED, JWKS_INVALID, KEY_INVALID) with a message a person can act on.
- */
-export async function loadKeySource(
-  source: KeySource | undefined,
-  deps: FetchJwksOptions,
-): Promise<KeySet | null> {
-  if (!source || source.type === 'none') return null;
-  if (source.type === 'jwks-url') {
-    const jwks = await fetchJwks(source.url, deps);
-    return keySetFromJwks(jwks, { source: 'jwks-url', url: source.url });
-  }
-  return keySetFromText(source.text);
 }
 
 /** What kind of source a pasted text is meant to be, for describing one that failed to load. */
