@@ -6,6 +6,7 @@ import {
   NotifyResult,
   OnboardInput,
   SandboxSettings,
+  SandboxChange,
   SandboxStatus,
   SignInInput,
   SignInResult,
@@ -71,8 +72,8 @@ export const sandboxMethods = {
 
 /** `sandbox.*` events. */
 export const sandboxEvents = {
-  /** Counterparties, registered JWKs, sandbox keys or settings changed. */
-  'sandbox.changed': SandboxStatus,
+  /** Counterparties, registered JWKs, sandbox keys or settings changed: what, and the sizes. */
+  'sandbox.changed': SandboxChange,
   /** A sign-in or notification trace was recorded. */
   'sandbox.traced': Trace,
 } as const;

@@ -109,6 +109,19 @@ export const SandboxStatus = z.object({
 });
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
 
+/**
+ * What `sandbox.changed` carries: which part changed and the sizes, not the whole status. A
+ * listener refetches `sandbox.status` when it needs the lists, so a change costs O(1) whatever
+ * the number of counterparties (issue 12 item 6: a large sandbox never blocks the process).
+ */
+export const SandboxChange = z.object({
+  url: z.string().nullable(),
+  changed: z.enum(['counterparties', 'keys', 'settings']),
+  counterparty_count: z.number().int().nonnegative(),
+  key_count: z.number().int().nonnegative(),
+});
+export type SandboxChange = z.infer<typeof SandboxChange>;
+
 export const OnboardInput = z.object({
   counterparty_guid: Guid.optional(),
   jwk_guid: Guid.optional(),

@@ -10,6 +10,7 @@
 import type {
   Counterparty,
   NotifyResult,
+  SandboxChange,
   SandboxSettings,
   SandboxStatus,
   SignInResult,
@@ -182,7 +183,7 @@ export class SandboxEngine {
     await this.requireBankJwt(cp, token);
     const jwk = await checkRegistrableJwk(dataOf(body), 'data');
     this.registry.register(cp, jwkGuid, jwk, target.via, this.now());
-    await this.commit(this.store.saveCounterparty(cp));
+    await this.commit('counterparties', this.store.saveCounterparty(cp));
     return { jwk_guid: jwkGuid };
   }
 
@@ -212,7 +213,7 @@ export class SandboxEngine {
     };
     this.registry.register(cp, jwkGuid, jwk, 'onboarding', nowMs);
     this.registry.add(cp);
-    await this.commit(this.store.saveCounterparty(cp));
+    await this.commit('counterparties', this.store.saveCounterparty(cp));
     return { counterparty_guid: counterpartyGuid, jwk_guid: jwkGuid };
   }
 
@@ -221,14 +222,14 @@ export class SandboxEngine {
     if (!parsed.success) throw describeZodError(parsed.error, 'counterparty update');
     const cp = this.registry.require(parsed.data.counterparty_guid.toLowerCase());
     this.registry.updateUrls(cp, parsed.data);
-    await this.commit(this.store.saveCounterparty(cp));
+    await this.commit('counterparties', this.store.saveCounterparty(cp));
     return clone(cp);
   }
 
   /** Removes a counterparty and its registered JWKs (its traces stay, as history, capped). */
   async deleteCounterparty(guid: unknown): Promise<{ deleted: string }> {
     const cp = this.registry.remove(parseGuid('counterparty_guid', guid));
-    await this.commit(this.store.deleteCounterparty(cp.counterparty_guid));
+    await this.commit('counterparties', this.store.deleteCounterparty(cp.counterparty_guid));
     return { deleted: cp.counterparty_guid };
   }
 
@@ -260,13 +261,13 @@ export class SandboxEngine {
 
   async rotateKey(): Promise<string> {
     const kid = await this.keys.rotate(this.now(), this.settings.key_grace_seconds);
-    await this.commit(this.store.saveKeys(this.keys.toStored(this.now())));
+    await this.commit('keys', this.store.saveKeys(this.keys.toStored(this.now())));
     return kid;
   }
 
   async updateSettings(partial: unknown): Promise<SandboxSettings> {
     this.settings = applySettings(this.settings, partial);
-    await this.commit(this.store.saveSettings(this.settings));
+    await this.commit('settings', this.store.saveSettings(this.settings));
     return { ...this.settings };
   }
 
@@ -293,11 +294,16 @@ export class SandboxEngine {
    * Waits for a change's write (asked synchronously after the in-memory change, so writes
    * reach the database in the order the changes were made), then announces it.
    */
-  private async commit(written: Promise<void>): Promise<void> {
+  private async commit(changed: SandboxChange['changed'], written: Promise<void>): Promise<void> {
     await written;
-    // The status carries every counterparty (O(n) to build and check): built only when heard.
-    if (this.events.wants('sandbox.changed'))
-      this.events.emit('sandbox.changed', { url: this.url, ...this.status() });
+    // What changed and the sizes, never the lists: O(1) whatever the number of counterparties;
+    // a listener that needs the lists asks for sandbox.status.
+    this.events.emit('sandbox.changed', {
+      url: this.url,
+      changed,
+      counterparty_count: this.registry.count(),
+      key_count: this.keys.count(this.now()),
+    });
   }
 
   /** Keeps a trace (a failed write is reported, not thrown: the caller still gets its result). */

@@ -40,6 +40,10 @@ export class Registry {
     return [...this.byGuid.values()];
   }
 
+  count(): number {
+    return this.byGuid.size;
+  }
+
   /** Adds a new counterparty; CONFLICT when its GUID (or its first jwk's kid) is taken. */
   add(cp: Counterparty): void {
     if (this.byGuid.has(cp.counterparty_guid)) {

@@ -194,6 +194,12 @@ export class SigningKeys {
     }));
   }
 
+  /** How many keys are published (the active one and those in their grace period). */
+  count(nowMs: number): number {
+    this.prune(nowMs);
+    return this.keys.length;
+  }
+
   /** What the state file keeps: public parts, and the active private key only sealed. */
   toStored(nowMs: number): StoredSandboxKey[] {
     this.prune(nowMs);

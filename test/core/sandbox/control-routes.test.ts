@@ -2,7 +2,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Counterparty, SandboxStatus } from '../../../electron/contract/schemas/sandbox';
+import { Counterparty, SandboxChange, SandboxStatus } from '../../../electron/contract/schemas/sandbox';
 import { ConsoleError } from '../../../electron/contract/errors';
 import { bankJwt, call, cleanup, errorOf, makeBankKey, startSandbox, startWithCounterparty } from './helpers';
 
@@ -49,11 +49,18 @@ describe('POST /sandbox/v1/counterparties (onboarding)', () => {
       [counterparty_guid, given.counterparty_guid].sort(),
     );
 
-    // Each change is announced with a payload that is a SandboxStatus.
+    // Each change is announced with what changed and the sizes, never the lists.
     const changed = sb.emitted.filter((e) => e.event === 'sandbox.changed');
     expect(changed).toHaveLength(2);
-    for (const e of changed) expect(SandboxStatus.safeParse(e.payload).success).toBe(true);
-    expect((changed[1]?.payload as SandboxStatus).url).toBe(sb.url);
+    for (const e of changed) expect(SandboxChange.parse(e.payload).changed).toBe('counterparties');
+    expect(changed.map((e) => (e.payload as SandboxChange).counterparty_count)).toEqual([1, 2]);
+    expect((changed[1]?.payload as SandboxChange).url).toBe(sb.url);
+    expect(Object.keys(changed[1]?.payload as object).sort()).toEqual([
+      'changed',
+      'counterparty_count',
+      'key_count',
+      'url',
+    ]);
   });
 
   it('answers 409 for a counterparty_guid already onboarded, and keeps the first', async () => {

@@ -102,8 +102,8 @@ describe('counterparties', () => {
   });
 
   it('5,000 of them: each further onboarding still answers, and the database holds them all', async () => {
-    // No listener: `sandbox.changed` carries the whole status (O(n) per change, reported apart);
-    // this measures what the storage does per change.
+    // `sandbox.changed` carries only what changed and the sizes (O(1) per change), so what this
+    // measures is what the storage does per change.
     const dataDir = await tempDir();
     const sandbox = await createSandbox({ dataDir, events: new EventHub() });
     const { url } = await sandbox.listen({ host: '127.0.0.1', port: 0 });

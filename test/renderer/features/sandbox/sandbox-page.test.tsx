@@ -442,7 +442,14 @@ describe('SandboxPage: live traces', () => {
 
     const calls = fake.sandbox.status.mock.calls.length;
     fake.setState(status({ counterparties: [counterparty()] }));
-    act(() => fake.emit('sandbox.changed', status()));
+    act(() =>
+      fake.emit('sandbox.changed', {
+        url: null,
+        changed: 'counterparties',
+        counterparty_count: 1,
+        key_count: 1,
+      }),
+    );
     await screen.findByTestId(`counterparty-${GUID}`);
     expect(fake.sandbox.status.mock.calls.length).toBe(calls + 1);
   });
