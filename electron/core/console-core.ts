@@ -18,6 +18,7 @@ import {
   type EventStore,
   type EventStoreOptions,
 } from './store';
+import { claimProfile } from './store/owner';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
@@ -154,7 +155,13 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       }));
     return Object.assign(get, { started: () => made });
   };
-  const store = lazyAsync(() => (options.eventStore ?? openEventStore)({ dataDir, events }));
+  let releaseProfile: () => void = () => undefined;
+  const store = lazyAsync(async () => {
+    const opened = await (options.eventStore ?? openEventStore)({ dataDir, events });
+    // Seen by `store recover`, which must not replace the database under this process.
+    releaseProfile = claimProfile(dataDir, options.host);
+    return opened;
+  });
   /** The store as readers see it: callback events whole (bank/callback-detail.ts rebuilds them). */
   const readStore = async (): Promise<EventReader> => rebuildingReader(await store());
   const sandboxJwksUrl = () => (listeners.sandbox ? derivedJwksUrl(listeners.sandbox) : null);
@@ -389,6 +396,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       await (await bank.started()?.catch(() => undefined))?.close();
       if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
       await (await store.started()?.catch(() => undefined))?.close();
+      releaseProfile();
     },
   };
 }

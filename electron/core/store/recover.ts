@@ -1,12 +1,14 @@
 /**
  * `dets-console store recover` (issue 12): copies every readable event of a damaged
  * `console.db` into a fresh database and puts the fresh one in its place. The damaged file (and
- * its WAL, which may hold the last commits) is renamed aside, never deleted. Run it while no
- * `serve` or desktop app has the profile open: the copy is of what the file holds at that moment.
+ * its WAL, which may hold the last commits) is renamed aside, never deleted. It refuses while a
+ * `serve` or the desktop app has the profile open (owner.ts): the copy is of what the file holds
+ * at that moment, and the process would go on writing into the file set aside.
  */
 import fs from 'node:fs';
 import { ConsoleError } from '../../contract/errors';
 import { dbFile, openDatabaseFile } from './db';
+import { describeOwners, otherOwners } from './owner';
 import { readRecords } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
 import { WriterClient, quickCheck } from './writer';
@@ -30,6 +32,16 @@ export async function recoverDatabase(
 ): Promise<RecoverReport> {
   const file = dbFile(dataDir);
   if (!fs.existsSync(file)) throw new ConsoleError('NOT_FOUND', `There is no database at ${file}.`);
+  // The fresh copy replaces the file by renaming: a process holding it open would go on writing
+  // into the copy set aside, so recovery waits until nothing has the profile open.
+  const owners = otherOwners(dataDir);
+  if (owners.length > 0) {
+    throw new ConsoleError(
+      'CONFLICT',
+      `${file} is open in ${describeOwners(owners)}: stop it first (a recovery replaces the file, and what that process writes after it would be lost). Nothing was changed.`,
+      { file },
+    );
+  }
   const problems = await quickCheck(file);
   const fresh = `${file}.recovering`;
   for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true }); // our own leftover
