@@ -22,7 +22,7 @@ import {
   type Environment,
   type Exchange,
 } from '../../contract/schemas/service';
-import { decodeCompact, inspectToken, parseJwksText, SIGN_IN_FLOW } from '../jwt';
+import { decodeCompact, inspectToken, keySetFromJwks, parseJwksText, SIGN_IN_FLOW } from '../jwt';
 import { explainExchange } from './explain';
 import { ExchangeHistory } from './history';
 import { MAX_BODY_BYTES, sendServiceRequest, SERVICE_TIMEOUT_MS, toCurl, type ServiceRequest } from './http';
@@ -476,8 +476,18 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
         tokenExp: null,
         judge: (body) => {
           try {
-            parseJwksText(body, `JWKS from ${url}`);
-            return { ok: true };
+            // The bank's rule for a service JWKS (key-source.ts): what it would leave out, and why.
+            const set = keySetFromJwks(parseJwksText(body, `JWKS from ${url}`), { source: 'jwks-url', url });
+            const problems = [
+              ...set.rejected.map((r) => r.reason),
+              ...set.duplicates.map((kid) => `kid ${quote(kid)} appears more than once: it is ambiguous`),
+            ];
+            if (problems.length === 0) return { ok: true };
+            return {
+              ok: false,
+              error: `${set.rejected.length} key(s) left out, ${set.duplicates.length} duplicate kid(s)`,
+              explanation: `The bank endpoints use this JWKS as it is judged here: ${problems.join('; ')}. A token signed with a key left out fails the kid check (spec 2.2; DESIGN.md "Bank endpoints").`,
+            };
           } catch (err) {
             return {
               ok: false,

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 /**
  * The service client against the core's own sandbox over real HTTP, and against fake services
  * that refuse the way the real one can: exchanges recorded, emitted and explained.
@@ -268,6 +269,35 @@ describe('explanations', () => {
       new RegExp(`counterparty_guid ${unknown} is unknown to the sandbox`),
     );
     expect(r.exchange.explanation).toMatch(/onboard the bank on the Sandbox page/);
+  });
+
+  it("Fetch JWKS judges the keys by the bank's own rule: a key left out and a duplicate kid are named", async () => {
+    const running = await startCore();
+    const { publicKey: good } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { publicKey: e3 } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 });
+    const jwk = (k: typeof good, kid: string) => ({
+      ...k.export({ format: 'jwk' }),
+      kid,
+      use: 'sig',
+      alg: 'RS256',
+    });
+    let keys = [jwk(good, 'a'), jwk(e3, 'weak'), jwk(good, 'a')];
+    const service = await fakeService((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ keys }));
+    });
+    await activateReal(running, service.url);
+    const r = await running.service.fetchJwks();
+    expect(r).toMatchObject({
+      ok: false,
+      operation: 'fetch-jwks',
+      error: '1 key(s) left out, 1 duplicate kid(s)',
+    });
+    expect(r.explanation).toMatch(/exponent/);
+    expect(r.explanation).toMatch(/kid "a" appears more than once/);
+    // The same JWKS without them is fine.
+    keys = [jwk(good, 'a')];
+    expect((await running.service.fetchJwks()).ok).toBe(true);
   });
 
   it('connection refused: is the service / the sandbox running?', async () => {
