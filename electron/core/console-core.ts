@@ -249,6 +249,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     bank,
     sandbox,
     listeners: () => ({ ...listeners }),
+    tunnel,
   };
   const { close: closeWalkthrough, ...walkthrough } = walkthroughHandlers(deps);
   const { close: closeConformance, ...conformance } = conformanceHandlers(deps);

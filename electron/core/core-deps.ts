@@ -8,6 +8,7 @@ import type { EventHub } from './event-hub';
 import type { Sandbox } from './sandbox';
 import type { EventStore } from './store';
 import type { CoreServices } from './console-core';
+import type { TunnelService } from './tunnel';
 
 export interface CoreDeps {
   dataDir: string;
@@ -19,4 +20,6 @@ export interface CoreDeps {
   sandbox: () => Promise<Sandbox>;
   /** The listeners' base URLs as they are now (ui, bank, sandbox), absent when not started. */
   listeners: () => { ui?: string; bank?: string; sandbox?: string };
+  /** The public URL in force and the probe from outside (issue 14): the walkthrough's road in. */
+  tunnel: Pick<TunnelService, 'status' | 'probe'>;
 }

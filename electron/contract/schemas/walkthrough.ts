@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InspectReport } from './inspector';
+import { ProbeResult, PublicUrlSource } from './tunnel';
 
 /**
  * The guided onboarding walkthrough (issue 6): the registration flow of spec 4.4 and the work
@@ -75,6 +76,28 @@ export const ComposedToken = z.object({
 });
 export type ComposedToken = z.infer<typeof ComposedToken>;
 
+/**
+ * A real environment's road in (issue 14 item 5): what to register with the service, whether it
+ * can reach the bank endpoints there (the tunnel's probe from outside), and forward mode. The
+ * public URL and the probe are the tunnel's (`tunnel.status`), forward mode the bank's.
+ */
+export const WalkthroughReach = z.object({
+  /** The public URL in force (null: none, and `bank_auth_url` is the listener's own URL). */
+  public_url: z.string().nullable(),
+  public_url_source: PublicUrlSource.nullable(),
+  /** What to register as bank_auth_url (spec 4.2), null when the bank endpoints do not listen here. */
+  bank_auth_url: z.string().nullable(),
+  /** The notification URLs (spec 4.3), under the bank's notification prefix. */
+  notification_urls: z.array(z.string()),
+  /** Why registering this URL will not work (a loopback listener without a public URL), null when fine. */
+  warning: z.string().nullable(),
+  /** The latest probe from outside of this public URL since the reset, null when none. */
+  probe: ProbeResult.nullable(),
+  /** Forward mode: the engineer's backend the bank endpoints pass callbacks on to, null when off. */
+  forward_url: z.string().nullable(),
+});
+export type WalkthroughReach = z.infer<typeof WalkthroughReach>;
+
 export const WalkthroughState = z.object({
   environment: z.object({
     id: z.string(),
@@ -86,8 +109,13 @@ export const WalkthroughState = z.object({
   }),
   /** Events before this instant are ignored (null: never reset). */
   reset_at: z.string().nullable(),
-  /** The bank endpoints' URL the service calls (the listener, or the public URL given in step 5). */
+  /**
+   * The bank endpoints' URL the service calls: a real environment's public URL (the tunnel's,
+   * --public-url, the environment's or the Bank page's), else the listener's own.
+   */
   bank_url: z.string().nullable(),
+  /** Real environments: what to register and whether the service can reach it (null for the sandbox). */
+  reach: WalkthroughReach.nullable().optional(),
   /** The customer the walkthrough signs in (obj) and who acts (sub). */
   obj: z.string(),
   sub: z.string(),
@@ -130,7 +158,10 @@ export const RunStepInput = WalkthroughTarget.extend({
   step: StepId,
   /** Step 2 on a real environment: the counterparty_guid the service's onboarding answered. */
   counterparty_guid: Guid.optional(),
-  /** Step 5 on a real environment: the URL the service will call (a tunnel's), default the listener. */
+  /**
+   * Step 5 on a real environment: the public URL the service calls (your own front's), saved as
+   * the environment's public_url; a tunnel or --public-url still wins (tunnel.status says which).
+   */
   bank_url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2048)

@@ -790,6 +790,8 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         url: `${server.url}${event.path as string}`,
         headers: { 'X-Session-ID': token, [REPLAY_HEADER]: nonce },
         giveUpMs: 30_000,
+        // Its own listener: a self-signed --tls-cert is trusted here, exactly that certificate.
+        ...(server.cert ? { pinnedCert: server.cert } : {}),
       });
       if (!result.ok) {
         replayWaiters.get(nonce)?.(new Error(`the replay request failed: ${result.message}`));

@@ -6,8 +6,10 @@
  *
  * A hard `giveUpMs` bounds how long it waits at all; a body above `maxBytes` is cut short.
  */
+import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 
 export interface ExchangeRequest {
   method: 'GET' | 'POST';
@@ -18,6 +20,27 @@ export interface ExchangeRequest {
   giveUpMs: number;
   /** Keep at most this many bytes of the answer (default 1 MiB). */
   maxBytes?: number;
+  /**
+   * HTTPS to the console's own listener (a replay): the PEM certificate it serves. That exact
+   * certificate is trusted, self-signed or not and whatever names it carries, and no other.
+   */
+  pinnedCert?: string;
+}
+
+/**
+ * TLS options that accept exactly `pem`'s certificate: it is added to the trusted roots (so a
+ * self-signed one verifies) and the identity check compares fingerprints instead of host names
+ * (the listener is reached at 127.0.0.1 whatever its certificate names).
+ */
+function pinnedTls(pem: string): https.RequestOptions {
+  const want = new X509Certificate(pem).fingerprint256;
+  return {
+    ca: [...tls.rootCertificates, pem],
+    checkServerIdentity: (_host, peer) =>
+      peer.fingerprint256 === want
+        ? undefined
+        : new Error(`the certificate answered (${peer.fingerprint256}) is not the listener's own (${want})`),
+  };
 }
 
 export type ExchangeResult =
@@ -102,7 +125,12 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeResult> {
     if (request.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(request.body));
 
     try {
-      req = lib.request(url, { method: request.method, headers, agent: false });
+      req = lib.request(url, {
+        method: request.method,
+        headers,
+        agent: false,
+        ...(request.pinnedCert && url.protocol === 'https:' ? pinnedTls(request.pinnedCert) : {}),
+      });
     } catch (err) {
       fail('connect', describeError(err));
       return;

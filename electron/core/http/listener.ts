@@ -115,6 +115,8 @@ export function createBoundedTlsServer(
 export interface RunningServer {
   url: string;
   port: number;
+  /** The PEM certificate served (HTTPS), so the console's own requests to it can trust it; else null. */
+  cert: string | null;
   close(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export function startServer(
       resolve({
         url: `${scheme}://${host}:${address.port}`,
         port: address.port,
+        cert: options.tls?.cert ?? null,
         close: () => (closing ??= closeServer(server)),
       });
     });

@@ -1,4 +1,4 @@
-export { createTunnelService, type TunnelService, type BankListenerInfo } from './service';
+export { createTunnelService, registerUrls, type TunnelService, type BankListenerInfo } from './service';
 export { TunnelError, stopAllClients } from './attempt';
 export { parseTunnelTarget, planFor, type TunnelSpec } from './clients';
 export { loadTlsFiles, TlsFileError, type CheckedTls } from './tls';

@@ -70,6 +70,20 @@ export interface TunnelService {
 
 const FILE = 'public-url.json';
 
+/**
+ * What the bank gives the service for a bank URL: bank_auth_url (spec 4.2) and the notification
+ * URLs under the bank's prefix (spec 4.3). One rule for the Bank page and the walkthrough.
+ */
+export function registerUrls(
+  url: string,
+  prefix: string,
+): { bank_auth_url: string; notification_urls: string[] } {
+  return {
+    bank_auth_url: url,
+    notification_urls: NotifyRoute.options.map((name) => `${url}${prefix}/${name}`),
+  };
+}
+
 export function createTunnelService(options: TunnelServiceOptions): TunnelService {
   const book = new ProbeBook();
   const file = path.join(options.dataDir, FILE);
@@ -117,12 +131,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
     return {
       public_url: url,
       public_url_source: source,
-      register: url
-        ? {
-            bank_auth_url: url,
-            notification_urls: NotifyRoute.options.map((name) => `${url}${prefix}/${name}`),
-          }
-        : null,
+      register: url ? registerUrls(url, prefix) : null,
       saved_public_url: saved,
       tunnel: tunnel ?? null,
       listener: {

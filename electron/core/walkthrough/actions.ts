@@ -29,8 +29,6 @@ const FRESH_SECONDS = 60;
 const TOKEN_TTL_SECONDS = 600;
 /** Keys the walkthrough creates expire in a year: step 8 rotates before then. */
 const KEY_DAYS = 365;
-/** The reachability self-test gives up after this long; the 1 s budget is judged separately. */
-const PROBE_TIMEOUT_MS = 5000;
 
 const quote = (s: string) => JSON.stringify(s);
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -187,6 +185,17 @@ function remember(ctx: ActionContext, change: (own: Own) => void): Promise<unkno
   });
 }
 
+/**
+ * A real environment's steps 6 and 7 wait for the service, which must reach the bank first: the
+ * tunnel's probe from outside runs before the wait is claimed (issue 14 item 5).
+ */
+async function reachedFirst(ctx: ActionContext, waiting: string): Promise<ActionResult> {
+  const probe = await ctx.deps.tunnel.probe();
+  return probe.outcome === 'reachable'
+    ? { ok: true, message: `reachable from outside in ${probe.rtt_ms ?? '?'} ms; ${waiting}` }
+    : { ok: false, message: `the service cannot reach the bank endpoints yet: ${probe.detail}` };
+}
+
 const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
   async key(ctx) {
     const keys = ctx.deps.services.keys();
@@ -309,23 +318,22 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
       });
       return { ok: true, message: `the sandbox calls the bank endpoints at ${listener}` };
     }
-    const p = await ctx.progress.read(ctx.env.id);
-    const url = (ctx.input.bank_url ?? p.bank_url ?? listener)?.replace(/\/+$/, '') ?? null;
-    if (!url) throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening in this process');
-    const probe = await probeCallbacks(ctx.deps.fetch, url, ctx.now);
-    await ctx.progress.update(ctx.env.id, (q) => {
-      if (ctx.input.bank_url) q.bank_url = url;
-      q.probe = probe;
-    });
-    return { ok: probe.ok, message: probe.detail };
+    // A typed URL is this environment's public URL (the tunnel service's rule 3: a running
+    // tunnel or --public-url still wins, and the state says which is in force).
+    if (ctx.input.bank_url) {
+      await ctx.deps.services.environments().save({ id: ctx.env.id, public_url: ctx.input.bank_url });
+    }
+    if (!listener) throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening in this process');
+    const probe = await ctx.deps.tunnel.probe();
+    return { ok: probe.outcome === 'reachable', message: probe.detail };
   },
 
   async 'sign-in'(ctx) {
     if (ctx.env.kind === 'real') {
-      return {
-        ok: true,
-        message: 'waiting for the service to call GET /user_auth (its sign-in is started on its side)',
-      };
+      return reachedFirst(
+        ctx,
+        'waiting for the service to call GET /user_auth (its sign-in is started on its side)',
+      );
     }
     const guid = requireGuid(ctx.env);
     const token = await freshToken(ctx);
@@ -350,7 +358,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
 
   async notifications(ctx) {
     if (ctx.env.kind === 'real') {
-      return { ok: true, message: 'waiting for the service’s notifications' };
+      return reachedFirst(ctx, 'waiting for the service’s notifications');
     }
     const guid = requireGuid(ctx.env);
     const sb = await ctx.deps.sandbox();
@@ -399,75 +407,6 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
       : { ok: false, message: failed?.detail ?? 'the rotation stopped' };
   },
 };
-
-/**
- * The reachability self-test (step 5, a real environment): GET {url}/user_auth without an
- * X-Session-ID. A bank endpoint that is up answers 401 at once (spec 4.2: "otherwise HTTP 401"),
- * within the 1 s budget (spec 8). It proves the URL answers from this machine; the service
- * reaching it from its network is the service's own test (step 6).
- */
-export async function probeCallbacks(
-  fetchImpl: typeof fetch,
-  url: string,
-  now: () => number,
-): Promise<{
-  at: string;
-  url: string;
-  ok: boolean;
-  status: number | null;
-  duration_ms: number | null;
-  detail: string;
-}> {
-  const at = new Date(now()).toISOString();
-  const started = performance.now();
-  try {
-    const res = await fetchImpl(`${url}/user_auth`, {
-      method: 'GET',
-      headers: { Accept: 'application/json', 'User-Agent': 'dets-console walkthrough self-test' },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    await res.arrayBuffer().catch(() => undefined);
-    const duration = Math.round(performance.now() - started);
-    if (res.status !== 401) {
-      return {
-        at,
-        url,
-        ok: false,
-        status: res.status,
-        duration_ms: duration,
-        detail: `GET ${url}/user_auth without X-Session-ID answered ${res.status}; a bank endpoint must answer 401 when a check fails (spec 4.2): is this URL the bank's callback host?`,
-      };
-    }
-    if (duration > 1000) {
-      return {
-        at,
-        url,
-        ok: false,
-        status: 401,
-        duration_ms: duration,
-        detail: `answered 401 but in ${duration} ms: over the 1 s budget of spec 8`,
-      };
-    }
-    return {
-      at,
-      url,
-      ok: true,
-      status: 401,
-      duration_ms: duration,
-      detail: `401 without X-Session-ID, in ${duration} ms: reachable, and refusing an unauthenticated call as spec 4.2 requires`,
-    };
-  } catch (err) {
-    return {
-      at,
-      url,
-      ok: false,
-      status: null,
-      duration_ms: Math.round(performance.now() - started),
-      detail: `GET ${url}/user_auth failed: ${messageOf(err)}`,
-    };
-  }
-}
 
 /**
  * Runs a step's action. Errors thrown before anything reached the service or the bank are kept

@@ -15,8 +15,10 @@ import {
   type ComposedToken,
   type StepFact,
   type StepId,
+  type WalkthroughReach,
   type WalkthroughStep,
 } from '../../contract/schemas/walkthrough';
+import type { ProbeResult } from '../../contract/schemas/tunnel';
 import { serviceWords } from '../service/explain';
 import { STEP_TEXT } from './steps';
 
@@ -56,16 +58,6 @@ export interface Attempt {
   fix: string | null;
 }
 
-/** The reachability self-test of a real environment's callback URL (step 5). */
-export interface Probe {
-  at: string;
-  url: string;
-  ok: boolean;
-  status: number | null;
-  duration_ms: number | null;
-  detail: string;
-}
-
 export interface WalkthroughFacts {
   env: Environment;
   resetAt: string | null;
@@ -73,7 +65,7 @@ export interface WalkthroughFacts {
   keysError: string | null;
   /** Sandbox environment: the counterparty of env.counterparty_guid as the sandbox knows it. */
   sandbox: { counterparty: Counterparty | null; error: string | null } | null;
-  /** The URL the service calls the bank at (a public URL given in step 5, else the listener). */
+  /** The URL the service calls the bank at (a real environment's public URL, else the listener). */
   bankUrl: string | null;
   /** This environment's exchanges with the service, newest first. */
   exchanges: Exchange[];
@@ -87,7 +79,8 @@ export interface WalkthroughFacts {
   notifications: NotificationFact[];
   rotation: Rotation | null;
   attempts: Partial<Record<StepId, Attempt>>;
-  probe: Probe | null;
+  /** A real environment: the public URL, what to register, the probe from outside, forward mode. */
+  reach: WalkthroughReach | null;
   obj: string;
   sub: string;
   /** Where notifications are posted under the bank URL (spec 4.3's /api/svc/notify by default). */
@@ -166,6 +159,67 @@ const TRACE_FIXES: Record<string, string> = {
 function traceFailure(trace: Trace): { id: string; detail: string } {
   const step = trace.steps.find((s) => s.status === 'failed');
   return { id: step?.id ?? trace.failed ?? 'unknown', detail: step?.detail ?? 'a step failed' };
+}
+
+/** A real environment's steps 6 and 7 before the probe from outside has passed (issue 14 item 5). */
+const UNREACHED =
+  'Not yet: the service must be able to reach the bank endpoints first (step 5, the test from outside).';
+
+const PROBE_FIXES: Record<ProbeResult['outcome'], string> = {
+  reachable: '',
+  unreachable:
+    'Start the tunnel (Bank page, or serve --tunnel) or your own front, check that it forwards to this console’s bank listener, then test again.',
+  foreign:
+    'The public URL is served by something other than this console: point the tunnel or your front at this console’s bank listener, then test again.',
+  no_public_url:
+    'Start a tunnel (Bank page, or serve --tunnel ssh:HOST|cloudflared|ngrok), or enter the URL of your own front that forwards to the bank listener, then test again.',
+};
+
+/**
+ * Step 5 on a real environment: what to register, and whether the service can reach it there.
+ * Done only when the tunnel's probe from outside came back through this console (issue 14 item 3).
+ */
+function reachStep(reach: WalkthroughReach | null, since: (at: string | null | undefined) => boolean): Draft {
+  if (!reach?.bank_auth_url) {
+    return draft('failed', 'The bank endpoints are not listening.', {
+      reason: reach?.warning ?? 'no bank endpoints listener in this process',
+      fix: 'Start `dets-console serve` or the desktop app.',
+    });
+  }
+  const url = reach.bank_auth_url;
+  const probe = reach.probe && since(reach.probe.at) ? reach.probe : null;
+  const facts: StepFact[] = [
+    { label: 'bank_auth_url', value: url },
+    ...reach.notification_urls.map((n) => ({ label: 'notification URL', value: n })),
+  ];
+  let d: Draft;
+  if (probe?.outcome === 'reachable') {
+    d = draft(
+      'done',
+      `Reachable from outside: the probe sent to ${url} came back through this console in ${probe.rtt_ms ?? '?'} ms. Register ${url} with the service.`,
+      { at: probe.at },
+    );
+  } else if (probe) {
+    d = draft('failed', `The test from outside of ${reach.public_url ?? url} did not pass.`, {
+      reason: probe.detail,
+      fix: PROBE_FIXES[probe.outcome],
+      at: probe.at,
+    });
+  } else {
+    d = draft(
+      'pending',
+      `Register ${url} with the service as bank_auth_url and notification host, then test it from outside.`,
+      reach.warning ? { fix: reach.warning } : {},
+    );
+  }
+  d.facts.push(...facts);
+  if (probe) {
+    d.facts.push({
+      label: 'test from outside',
+      value: `${probe.outcome}${probe.rtt_ms !== null ? `, ${probe.rtt_ms} ms` : ''} at ${probe.at}`,
+    });
+  }
+  return d;
 }
 
 const traceEnd = (t: Trace) => new Date(ms(t.at) + Math.ceil(t.duration_ms)).toISOString();
@@ -419,33 +473,11 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       }
       d.action = 'Give the sandbox the bank URL';
     } else {
-      const probe = facts.probe && since(facts.probe.at) ? facts.probe : null;
-      if (probe?.ok) {
-        d = draft('done', `${probe.url}/user_auth answered: ${probe.detail}`, { at: probe.at });
-      } else if (probe) {
-        d = draft('failed', `The self-test of ${probe.url} failed.`, {
-          reason: probe.detail,
-          fix: 'Start the bank endpoints (or your tunnel to them) and give the service a URL it can reach, then run the self-test again.',
-          at: probe.at,
-        });
-      } else {
-        d = draft(
-          url ? 'pending' : 'failed',
-          url
-            ? `Give the service ${url} as bank_auth_url, bank_sender_url and bank_receiver_url, then run the self-test.`
-            : 'The bank endpoints are not listening.',
-          url
-            ? {}
-            : {
-                reason: 'no bank endpoints listener in this process',
-                fix: 'Start `dets-console serve` or the desktop app.',
-              },
-        );
-      }
-      d.action = 'Run the reachability self-test';
+      d = reachStep(facts.reach, since);
+      d.action = 'Test from outside';
       d.action_input = 'bank_url';
     }
-    if (url) d.facts.push({ label: 'bank URL', value: url });
+    if (url && sandbox) d.facts.push({ label: 'bank URL', value: url });
     drafts.callbacks = d;
   }
 
@@ -486,6 +518,8 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       d.facts.push({ label: 'obj', value: passed.obj ?? '' }, { label: 'sub', value: passed.sub ?? '' });
     } else if (sandbox) {
       d = draft('pending', 'No sign-in yet.');
+    } else if (drafts.callbacks.state !== 'done') {
+      d = draft('pending', UNREACHED);
     } else {
       d = draft(
         'waiting',
@@ -559,14 +593,16 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
       const got = received.length > 0 ? `Received ${received.join(', ')}; ` : '';
       d = sandbox
         ? draft('pending', `${got}not yet ${missing.join(', ')}.`, { event_ids: ids })
-        : draft(
-            'waiting',
-            `${got}${got ? 'waiting' : 'Waiting'} for ${missing.join(', ')} from the service.`,
-            {
-              waiting_for: `the service's ${missing.join(', ')} notification(s) at ${facts.bankUrl ?? '{bank url}'}${facts.notifyPrefix ?? '/api/svc/notify'}/…`,
-              event_ids: ids,
-            },
-          );
+        : drafts.callbacks.state !== 'done'
+          ? draft('pending', `${got}${UNREACHED}`, { event_ids: ids })
+          : draft(
+              'waiting',
+              `${got}${got ? 'waiting' : 'Waiting'} for ${missing.join(', ')} from the service.`,
+              {
+                waiting_for: `the service's ${missing.join(', ')} notification(s) at ${facts.bankUrl ?? '{bank url}'}${facts.notifyPrefix ?? '/api/svc/notify'}/…`,
+                event_ids: ids,
+              },
+            );
     }
     for (const route of NOTIFY_ROUTES) {
       d.facts.push({ label: route, value: received.includes(route) ? 'received' : 'not yet' });

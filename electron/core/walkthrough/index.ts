@@ -68,6 +68,7 @@ export function walkthroughHandlers(
       },
       reset_at: facts.resetAt,
       bank_url: facts.bankUrl,
+      reach: facts.reach,
       obj: facts.obj,
       sub: facts.sub,
       composed: facts.composed,
@@ -118,7 +119,6 @@ export function walkthroughHandlers(
           p.reset_at = new Date(now()).toISOString();
           p.composed = null;
           p.session = null;
-          p.probe = null;
           p.rotation = null;
           p.attempts = {};
         },

@@ -1,9 +1,8 @@
 /**
  * The walkthrough's own small state, one row per environment in the profile database
  * (`<dataDir>/console.db`, table `walkthrough_progress`, issue 12). It holds only what no other
- * store keeps: the reset mark, the chosen obj/sub and public bank URL, the last composed bank
- * JWT and session_token report, the last rotation result, the reachability self-test, and the
- * last action that failed before any event could say so. Everything else is derived from the
+ * store keeps: the reset mark, the chosen obj/sub, the last composed bank JWT and session_token
+ * report, the last rotation result, and the last action that failed before any event could say so. Everything else is derived from the
  * stores that record real events (keys, exchanges, the event store, the sandbox).
  *
  * Threat model: a record holds a bank JWT and a session_token (short-lived credentials the user
@@ -32,14 +31,6 @@ const Attempt = z.object({
   reason: z.string().nullable(),
   fix: z.string().nullable(),
 });
-const Probe = z.object({
-  at: z.string(),
-  url: z.string(),
-  ok: z.boolean(),
-  status: z.number().nullable(),
-  duration_ms: z.number().nullable(),
-  detail: z.string(),
-});
 
 /**
  * What the walkthrough's own actions sent (issue 13 item 4): the steps are proven by these, so
@@ -67,14 +58,12 @@ export const Progress = z.object({
   reset_at: z.string().nullable().default(null),
   obj: z.string().nullable().default(null),
   sub: z.string().nullable().default(null),
-  bank_url: z.string().nullable().default(null),
   composed: ComposedToken.nullable().default(null),
   session: z
     .object({ exchange_id: z.string(), token: z.string(), report: InspectReport.nullable() })
     .nullable()
     .default(null),
   rotation: Rotation.nullable().default(null),
-  probe: Probe.nullable().default(null),
   attempts: z.partialRecord(StepId, Attempt).default({}),
   own: Own.default({ sign_ins: [], notifications: [], exchange_ids: [] }),
 });
@@ -86,11 +75,9 @@ const blank = (environmentId: string): Progress => ({
   reset_at: null,
   obj: null,
   sub: null,
-  bank_url: null,
   composed: null,
   session: null,
   rotation: null,
-  probe: null,
   attempts: {},
   own: { sign_ins: [], notifications: [], exchange_ids: [] },
 });

@@ -5,7 +5,8 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from './use-tunnel';
 
-const SOURCE: Record<NonNullable<TunnelStatus['public_url_source']>, string> = {
+/** Where the public URL in force comes from, in words. */
+export const PUBLIC_URL_SOURCE: Record<NonNullable<TunnelStatus['public_url_source']>, string> = {
   flag: 'serve --public-url',
   tunnel: 'the running tunnel',
   environment: 'the active environment',
@@ -41,7 +42,7 @@ export function PublicUrlPanel() {
         {s.public_url ? (
           <p>
             <code data-testid="bank-public-url">{s.public_url}</code>{' '}
-            <span className="muted">from {SOURCE[s.public_url_source ?? 'profile']}</span>
+            <span className="muted">from {PUBLIC_URL_SOURCE[s.public_url_source ?? 'profile']}</span>
           </p>
         ) : (
           <p className="muted" data-testid="bank-public-url-none">
@@ -59,7 +60,14 @@ export function PublicUrlPanel() {
   );
 }
 
-function RegisterTable({ register }: { register: NonNullable<TunnelStatus['register']> }) {
+/** What to register with the service, each URL with a copy button (the Bank page and the walkthrough). */
+export function RegisterTable({
+  register,
+  testId = 'bank-register',
+}: {
+  register: NonNullable<TunnelStatus['register']>;
+  testId?: string;
+}) {
   const rows = [
     { id: 'auth', label: 'bank_auth_url', url: register.bank_auth_url },
     ...register.notification_urls.map((url, i) => ({ id: `notify-${i}`, label: 'notification', url })),
@@ -67,7 +75,7 @@ function RegisterTable({ register }: { register: NonNullable<TunnelStatus['regis
   return (
     <>
       <p className="muted">Register these with the service (spec 4.2, 4.3):</p>
-      <table className="data-table bank-urls" data-testid="bank-register">
+      <table className="data-table bank-urls" data-testid={testId}>
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
@@ -76,7 +84,7 @@ function RegisterTable({ register }: { register: NonNullable<TunnelStatus['regis
                 <code>{r.url}</code>
               </td>
               <td className="row-actions">
-                <CopyButton text={() => r.url} testId={`bank-register-${r.id}-copy`} />
+                <CopyButton text={() => r.url} testId={`${testId}-${r.id}-copy`} />
               </td>
             </tr>
           ))}
@@ -179,18 +187,29 @@ function ProbeLine({ probe }: { probe: ProbeResult | null }) {
       >
         {run.isPending ? 'Testing…' : 'Test from outside'}
       </button>
-      {probe ? (
-        <p
-          className={`field-note probe-${probe.outcome}`}
-          role="status"
-          data-testid="bank-probe-result"
-          data-outcome={probe.outcome}
-        >
-          <strong>{PROBE_WORDING[probe.outcome]}</strong>
-          {probe.rtt_ms !== null ? ` (${probe.rtt_ms} ms)` : ''}: {probe.detail}
-        </p>
-      ) : null}
+      {probe ? <ProbeResultLine probe={probe} /> : null}
     </div>
+  );
+}
+
+/** A probe's outcome in words: reachable with the round trip, or why not (the Bank page and the walkthrough). */
+export function ProbeResultLine({
+  probe,
+  testId = 'bank-probe-result',
+}: {
+  probe: ProbeResult;
+  testId?: string;
+}) {
+  return (
+    <p
+      className={`field-note probe-${probe.outcome}`}
+      role="status"
+      data-testid={testId}
+      data-outcome={probe.outcome}
+    >
+      <strong>{PROBE_WORDING[probe.outcome]}</strong>
+      {probe.rtt_ms !== null ? ` (${probe.rtt_ms} ms)` : ''}: {probe.detail}
+    </p>
   );
 }
 

@@ -1,11 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
-import type { WalkthroughState, WalkthroughStep } from '../../../electron/contract/schemas/walkthrough';
+import type {
+  WalkthroughReach,
+  WalkthroughState,
+  WalkthroughStep,
+} from '../../../electron/contract/schemas/walkthrough';
 import { CopyButton } from '../../shared/copy-button';
 import { saveTextFile } from '../../shared/download';
 import { JsonView } from '../../shared/json-view';
 import { ChecksList, VerdictBanner } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
+import { ForwardPanel } from '../bank/forward-panel';
+import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../bank/public-url-panel';
 import { curlCommand } from '../events/event-http';
 import { SpecCitation } from '../reference/spec-citation';
 
@@ -137,7 +143,9 @@ export function StepCard({
           {step.action_input ? (
             <label className="wt-input">
               <span className="field-label">
-                {step.action_input === 'counterparty_guid' ? 'counterparty_guid' : 'URL the service calls'}
+                {step.action_input === 'counterparty_guid'
+                  ? 'counterparty_guid'
+                  : 'Your own public URL (optional: a tunnel or --public-url wins)'}
               </span>
               <input
                 id={inputId}
@@ -269,16 +277,52 @@ function StepDetail({
       </details>
     );
   }
-  if (step.id === 'callbacks' && real && state.bank_url) {
-    return (
-      <div className="wt-detail wt-url">
-        <span className="muted">
-          Give the service this URL as bank_auth_url, bank_sender_url and bank_receiver_url:
-        </span>
-        <code data-testid="bank-url">{state.bank_url}</code>
-        <CopyButton text={() => state.bank_url ?? ''} label="Copy URL" testId="copy-bank-url" />
-      </div>
-    );
+  if (step.id === 'callbacks' && real && state.reach) {
+    return <ReachDetail reach={state.reach} />;
   }
   return null;
+}
+
+/**
+ * Step 5 on a real environment (issue 14 item 5): what to register with the service (the public
+ * URL in force, else the listener's own with why it will not do), the last test from outside of
+ * it (the step's action runs it), and forward mode, so the service's callbacks can reach the
+ * engineer's backend through the console. The URL, the probe and forward mode are the Bank
+ * page's own (tunnel.status, tunnel.probe, bank.setForward): this shows them where they are needed.
+ */
+function ReachDetail({ reach }: { reach: WalkthroughReach }) {
+  return (
+    <div className="wt-detail wt-reach" data-testid="step-reach">
+      {reach.warning ? (
+        <p className="banner banner-warn" role="alert" data-testid="wt-reach-warning">
+          {reach.warning}
+        </p>
+      ) : null}
+      {reach.bank_auth_url ? (
+        <>
+          {reach.public_url_source ? (
+            <p className="muted" data-testid="wt-public-url-source">
+              Public URL from {PUBLIC_URL_SOURCE[reach.public_url_source]} (change it on the Bank page).
+            </p>
+          ) : null}
+          <RegisterTable
+            register={{ bank_auth_url: reach.bank_auth_url, notification_urls: reach.notification_urls }}
+            testId="wt-register"
+          />
+        </>
+      ) : null}
+      {reach.probe ? (
+        <ProbeResultLine probe={reach.probe} testId="wt-probe" />
+      ) : (
+        <p className="field-note muted" data-testid="wt-probe-none">
+          Not tested from outside yet: “Test from outside” sends a one-time marker to the URL above and checks
+          that it came back to this console, before the service tries.
+        </p>
+      )}
+      <details open={reach.forward_url !== null} data-testid="wt-forward">
+        <summary>Forward the service’s callbacks to your own backend</summary>
+        <ForwardPanel key={reach.forward_url ?? 'off'} url={reach.forward_url} />
+      </details>
+    </div>
+  );
 }

@@ -21,6 +21,8 @@ const TRIGGERS = [
   'sandbox.traced',
   'bank.changed',
   'walkthrough.changed',
+  'tunnel.changed',
+  'tunnel.probed',
 ] as const satisfies readonly EventName[];
 
 /** Bursts (three notifications, a rotation's exchanges) become one refetch. */
@@ -58,6 +60,9 @@ export function useWalkthroughLiveUpdates(): void {
   useLiveEvent(TRIGGERS[6], schedule);
   useLiveEvent(TRIGGERS[7], schedule);
   useLiveEvent(TRIGGERS[8], schedule);
+  // The public URL and the test from outside decide a real environment's step 5 (issue 14 item 5).
+  useLiveEvent(TRIGGERS[9], schedule);
+  useLiveEvent(TRIGGERS[10], schedule);
 }
 
 export function useRunStep() {

@@ -216,6 +216,8 @@ export async function startBank(
     signServiceToken?: (c: { obj: string; sub: string }) => Promise<string>;
     /** The event store's caps per class (store/types.ts); default: the store's defaults. */
     retention?: Retention;
+    /** Listen over HTTPS with this PEM pair (`serve --tls-cert/--tls-key`). */
+    tls?: { cert: string; key: string };
   } = {},
 ): Promise<BankFixture> {
   const dir = opts.dir ?? (await tempDir());
@@ -243,7 +245,7 @@ export async function startBank(
     now: () => Date.now() + clock.offsetMs,
   });
   if (opts.customers !== null) await bank.importCustomers(opts.customers ?? [CUSTOMER]);
-  const listener = await bank.listen({ host: '127.0.0.1', port: 0 });
+  const listener = await bank.listen({ host: '127.0.0.1', port: 0, ...(opts.tls ? { tls: opts.tls } : {}) });
   cleanups.push(async () => {
     await bank.close();
     await store.close();

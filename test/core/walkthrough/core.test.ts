@@ -183,8 +183,9 @@ describe('the walkthrough against the sandbox, through the core', () => {
     let state = await call(core, 'walkthrough.state');
     expect(state.environment).toMatchObject({ id: staging.id, kind: 'real' });
     expect(stateOf(state, 'register')).toMatchObject({ state: 'waiting', action_input: 'counterparty_guid' });
-    expect(stateOf(state, 'sign-in').state).toBe('waiting');
-    expect(stateOf(state, 'notifications').state).toBe('waiting');
+    // Not reachable from outside yet: nothing claims to wait for the service.
+    expect(stateOf(state, 'sign-in').state).toBe('pending');
+    expect(stateOf(state, 'notifications').state).toBe('pending');
 
     // No GUID typed: the step says what it needs.
     const missing = await run(core, 'register');
@@ -202,14 +203,22 @@ describe('the walkthrough against the sandbox, through the core', () => {
       expect(stateOf((await run(core, step)).state, step).state).toBe('done');
     }
 
-    // Reachability self-test: refused for a URL where nothing listens, passed for the listener.
+    // No public URL yet: the listener's URL, with the reason the service cannot use it.
+    const bankUrl = (await call(core, 'bank.status')).url!;
+    expect(state.reach).toMatchObject({ public_url: null, bank_auth_url: bankUrl });
+    expect(state.reach?.warning).toMatch(/loopback address, which the service cannot reach/);
+
+    // The test from outside (the tunnel's probe): refused where nothing listens, passed through the listener.
     const bad = await run(core, 'callbacks', { bank_url: 'http://127.0.0.1:9/' });
     expect(stateOf(bad.state, 'callbacks')).toMatchObject({ state: 'failed' });
-    expect(stateOf(bad.state, 'callbacks').reason).toMatch(/GET http:\/\/127\.0\.0\.1:9\/user_auth failed/);
-    const bankUrl = (await call(core, 'bank.status')).url!;
+    expect(stateOf(bad.state, 'callbacks').reason).toMatch(/nothing answered at http:\/\/127\.0\.0\.1:9/);
+    expect(bad.state.reach).toMatchObject({
+      public_url: 'http://127.0.0.1:9',
+      public_url_source: 'environment',
+    });
     const good = await run(core, 'callbacks', { bank_url: bankUrl });
     expect(stateOf(good.state, 'callbacks').state).toBe('done');
-    expect(stateOf(good.state, 'callbacks').summary).toMatch(/401 without X-Session-ID/);
+    expect(stateOf(good.state, 'callbacks').summary).toMatch(/Reachable from outside/);
     expect(good.state.bank_url).toBe(bankUrl);
 
     // Sign-in and notifications happen on the service's side; the console only sees their events.

@@ -5,7 +5,12 @@
  * before it.
  */
 import { describe, expect, it } from 'vitest';
-import type { StepId, WalkthroughStep } from '../../../electron/contract/schemas/walkthrough';
+import type { ProbeResult } from '../../../electron/contract/schemas/tunnel';
+import type {
+  StepId,
+  WalkthroughReach,
+  WalkthroughStep,
+} from '../../../electron/contract/schemas/walkthrough';
 import { deriveSteps, type WalkthroughFacts } from '../../../electron/core/walkthrough/derive';
 import {
   BANK,
@@ -327,32 +332,97 @@ describe('deriveSteps', () => {
       base_url: 'https://dets.staging.example',
       counterparty_guid: null,
     });
-    const s = byId(deriveSteps(facts({ env: real, keys: [key()], sandbox: null }), NOW));
+    const PUBLIC = 'https://bank-dev.example.com';
+    const reach = (over: Partial<WalkthroughReach> = {}): WalkthroughReach => ({
+      public_url: PUBLIC,
+      public_url_source: 'tunnel',
+      bank_auth_url: PUBLIC,
+      notification_urls: ['pay-in', 'pay-out', 'transfer'].map((r) => `${PUBLIC}/api/svc/notify/${r}`),
+      warning: null,
+      probe: null,
+      forward_url: null,
+      ...over,
+    });
+    const probe = (over: Partial<ProbeResult>): ProbeResult => ({
+      at: t(3),
+      url: `${PUBLIC}/.well-known/dets-console/probe/0123456789abcdef0123456789abcdef`,
+      outcome: 'reachable',
+      rtt_ms: 12.5,
+      status: 200,
+      detail: 'this console received the marker',
+      ...over,
+    });
+    const s = byId(
+      deriveSteps(facts({ env: real, keys: [key()], sandbox: null, bankUrl: PUBLIC, reach: reach() }), NOW),
+    );
     expect(s.key.state).toBe('done');
     expect(s.register).toMatchObject({ state: 'waiting', action_input: 'counterparty_guid' });
     expect(s.register.waiting_for).toMatch(/counterparty_guid/);
-    expect(s['sign-in'].state).toBe('waiting');
-    expect(s['sign-in'].waiting_for).toMatch(/GET \/user_auth/);
-    expect(s.notifications.state).toBe('waiting');
-    expect(s.callbacks).toMatchObject({ state: 'pending', action_input: 'bank_url' });
-    expect(s.callbacks.summary).toContain(BANK);
+    // Before the probe from outside has passed, nothing waits for the service: it cannot call yet.
+    expect(s['sign-in'].state).toBe('pending');
+    expect(s['sign-in'].summary).toMatch(/step 5, the test from outside/);
+    expect(s.notifications.state).toBe('pending');
+    expect(s.callbacks).toMatchObject({
+      state: 'pending',
+      action_input: 'bank_url',
+      action: 'Test from outside',
+    });
+    expect(s.callbacks.summary).toContain(PUBLIC);
+    expect(s.callbacks.facts).toContainEqual({ label: 'bank_auth_url', value: PUBLIC });
+    expect(s.callbacks.facts).toContainEqual({
+      label: 'notification URL',
+      value: `${PUBLIC}/api/svc/notify/transfer`,
+    });
 
-    const probed = facts({
+    const unreachable = facts({
       env: { ...real, counterparty_guid: GUID },
       keys: [key()],
       sandbox: null,
-      probe: {
-        at: t(3),
-        url: BANK,
-        ok: false,
-        status: null,
-        duration_ms: 5,
-        detail: 'GET failed: ECONNREFUSED',
-      },
+      bankUrl: PUBLIC,
+      reach: reach({
+        probe: probe({
+          outcome: 'unreachable',
+          rtt_ms: null,
+          status: null,
+          detail: 'nothing answered (ECONNREFUSED)',
+        }),
+      }),
     });
-    const p = byId(deriveSteps(probed, NOW));
+    const p = byId(deriveSteps(unreachable, NOW));
     expect(p.register.state).toBe('done');
-    expect(p.callbacks).toMatchObject({ state: 'failed', reason: 'GET failed: ECONNREFUSED' });
+    expect(p.callbacks).toMatchObject({ state: 'failed', reason: 'nothing answered (ECONNREFUSED)' });
+    expect(p.callbacks.fix).toMatch(/Start the tunnel/);
+    expect(p['sign-in'].state).toBe('pending');
+
+    const reachable = byId(deriveSteps({ ...unreachable, reach: reach({ probe: probe({}) }) }, NOW));
+    expect(reachable.callbacks.state).toBe('done');
+    expect(reachable.callbacks.summary).toMatch(/12\.5 ms/);
+    expect(reachable['sign-in'].state).toBe('waiting');
+    expect(reachable['sign-in'].waiting_for).toMatch(/GET \/user_auth/);
+    expect(reachable.notifications.state).toBe('waiting');
+    // A probe from before the reset proves nothing now.
+    expect(
+      byId(deriveSteps({ ...unreachable, resetAt: t(4), reach: reach({ probe: probe({}) }) }, NOW)).callbacks
+        .state,
+    ).toBe('pending');
+
+    // No public URL: the listener's URL, with the reason it will not do.
+    const none = byId(
+      deriveSteps(
+        {
+          ...unreachable,
+          bankUrl: BANK,
+          reach: reach({
+            public_url: null,
+            public_url_source: null,
+            bank_auth_url: BANK,
+            warning: 'There is no public URL: 127.0.0.1 …',
+          }),
+        },
+        NOW,
+      ),
+    );
+    expect(none.callbacks).toMatchObject({ state: 'pending', fix: 'There is no public URL: 127.0.0.1 …' });
   });
 
   it('sees a sandbox that lost the bank URL (a restart on another port) and a vault that cannot be read', () => {

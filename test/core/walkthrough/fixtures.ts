@@ -137,7 +137,7 @@ export function facts(over: Partial<WalkthroughFacts> = {}): WalkthroughFacts {
     notifications: [],
     rotation: null,
     attempts: {},
-    probe: null,
+    reach: null,
     obj: OBJ,
     sub: SUB,
     ...over,

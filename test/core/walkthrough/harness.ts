@@ -23,12 +23,16 @@ export async function newDataDir(): Promise<string> {
   return dataDir;
 }
 
-/** A core on `dataDir`, not listening yet. */
-export async function openCore(dataDir: string): Promise<ConsoleCore> {
+/** A core on `dataDir`, not listening yet; `env` adds to its environment, `publicUrl` is serve's flag. */
+export async function openCore(
+  dataDir: string,
+  extra: { env?: NodeJS.ProcessEnv; publicUrl?: string } = {},
+): Promise<ConsoleCore> {
   const core = await createConsoleCore({
     dataDir,
     host: 'cli',
-    env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase' },
+    env: { DETS_VAULT_PASSPHRASE: 'walkthrough test passphrase', ...extra.env },
+    ...(extra.publicUrl ? { publicUrl: extra.publicUrl } : {}),
   });
   cores.push(core);
   return core;

@@ -50,13 +50,13 @@ describe('walkthrough progress', () => {
     expect((await first.read(ENV)).obj).toBeNull();
     await first.update(ENV, (p) => {
       p.obj = 'DE02120300000000202051';
-      p.bank_url = 'http://127.0.0.1:7301';
+      p.sub = 'walkthrough@bank.example';
     });
     await first.close();
     const second = store(dataDir);
     expect(await second.read(ENV)).toMatchObject({
       obj: 'DE02120300000000202051',
-      bank_url: 'http://127.0.0.1:7301',
+      sub: 'walkthrough@bank.example',
     });
     expect((await second.read(OTHER)).obj).toBeNull();
   });

@@ -113,6 +113,7 @@ function stateWith(
 function renderWith(
   initial: WalkthroughState,
   runs: Array<{ message: string; state: WalkthroughState }> = [],
+  extra: Record<string, unknown> = {},
 ) {
   let current = initial;
   const base = fakeApi().api as unknown as Record<string, unknown>;
@@ -126,7 +127,7 @@ function renderWith(
     reset: vi.fn(),
     exportPack: vi.fn(),
   };
-  const api = { ...base, walkthrough } as unknown as ConsoleApi;
+  const api = { ...base, ...extra, walkthrough } as unknown as ConsoleApi;
   renderWithClient(<WalkthroughPage />, api);
   return {
     walkthrough,
@@ -217,5 +218,81 @@ describe('ReferencePage', () => {
     const section = screen.getByTestId('reference-section-4.4');
     expect(section.textContent).toMatch(/Registration flow/);
     await waitFor(() => expect(document.activeElement).toBe(section));
+  });
+});
+
+describe('WalkthroughPage against a real environment (issue 14 item 5)', () => {
+  const PUBLIC = 'https://words.trycloudflare.com';
+  function realState(reach: WalkthroughState['reach']): WalkthroughState {
+    const base = stateWith(['key', 'register', 'compose', 'authenticate']);
+    return {
+      ...base,
+      environment: { ...base.environment, id: 'e-real', name: 'Staging', kind: 'real' },
+      bank_url: reach?.bank_auth_url ?? null,
+      reach,
+      steps: base.steps.map((st) =>
+        st.id === 'callbacks' ? { ...st, action: 'Test from outside', action_input: 'bank_url' } : st,
+      ),
+    };
+  }
+
+  it('shows what to register with copy buttons, the test from outside, and turns forward mode on', async () => {
+    const setForward = vi.fn(async (f: { url: string | null }) => f);
+    renderWith(
+      realState({
+        public_url: PUBLIC,
+        public_url_source: 'tunnel',
+        bank_auth_url: PUBLIC,
+        notification_urls: ['pay-in', 'pay-out', 'transfer'].map((r) => `${PUBLIC}/api/svc/notify/${r}`),
+        warning: null,
+        probe: {
+          at: '2026-01-01T12:00:00.000Z',
+          url: `${PUBLIC}/.well-known/dets-console/probe/0123456789abcdef0123456789abcdef`,
+          outcome: 'reachable',
+          rtt_ms: 84.2,
+          status: 200,
+          detail: 'this console received the marker',
+        },
+        forward_url: null,
+      }),
+      [],
+      { bank: { setForward } },
+    );
+    const reach = await screen.findByTestId('step-reach');
+    expect(within(reach).getByTestId('wt-public-url-source').textContent).toMatch(/the running tunnel/);
+    expect(within(reach).getByTestId('wt-register').textContent).toContain(
+      `${PUBLIC}/api/svc/notify/transfer`,
+    );
+    fireEvent.click(within(reach).getByTestId('wt-register-auth-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(PUBLIC));
+    const probe = within(reach).getByTestId('wt-probe');
+    expect(probe.getAttribute('data-outcome')).toBe('reachable');
+    expect(probe.textContent).toContain('(84.2 ms)');
+    expect(within(reach).queryByTestId('wt-reach-warning')).toBeNull();
+
+    fireEvent.change(within(reach).getByTestId('forward-url'), {
+      target: { value: 'http://127.0.0.1:8080' },
+    });
+    fireEvent.click(within(reach).getByTestId('forward-on'));
+    await waitFor(() => expect(setForward).toHaveBeenCalledWith({ url: 'http://127.0.0.1:8080' }));
+  });
+
+  it('warns that the listener on 127.0.0.1 cannot be reached when there is no public URL', async () => {
+    renderWith(
+      realState({
+        public_url: null,
+        public_url_source: null,
+        bank_auth_url: 'http://127.0.0.1:7301',
+        notification_urls: [],
+        warning: 'There is no public URL: the service cannot reach 127.0.0.1.',
+        probe: null,
+        forward_url: null,
+      }),
+    );
+    const reach = await screen.findByTestId('step-reach');
+    expect(within(reach).getByTestId('wt-reach-warning').textContent).toMatch(/cannot reach 127\.0\.0\.1/);
+    expect(within(reach).getByTestId('wt-register').textContent).toContain('http://127.0.0.1:7301');
+    expect(within(reach).getByTestId('wt-probe-none')).toBeTruthy();
+    expect(action('callbacks').textContent).toBe('Test from outside');
   });
 });
