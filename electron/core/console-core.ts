@@ -424,6 +424,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
       if (retentionTimer) clearInterval(retentionTimer);
       await retention().close();
+      await pairs()
+        .close?.()
+        .catch(() => undefined);
       await (await store.started()?.catch(() => undefined))?.close();
     },
   };

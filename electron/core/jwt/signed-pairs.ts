@@ -102,5 +102,14 @@ export function createSignedPairs(options: SignedPairsOptions): SignedPairs {
       );
       return lookup.all(obj, since).map((r) => String(r.sub));
     },
+
+    async close() {
+      await ready?.catch(() => undefined);
+      const held = pdb;
+      pdb = null;
+      ready = null;
+      lookup = null;
+      await held?.release();
+    },
   };
 }
