@@ -25,6 +25,7 @@ import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail'
 import { createKeyStore, type KeyStore } from './keys';
 import { createComposer } from './jwt/compose';
 import { createSignedPairs } from './jwt/signed-pairs';
+import { createNotificationRetention } from './store/notification-retention';
 import {
   createEnvironmentStore,
   derivedJwksUrl,
@@ -104,6 +105,9 @@ export interface CoreServices {
   service(): ServiceClient;
 }
 
+/** How often the notification retention is applied again while the console runs. */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+
 /** Memoizes a factory: the service is built on first use, once. */
 function lazy<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -155,11 +159,25 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       }));
     return Object.assign(get, { started: () => made });
   };
+  // Acknowledged notifications' retention, the user's setting (store/notification-retention.ts):
+  // applied when the store opens and then every RETENTION_EVERY_MS, so it keeps holding.
+  const retention = lazy(() => createNotificationRetention({ dataDir }));
+  let retentionTimer: NodeJS.Timeout | null = null;
+  const startRetention = () => {
+    const run = () =>
+      void retention()
+        .apply()
+        .catch(() => undefined);
+    run();
+    retentionTimer ??= setInterval(run, RETENTION_EVERY_MS);
+    retentionTimer.unref();
+  };
   let releaseProfile: () => void = () => undefined;
   const store = lazyAsync(async () => {
     const opened = await (options.eventStore ?? openEventStore)({ dataDir, events });
     // Seen by `store recover`, which must not replace the database under this process.
     releaseProfile = claimProfile(dataDir, options.host);
+    startRetention();
     return opened;
   });
   /** The store as readers see it: callback events whole (bank/callback-detail.ts rebuilds them). */
@@ -309,6 +327,18 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
     'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
     'events.health': async () => (await store()).health(),
+    'events.retention': async () => {
+      const health = (await store()).health();
+      return {
+        ...retention().get(),
+        size_bytes: health.size_bytes ?? null,
+        size_warning: health.size_warning ?? null,
+      };
+    },
+    'events.setRetention': async (args) => {
+      await store(); // the database exists and is migrated
+      return retention().set(args);
+    },
     'bank.status': async () => (await bank()).status(),
     'bank.customers': async () => (await bank()).customers(),
     'bank.saveCustomer': async (args) => (await bank()).saveCustomer(args),
@@ -396,6 +426,11 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       // Bank first (stop accepting, finish in-flight), then flush and close the store.
       await (await bank.started()?.catch(() => undefined))?.close();
       if (sandboxPromise) await (await sandboxPromise.catch(() => undefined))?.close();
+      if (retentionTimer) clearInterval(retentionTimer);
+      await retention().close();
+      await pairs()
+        .close?.()
+        .catch(() => undefined);
       await (await store.started()?.catch(() => undefined))?.close();
       releaseProfile();
     },

@@ -6,6 +6,9 @@ import {
   EventStats,
   EventStatsQuery,
   EventSummary,
+  NotificationRetentionChange,
+  NotificationRetentionResult,
+  NotificationRetentionState,
   StoreHealth,
 } from '../schemas/events';
 import { method, NoInput } from './method';
@@ -38,6 +41,18 @@ export const eventsMethods = {
     summary: 'Whether the event store writes and its database is sound (the header shows it when not).',
     input: NoInput,
     output: StoreHealth,
+  }),
+  'events.retention': method({
+    summary:
+      'How long acknowledged notifications are kept (keep, N days, last N), how many there are, and the database size with its warning.',
+    input: NoInput,
+    output: NotificationRetentionState,
+  }),
+  'events.setRetention': method({
+    summary:
+      'Changes the retention of acknowledged notifications: without confirm, only reports what it would remove; with confirm, saves it and removes that.',
+    input: NotificationRetentionChange,
+    output: NotificationRetentionResult,
   }),
 } as const;
 

@@ -153,3 +153,49 @@ export const StoreHealth = z.object({
   size_warning: z.string().nullable().optional(),
 });
 export type StoreHealth = z.infer<typeof StoreHealth>;
+
+/**
+ * How long acknowledged notifications are kept (issue 12 item 3: "their retention is the user's
+ * setting (default: keep)"): every one, those of the last `days` days, or the newest `count`.
+ * Nothing else is ever removed to make room for them, nor they for anything else.
+ */
+export const NotificationRetention = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('keep') }).strict(),
+  z.object({ mode: z.literal('days'), days: z.number().int().min(1).max(36_500) }).strict(),
+  z.object({ mode: z.literal('last'), count: z.number().int().min(1).max(1_000_000_000) }).strict(),
+]);
+export type NotificationRetention = z.infer<typeof NotificationRetention>;
+
+/** The retention in force, with what it governs and the database's size (the warning as it grows). */
+export const NotificationRetentionState = z.object({
+  rule: NotificationRetention,
+  /** Acknowledged notifications stored now. */
+  notifications: z.number().int().nonnegative(),
+  size_bytes: z.number().int().nonnegative().nullable(),
+  size_warning: z.string().nullable(),
+});
+export type NotificationRetentionState = z.infer<typeof NotificationRetentionState>;
+
+/** A retention change: without `confirm`, only what it would remove is reported. */
+export const NotificationRetentionChange = z.object({
+  rule: NotificationRetention,
+  confirm: z.boolean().default(false),
+});
+
+/** What a retention change removes (or would remove): how many, and their time span. */
+export const RetentionRemoval = z.object({
+  count: z.number().int().nonnegative(),
+  oldest_at: z.string().nullable(),
+  newest_at: z.string().nullable(),
+});
+export type RetentionRemoval = z.infer<typeof RetentionRemoval>;
+
+export const NotificationRetentionResult = z.object({
+  /** The rule in force after the call (the old one when not confirmed). */
+  rule: NotificationRetention,
+  /** Whether the rule was saved (only with confirm). */
+  applied: z.boolean(),
+  /** What the new rule removes now: removed when applied, else only reported. */
+  removal: RetentionRemoval,
+});
+export type NotificationRetentionResult = z.infer<typeof NotificationRetentionResult>;

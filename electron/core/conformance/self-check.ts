@@ -52,11 +52,13 @@ export async function runSelfCheck(
     const events = new EventHub();
     const store = await openEventStore({ dataDir: dir, events });
     closers.unshift(() => store.close());
+    const pairs = createSignedPairs({ dataDir: dir });
+    closers.unshift(() => pairs.close?.() ?? Promise.resolve());
     const bank = await createBankEndpoints({
       dataDir: dir,
       events,
       store,
-      pairs: createSignedPairs({ dataDir: dir }),
+      pairs,
       serviceJwksUrl: async () => runner.jwksUrl,
       fetch: fetchImpl ?? globalThis.fetch,
     });

@@ -1,67 +1,109 @@
 /**
- * The exchange history: `<dataDir>/service/exchanges.jsonl`, one recorded exchange per line,
- * oldest first, appended as they happen and compacted to the most recent `cap` (1000 by
- * default) once it has grown a fifth past that.
+ * The exchange history (issue 12 item 1): the `service_exchanges` table of the profile database
+ * (`<dataDir>/console.db`, store/db.ts), one recorded exchange per row, appended as they happen
+ * and capped to the most recent `cap` (1000 by default) in the same transaction as each append:
+ * this history has its own cap, and never makes room at the expense of anything else (item 3).
  *
- * Failure model: the history is a log, not state. A line that is not a valid exchange (a write
- * cut short by a crash, a hand edit) is skipped when reading rather than failing the whole
- * history. The file holds CX-Authorization tokens and session tokens (short-lived credentials
- * the user has already seen), never private key material; it is created 0600 in a 0700 folder.
+ * A profile written before this kept the history in `<dataDir>/service/exchanges.jsonl`; it is
+ * copied in on first use, once, and the file renamed aside (store/file-migration.ts).
+ *
+ * The rows hold CX-Authorization tokens and session tokens (short-lived credentials the user has
+ * already seen), never private key material; the database file is 0600 in a 0700 folder.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Exchange } from '../../contract/schemas/service';
-import { readFileOrNull, SerialQueue, writeFileAtomic } from './files';
+import { defaultLog, migrateJsonLinesFile } from '../store/file-migration';
+import { acquireProfileDb, type ProfileDb } from '../store/profile-db';
 
 export const HISTORY_CAP = 1000;
+/** The old file of this history (read once, by the migration). */
+export const LEGACY_HISTORY_FILE = path.join('service', 'exchanges.jsonl');
+const MARKER = 'migrated.service_exchanges';
+const INSERT = 'INSERT INTO service_exchanges (at, record) SELECT ?, ?';
+
+/** The rows past the newest `cap` go, in the transaction that appends. */
+const TRIM =
+  'DELETE FROM service_exchanges WHERE seq <= (SELECT seq FROM service_exchanges ORDER BY seq DESC LIMIT 1 OFFSET ?)';
 
 export class ExchangeHistory {
+  /** Where the history is kept (named in errors). */
   readonly file: string;
-  private readonly queue = new SerialQueue();
-  /** Lines in the file as far as this process knows; null until first counted. */
-  private lines: number | null = null;
+  private pdb: ProfileDb | null = null;
+  private ready: Promise<ProfileDb> | null = null;
+  /** Appends not yet committed, so list() waits for them. */
+  private pending: Promise<unknown> = Promise.resolve();
 
   constructor(
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly cap = HISTORY_CAP,
+    private readonly log: (line: string) => void = defaultLog,
   ) {
-    this.file = path.join(dataDir, 'service', 'exchanges.jsonl');
+    this.file = path.join(dataDir, 'console.db');
   }
 
-  /** Appends one exchange; compacts the file when it has grown past the cap. */
-  append(exchange: Exchange): Promise<void> {
-    return this.queue.run(async () => {
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      if (this.lines === null) this.lines = (await this.readAll()).length;
-      await fs.appendFile(this.file, `${JSON.stringify(exchange)}\n`, { encoding: 'utf8', mode: 0o600 });
-      this.lines += 1;
-      if (this.lines > this.cap + Math.ceil(this.cap / 5)) {
-        const kept = (await this.readAll()).slice(-this.cap);
-        await writeFileAtomic(this.file, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
-        this.lines = kept.length;
-      }
+  /** The database, with the old file copied in (once per process; a failure is retried). */
+  private open(): Promise<ProfileDb> {
+    this.ready ??= (async () => {
+      this.pdb ??= acquireProfileDb(this.dataDir);
+      await migrateJsonLinesFile(this.pdb, {
+        file: path.join(this.dataDir, LEGACY_HISTORY_FILE),
+        marker: MARKER,
+        log: this.log,
+        row: (value) => {
+          const parsed = Exchange.safeParse(value);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            return {
+              why: `not an exchange (${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'})`,
+            };
+          }
+          return { sql: INSERT, params: [parsed.data.at, JSON.stringify(value)] };
+        },
+      });
+      return this.pdb;
+    })().catch((err: unknown) => {
+      this.ready = null;
+      throw err;
     });
+    return this.ready;
+  }
+
+  /** Appends one exchange and trims the history to its cap, in one transaction. */
+  append(exchange: Exchange): Promise<void> {
+    const done = this.open().then((pdb) =>
+      pdb.write([
+        [INSERT, [exchange.at, JSON.stringify(exchange)]],
+        [TRIM, [this.cap]],
+      ]),
+    );
+    this.pending = done.catch(() => undefined);
+    return done;
   }
 
   /** The most recent exchanges, newest first. */
   async list(limit = 100): Promise<Exchange[]> {
-    await this.queue.run(async () => undefined); // let pending appends land first
-    return (await this.readAll()).slice(-limit).reverse();
-  }
-
-  private async readAll(): Promise<Exchange[]> {
-    const text = await readFileOrNull(this.file);
-    if (text === null) return [];
+    const pdb = await this.open();
+    await this.pending; // let pending appends land first
+    const rows = pdb.db
+      .prepare('SELECT record FROM service_exchanges ORDER BY seq DESC LIMIT ?')
+      .all(Math.max(0, Math.floor(limit)));
     const out: Exchange[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
+    for (const r of rows) {
       try {
-        const parsed = Exchange.safeParse(JSON.parse(line));
+        const parsed = Exchange.safeParse(JSON.parse(String(r.record)));
         if (parsed.success) out.push(parsed.data);
       } catch {
-        // a torn or edited line: skipped (see the failure model above)
+        // a row edited by hand: skipped, the rest still listed
       }
     }
     return out;
+  }
+
+  /** Gives the database handle back. */
+  async close(): Promise<void> {
+    const pdb = this.pdb;
+    this.pdb = null;
+    this.ready = null;
+    await pdb?.release();
   }
 }

@@ -30,6 +30,8 @@ export interface SignedPairs {
   record(obj: string, sub: string, atMs?: number): Promise<void>;
   /** Subs signed for `obj` within the last `withinSeconds` (default one hour), newest first. */
   subsFor(obj: string, withinSeconds?: number): Promise<string[]>;
+  /** Gives back the profile database handle it holds (a later use opens it again). */
+  close?(): Promise<void>;
 }
 
 export interface Composer {

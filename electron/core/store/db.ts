@@ -136,6 +136,28 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Version 4: the histories that were files (issue 12 item 1): the service exchange history
+    // (service/history.ts, capped by count) and the obj/sub pairs the console signed
+    // (jwt/signed-pairs.ts, kept a day; the bank's sub check looks them up by obj and time).
+    // Their old files are copied in once (store/file-migration.ts), then renamed aside.
+    version: 4,
+    sql: `
+      CREATE TABLE service_exchanges (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE TABLE signed_pairs (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        obj TEXT NOT NULL,
+        sub TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX signed_pairs_obj ON signed_pairs (obj, at_ms);
+      CREATE INDEX signed_pairs_at ON signed_pairs (at_ms);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -182,7 +182,7 @@ class SqliteEventStore implements EventStore {
         size_bytes: bytes,
         size_warning:
           bytes > limit
-            ? `The database ${this.file} is ${gib(bytes)}, past ${gib(limit)}: acknowledged notifications are all kept (retention: keep), so it only grows; export what you need (events export) and keep an eye on the disk.`
+            ? `The database ${this.file} is ${gib(bytes)}, past ${gib(limit)}: acknowledged notifications are all kept unless you set their retention (Notifications page; default: keep), so it only grows; export what you need (events export) and keep an eye on the disk.`
             : null,
       };
     } catch {

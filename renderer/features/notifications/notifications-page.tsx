@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
 import { EventDetailPanel } from '../events/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { StoreSearch } from '../../shared/store-search';
+import { DisclosureButton } from '../../shared/disclosure-button';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { Segmented } from '../../shared/segmented';
@@ -22,6 +23,7 @@ import {
 } from './notifications-model';
 import { useNotificationsStore, type RateScale } from './notifications-store';
 import { RateChart } from './rate-chart';
+import { RetentionPanel } from './retention-panel';
 import { useExportNotifications, useNotificationCounts, useNotificationFeed } from './use-notifications';
 import './notifications.css';
 
@@ -37,6 +39,7 @@ const SCALE_OPTIONS: Array<{ value: RateScale; label: string }> = [
  * of what the page holds.
  */
 export function NotificationsPage() {
+  const [showRetention, setShowRetention] = useState(false);
   const live = useEventStreamState().status === 'connected';
   const { route, outcome, text, grouped, scale, selectedId, cursorId } = useNotificationsStore();
   const { setRoute, setOutcome, setText, setGrouped, setScale, select, moveCursor } =
@@ -92,6 +95,15 @@ export function NotificationsPage() {
         actions={
           <>
             <LiveDot live={live} testId="notifications-live" />
+            <DisclosureButton
+              expanded={showRetention}
+              controls="notifications-retention"
+              onToggle={() => setShowRetention((v) => !v)}
+              className="btn btn-small"
+              testId="notifications-retention-toggle"
+            >
+              Retention
+            </DisclosureButton>
             <button
               type="button"
               className="btn btn-small"
@@ -124,6 +136,12 @@ export function NotificationsPage() {
         <p className="muted" role="status" data-testid="notifications-export-result">
           Exported {exporter.data.count} notifications to {exporter.data.filename}.
         </p>
+      ) : null}
+
+      {showRetention ? (
+        <div id="notifications-retention">
+          <RetentionPanel />
+        </div>
       ) : null}
 
       <section className="panel notifications-rate-panel" aria-label="Rate">

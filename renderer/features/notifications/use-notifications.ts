@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
-import type { EventQuery } from '../../../electron/contract/schemas/events';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EventQuery, NotificationRetention } from '../../../electron/contract/schemas/events';
 import { useApi } from '../../api/client-context';
 import { saveTextFile } from '../../shared/download';
 import { useEventFeed, useEventStats, useLiveFeed, type FeedFilters } from '../events/use-event-feed';
@@ -38,6 +38,28 @@ export function useExportNotifications() {
       const out = await api.events.export(input);
       saveTextFile(out.text, out.filename, out.mime);
       return out;
+    },
+  });
+}
+
+/** The retention of acknowledged notifications, their count and the database size. */
+export function useNotificationRetention() {
+  const api = useApi();
+  return useQuery({ queryKey: notificationsKeys.retention(), queryFn: () => api.events.retention() });
+}
+
+/**
+ * A retention change: `confirm: false` only asks what it would remove (nothing changes);
+ * `confirm: true` applies it, and the lists and counts are read again.
+ */
+export function useSetNotificationRetention() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { rule: NotificationRetention; confirm: boolean }) => api.events.setRetention(input),
+    onSuccess: (result) => {
+      if (result.applied) return queryClient.invalidateQueries({ queryKey: notificationsKeys.all });
+      return undefined;
     },
   });
 }

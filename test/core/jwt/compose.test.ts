@@ -1,12 +1,12 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleError } from '../../../electron/contract/errors';
 import { SignedJwt, type Environment } from '../../../electron/contract/schemas/service';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createComposer, shellQuote } from '../../../electron/core/jwt/compose';
-import { createSignedPairs, SIGNED_PAIRS_FILE } from '../../../electron/core/jwt/signed-pairs';
+import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
+import { openDatabase } from '../../../electron/core/store/db';
 import { createKeyStore, type KeyStore } from '../../../electron/core/keys';
 import type { Composer, EnvironmentStore, SignedPairs } from '../../../electron/core/service/types';
 import { tempDir, testSealer, testVault } from '../keys/helpers';
@@ -156,9 +156,12 @@ describe('composer', () => {
       'first@bank',
     ]);
 
-    writeFileSync(join(dataDir, SIGNED_PAIRS_FILE), 'garbage\n');
+    // A write that fails (here: the table is gone) is a warning; the token is still signed.
+    const db = openDatabase(dataDir);
+    db.exec('DROP TABLE signed_pairs');
+    db.close();
     const signed = await composer.sign({ kid: 'bank-key', obj: IBAN, sub: 's' });
-    expect(signed.warnings).toEqual([expect.stringMatching(/could not be remembered.*signed-pairs\.json/)]);
+    expect(signed.warnings).toEqual([expect.stringMatching(/could not be remembered.*console\.db/)]);
     await expect(verify(signed.token)).resolves.toBeTruthy();
   });
 

@@ -1,9 +1,10 @@
-import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConsoleError } from '../../../electron/contract/errors';
+import { openDatabase } from '../../../electron/core/store/db';
 import { createSignedPairs, SIGNED_PAIRS_FILE } from '../../../electron/core/jwt/signed-pairs';
 import { tempDir } from '../keys/helpers';
+import { createSignedPairs as createLegacySignedPairs } from './fixtures/legacy-signed-pairs';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 0);
 const HOUR = 3600_000;
@@ -11,6 +12,15 @@ let dataDir: string;
 let clock: number;
 const file = () => join(dataDir, SIGNED_PAIRS_FILE);
 const open = () => createSignedPairs({ dataDir, now: () => clock });
+/** The rows of signed_pairs, through a connection of its own. */
+function rows(): unknown[] {
+  const db = openDatabase(dataDir);
+  try {
+    return db.prepare('SELECT obj, sub, at_ms FROM signed_pairs ORDER BY seq').all();
+  } finally {
+    db.close();
+  }
+}
 
 beforeEach(() => {
   dataDir = tempDir('dets-pairs-');
@@ -47,46 +57,65 @@ describe('signed pairs', () => {
     await cli.record('obj', 'third@bank', clock + 1);
     expect(await serve.subsFor('obj')).toEqual(['third@bank', 'second@bank', 'first@bank']);
     expect(await cli.subsFor('obj')).toEqual(['third@bank', 'second@bank', 'first@bank']);
-    if (process.platform !== 'win32') expect(statSync(file()).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') expect(statSync(join(dataDir, 'console.db')).mode & 0o777).toBe(0o600);
   });
 
-  it('forgets pairs after 24 hours and compacts the file once stale lines pile up', async () => {
+  it('forgets pairs after 24 hours: the next record removes them from the database', async () => {
     const pairs = open();
-    for (let i = 0; i < 199; i += 1) await pairs.record(`obj-${i}`, 'sub', T0 - 25 * HOUR);
+    for (let i = 0; i < 5; i += 1) await pairs.record(`obj-${i}`, 'sub', T0 - 25 * HOUR);
+    expect(await pairs.subsFor('obj-1', 48 * 3600)).toEqual([]); // past the retention: never counted
     await pairs.record('fresh', 'kept@bank');
-    expect(readFileSync(file(), 'utf8').trim().split('\n')).toHaveLength(200); // 199 stale: not yet
-    await pairs.record('old', 'sub', T0 - 25 * HOUR);
-    await pairs.record('fresh', 'also@bank', T0 + 1); // 200 stale, 1 live: compacted first
-    const lines = readFileSync(file(), 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(await pairs.subsFor('fresh')).toEqual(['also@bank', 'kept@bank']);
-    expect(await pairs.subsFor('obj-1', 48 * 3600)).toEqual([]);
+    expect(rows()).toEqual([{ obj: 'fresh', sub: 'kept@bank', at_ms: T0 }]);
   });
 
-  it('ignores a last line cut short by a crash and keeps the next pair on its own line', async () => {
-    const pairs = open();
-    await pairs.record('obj', 'a@bank');
-    appendFileSync(file(), '{"obj":"obj","sub":"tor');
-    expect(await pairs.subsFor('obj')).toEqual(['a@bank']);
-    await pairs.record('obj', 'b@bank', T0 + 1);
-    expect(await open().subsFor('obj')).toEqual(['b@bank', 'a@bank']);
-    expect(readFileSync(file(), 'utf8')).not.toContain('tor');
+  it('keeps its pairs in the profile database, seen by a new instance', async () => {
+    await open().record('obj', 'a@bank');
+    expect(await open().subsFor('obj')).toEqual(['a@bank']);
+    expect(existsSync(file())).toBe(false);
+  });
+});
+
+describe('signed pairs: migration of the old file', () => {
+  it('copies a file written by the file-based code, every pair and field, once, and sets the file aside', async () => {
+    const lines = [
+      { obj: 'DE89370400440532013000', sub: 'ops@bank', at: T0 - 10 * 60_000 },
+      { obj: 'DE89370400440532013000', sub: 'teller@bank', at: T0 - 5 * 60_000 },
+      { obj: '+4915112345678', sub: 'clerk-7', at: T0 - 2 * HOUR },
+      { obj: 'old', sub: 'kept-too', at: T0 - 30 * HOUR },
+    ];
+    const legacy = createLegacySignedPairs({ dataDir, now: () => clock });
+    for (const l of lines) await legacy.record(l.obj, l.sub, l.at);
+    const text = readFileSync(file(), 'utf8');
+    const log: string[] = [];
+    const pairs = createSignedPairs({ dataDir, now: () => clock, log: (l) => log.push(l) });
+    expect(await pairs.subsFor('DE89370400440532013000')).toEqual(['teller@bank', 'ops@bank']);
+    expect(rows()).toEqual(lines.map((l) => ({ obj: l.obj, sub: l.sub, at_ms: l.at })));
+    expect(existsSync(file())).toBe(false);
+    expect(readFileSync(`${file()}.migrated`, 'utf8')).toBe(text);
+    expect(log.join('\n')).toMatch(/copied 4 record\(s\)/);
+    // A second instance (another process) finds it done and copies nothing twice.
+    writeFileSync(file(), text); // even if the old file came back
+    expect(await open().subsFor('+4915112345678', 3 * 3600)).toEqual(['clerk-7']);
+    expect(rows()).toHaveLength(4);
   });
 
-  it('reports a damaged file as STATE_DAMAGED naming it, and leaves it untouched', async () => {
-    const text = '{"obj":"o","sub":"s","at":1}\nnot json at all\n{"obj":"o","sub":"s","at":2}\n';
+  it('reports damaged lines by number, copies the rest, and keeps the file', async () => {
+    const text =
+      '{"obj":"o","sub":"s1","at":' +
+      String(T0 - 1000) +
+      '}\nnot json at all\n{"obj":"o","sub":7,"at":1}\n{"obj":"o","sub":"s2","at":' +
+      String(T0 - 500) +
+      '}\n{"obj":"o","sub":"tor';
     writeFileSync(file(), text);
-    const pairs = open();
-    for (const attempt of [() => pairs.subsFor('o'), () => pairs.record('o', 's')]) {
-      const err = await attempt().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ConsoleError);
-      expect((err as ConsoleError).code).toBe('STATE_DAMAGED');
-      expect((err as ConsoleError).message).toContain(file());
-      expect((err as ConsoleError).message).toContain('line 2');
-    }
-    expect(readFileSync(file(), 'utf8')).toBe(text);
+    const log: string[] = [];
+    const pairs = createSignedPairs({ dataDir, now: () => clock, log: (l) => log.push(l) });
+    expect(await pairs.subsFor('o')).toEqual(['s2', 's1']);
+    const report = log.join('\n');
+    expect(report).toContain('3 line(s)');
+    expect(report).toContain('line 2: not JSON');
+    expect(report).toContain('line 3: not an {obj, sub, at} pair');
+    expect(report).toContain('line 5: cut short');
+    expect(report).toContain(`${file()}.migrated`);
+    expect(readFileSync(`${file()}.migrated`, 'utf8')).toBe(text);
   });
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { methods } from '../../../electron/contract';
 import { Exchange } from '../../../electron/contract/schemas/service';
+import { openDatabase } from '../../../electron/core/store/db';
 import {
   activateReal,
   cleanup,
@@ -64,13 +65,11 @@ describe('authenticate', () => {
     // Recorded, emitted, persisted.
     expect(eventsOf(running, 'service.exchanged')).toEqual([exchange]);
     expect(await running.service.exchanges()).toEqual([exchange]);
-    const lines = (await fs.readFile(path.join(running.dataDir, 'service', 'exchanges.jsonl'), 'utf8'))
-      .trim()
-      .split('\n');
-    expect(lines.map((l) => Exchange.parse(JSON.parse(l)).id)).toEqual([exchange.id]);
-    expect((await fs.stat(path.join(running.dataDir, 'service', 'exchanges.jsonl'))).mode & 0o777).toBe(
-      0o600,
-    );
+    const db = openDatabase(running.dataDir);
+    const rows = db.prepare('SELECT record FROM service_exchanges').all();
+    db.close();
+    expect(rows.map((r) => Exchange.parse(JSON.parse(String(r.record))).id)).toEqual([exchange.id]);
+    expect((await fs.stat(path.join(running.dataDir, 'console.db'))).mode & 0o777).toBe(0o600);
   });
 
   it('sends a given token as it is and expects its obj/sub back; explicit obj/sub override the defaults', async () => {
@@ -369,12 +368,8 @@ describe('history', () => {
     const client = running.client({ historyCap: 5 });
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) ids.push((await client.fetchJwks()).id);
-    const file = path.join(running.dataDir, 'service', 'exchanges.jsonl');
-    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n');
-    expect(lines.length).toBeLessThanOrEqual(6);
     expect((await client.exchanges(5)).map((e) => e.id)).toEqual(ids.slice(-5).reverse());
-    // Another client on the same profile reads the same history; a torn line is skipped.
-    await fs.appendFile(file, '{"id":"torn", "at":');
+    // Another client on the same profile reads the same history.
     expect((await running.client().exchanges(3)).map((e) => e.id)).toEqual(ids.slice(-3).reverse());
   });
 

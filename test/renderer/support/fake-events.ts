@@ -1,12 +1,19 @@
 import { ConsoleError } from '../../../electron/contract';
 import { vi } from 'vitest';
-import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../electron/contract';
+import type {
+  ConsoleApi,
+  EventName,
+  EventPayload,
+  MethodInput,
+  MethodOutput,
+} from '../../../electron/contract';
 import type { BankStatus, Customer } from '../../../electron/contract/schemas/bank';
 import type {
   EventDetail,
   EventQuery,
   EventStats,
   EventSummary,
+  NotificationRetention,
 } from '../../../electron/contract/schemas/events';
 import { fakeApi } from './render';
 
@@ -114,6 +121,9 @@ export function fakeEventsConsole(
   let events = [...(options.events ?? [])];
   let customers = structuredClone(options.customers ?? []);
   let status = options.status ?? bankStatus();
+  let retention: NotificationRetention = { mode: 'keep' };
+  /** Acknowledged notifications, newest first. */
+  const acked = () => events.filter((e) => e.kind === 'notification' && e.outcome !== 'rejected');
   const listeners = new Map<string, Set<Listener>>();
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     for (const l of listeners.get(event) ?? []) l(payload);
@@ -146,6 +156,27 @@ export function fakeEventsConsole(
       mime: input.format === 'csv' ? 'text/csv' : 'application/x-ndjson',
       count: 3,
     })),
+    // The retention of acknowledged notifications: `last N` against the fake's notifications.
+    retention: vi.fn(async (): Promise<MethodOutput<'events.retention'>> => ({
+      rule: structuredClone(retention),
+      notifications: acked().length,
+      size_bytes: 5 * 1024 ** 2,
+      size_warning: null,
+    })),
+    setRetention: vi.fn(
+      async (input: MethodInput<'events.setRetention'>): Promise<MethodOutput<'events.setRetention'>> => {
+        const gone = input.rule.mode === 'last' ? acked().slice(input.rule.count) : [];
+        const removal = {
+          count: gone.length,
+          oldest_at: gone.at(-1)?.at ?? null,
+          newest_at: gone[0]?.at ?? null,
+        };
+        if (!input.confirm) return { rule: structuredClone(retention), applied: false, removal };
+        retention = input.rule;
+        events = events.filter((e) => !gone.includes(e));
+        return { rule: input.rule, applied: true, removal };
+      },
+    ),
   };
   const bank = {
     status: vi.fn(async () => structuredClone(status)),

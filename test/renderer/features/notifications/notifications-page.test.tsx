@@ -253,3 +253,40 @@ describe('NotificationsPage', () => {
     await waitFor(() => expect(screen.queryByTestId('event-detail')).toBeNull());
   });
 });
+
+describe('NotificationsPage: retention', () => {
+  it('shows the retention and the database size; a change is reviewed, and removes nothing until confirmed', async () => {
+    const events = [3, 2, 1].map((i) => notification(i));
+    const fake = await renderPage(fakeEventsConsole({ events }));
+    fireEvent.click(screen.getByTestId('notifications-retention-toggle'));
+    await waitFor(() => expect(screen.getByTestId('retention-current').textContent).toMatch(/every one/));
+    expect(screen.getByTestId('retention-current').textContent).toContain('3 stored');
+    expect(screen.getByTestId('retention-size').textContent).toBe('5.0 MiB');
+
+    fireEvent.click(screen.getByTestId('retention-mode-last'));
+    expect((screen.getByTestId('retention-review') as HTMLButtonElement).disabled).toBe(true); // no N yet
+    fireEvent.change(screen.getByTestId('retention-amount'), { target: { value: '1' } });
+    fireEvent.click(screen.getByTestId('retention-review'));
+    await waitFor(() =>
+      expect(screen.getByTestId('retention-preview').textContent).toMatch(
+        /removes 2 acknowledged notification/,
+      ),
+    );
+    expect(fake.events.setRetention).toHaveBeenLastCalledWith({
+      rule: { mode: 'last', count: 1 },
+      confirm: false,
+    });
+    expect(fake.events.setRetention).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(screen.getByTestId('retention-confirm'));
+    await waitFor(() => expect(screen.getByTestId('retention-applied').textContent).toMatch(/2\s+removed/));
+    expect(fake.events.setRetention).toHaveBeenLastCalledWith({
+      rule: { mode: 'last', count: 1 },
+      confirm: true,
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('retention-current').textContent).toMatch(/the newest 1\b/),
+    );
+    await waitFor(() => expect(rowIds()).toEqual(['n3']));
+  });
+});
