@@ -379,6 +379,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'bank.setNotifyPrefix': async (args) => ({
       notify_path_prefix: await (await bank()).setNotifyPrefix(args.prefix),
     }),
+    'bank.setServiceJwksUrl': async (args) => (await bank()).setServiceJwksUrl(args.url),
     'bank.recheck': async (args) => (await bank()).recheck(args.id),
     'bank.replay': async (args) => (await bank()).replay(args.id),
     'tunnel.status': () => tunnel.status(),

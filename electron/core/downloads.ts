@@ -11,6 +11,7 @@
  * leaked ticket alone is worth nothing to another local process.
  */
 import { randomBytes } from 'node:crypto';
+import { TRANSPORT } from '../contract/transport';
 
 /** How long a prepared download waits to be fetched. */
 export const DOWNLOAD_TTL_MS = 60_000;
@@ -58,6 +59,47 @@ export function createDownloads(now: () => number = Date.now): Downloads {
       if (!found) return undefined;
       pending.delete(ticket);
       return { content: found.content, filename: found.filename, mime: found.mime };
+    },
+  };
+}
+
+/** The ticket of a download path (`/api/download/<ticket>`), or null when `path` is not one. */
+export function downloadTicket(path: string): string | null {
+  return path.startsWith(TRANSPORT.downloadPathPrefix)
+    ? path.slice(TRANSPORT.downloadPathPrefix.length)
+    : null;
+}
+
+/** What a host answers for a ticket: the file once, as an attachment never cached, or why not. */
+export type DownloadAnswer =
+  { status: 200; headers: Record<string, string>; body: Buffer } | { status: 404; message: string };
+
+/**
+ * The one rule both hosts serve a ticket by (headless `GET /api/download/<ticket>`, desktop
+ * `app://console/api/download/<ticket>`): the ticket is taken here, so call it only for a GET
+ * (a HEAD or a preflight must not spend it). The host adds its own security headers.
+ *
+ * @example
+ * const answer = downloadAnswer(core.downloads, downloadTicket(path)!);
+ * if (answer.status === 404) sendError(res, 404, 'NOT_FOUND', answer.message);
+ */
+export function downloadAnswer(
+  downloads: Pick<Downloads, 'take'> | undefined,
+  ticket: string,
+): DownloadAnswer {
+  const file = downloads?.take(ticket);
+  if (!file) {
+    return { status: 404, message: 'this download was already taken or has expired: export again' };
+  }
+  const body = Buffer.from(file.content, 'utf8');
+  return {
+    status: 200,
+    body,
+    headers: {
+      'Content-Type': `${file.mime}; charset=utf-8`,
+      'Content-Length': String(body.length),
+      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
     },
   };
 }

@@ -43,6 +43,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { TRANSPORT } from '../contract';
 import type { ConsoleCore } from '../core/console-core';
+import { downloadAnswer, downloadTicket } from '../core/downloads';
 import { createBoundedServer, type ListenerBounds } from '../core/http/listener';
 import { allowedHosts, createToken, isSameOrigin, presentedTokens, tokenCookie, tokenMatches } from './auth';
 import { EventStream } from './event-stream';
@@ -151,9 +152,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       if (closing) return sendError(res, 503, 'INTERNAL', 'the server is stopping');
       return stream.attach(req, res);
     }
-    if (path.startsWith(TRANSPORT.downloadPathPrefix)) {
+    const ticket = downloadTicket(path);
+    if (ticket !== null) {
       if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
-      return serveDownload(res, path.slice(TRANSPORT.downloadPathPrefix.length));
+      return serveDownload(res, ticket);
     }
     if (path === '/api' || path.startsWith('/api/'))
       return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
@@ -169,18 +171,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
   /** A one-time download (electron/core/downloads.ts): served once, as an attachment, never cached. */
   function serveDownload(res: ServerResponse, ticket: string): void {
-    const file = core.downloads?.take(ticket);
-    if (!file) {
-      return sendError(res, 404, 'NOT_FOUND', 'this download was already taken or has expired: export again');
-    }
-    const body = Buffer.from(file.content, 'utf8');
-    res.writeHead(200, {
-      'Content-Type': `${file.mime}; charset=utf-8`,
-      'Content-Length': String(body.length),
-      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
+    const answer = downloadAnswer(core.downloads, ticket);
+    if (answer.status === 404) return sendError(res, 404, 'NOT_FOUND', answer.message);
+    res.writeHead(200, answer.headers);
+    res.end(answer.body);
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

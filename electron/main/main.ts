@@ -124,7 +124,7 @@ async function start(): Promise<void> {
     (notice.level === 'error' ? console.error : console.warn)(`dets-console: ${notice.message}`);
     heldNotices.push(notice);
   }
-  serveRenderer(protocol, RENDERER_DIR);
+  serveRenderer(protocol, RENDERER_DIR, started.downloads);
   guardAllWebContents(app, openExternal);
   registerIpcHandlers(
     ipcMain,

@@ -1,11 +1,14 @@
 /**
- * Serves the built renderer (dist/renderer) at `app://console/`.
+ * Serves the built renderer (dist/renderer) at `app://console/`, and the core's one-time
+ * downloads at `app://console/api/download/<ticket>` (the same route and rule as headless:
+ * core/downloads.ts downloadAnswer).
  *
  * Threat model: the page is our own code, but anything it requests through this scheme reaches
  * the disk. A request must never read outside the renderer folder (`..`, `%2e%2e`, encoded
  * slashes or backslashes, NUL bytes, symlinks pointing out), must only come from the app itself,
  * and every answer carries the strict Content-Security-Policy, so even an injected script tag
- * cannot load code from anywhere else. Why a custom scheme rather than `file://`: a file: page
+ * cannot load code from anywhere else. A download ticket is spent only by a GET from the app's own
+ * page, and its file (customers with their secret keys) is never cached. Why a custom scheme rather than `file://`: a file: page
  * can read any local file the user can, and all file: URLs share one origin.
  */
 import type { Protocol } from 'electron';
@@ -13,6 +16,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME } from './app-origin';
 import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/http/renderer-policy';
+import { downloadAnswer, downloadTicket, type Downloads } from '../core/downloads';
 
 export { CONTENT_SECURITY_POLICY, contentTypeFor };
 
@@ -51,9 +55,13 @@ function isInside(root: string, file: string): boolean {
 
 /**
  * The scheme's request handler over `rootDir`, kept free of Electron so it is tested as is.
- * `/` serves index.html; a missing file is a 404 (the renderer routes inside one page).
+ * `/` serves index.html; a missing file is a 404 (the renderer routes inside one page);
+ * `/api/download/<ticket>` is one of `downloads`, taken once.
  */
-export function createRendererHandler(rootDir: string): (request: Request) => Promise<Response> {
+export function createRendererHandler(
+  rootDir: string,
+  downloads?: Pick<Downloads, 'take'>,
+): (request: Request) => Promise<Response> {
   let realRoot: Promise<string> | undefined;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'method not allowed');
@@ -77,6 +85,17 @@ export function createRendererHandler(rootDir: string): (request: Request) => Pr
       return refuse(400, 'bad path');
     }
     if (path.includes('\0') || path.includes('\\')) return refuse(400, 'bad path');
+    const ticket = downloadTicket(url.pathname);
+    if (ticket !== null) {
+      // A HEAD must not spend the ticket.
+      if (request.method !== 'GET') return refuse(405, 'method not allowed');
+      const answer = downloadAnswer(downloads, ticket);
+      if (answer.status === 404) return refuse(404, answer.message);
+      return new Response(new Uint8Array(answer.body), {
+        status: 200,
+        headers: { ...SECURITY_HEADERS, ...answer.headers },
+      });
+    }
     if (path.endsWith('/')) path += 'index.html';
 
     realRoot ??= realpath(rootDir);
@@ -106,9 +125,13 @@ export function createRendererHandler(rootDir: string): (request: Request) => Pr
   };
 }
 
-/** Serves `rootDir` at app://console/ on the default session; call once app is ready. */
-export function serveRenderer(protocol: Pick<Protocol, 'handle'>, rootDir: string): void {
-  const handler = createRendererHandler(rootDir);
+/** Serves `rootDir` (and `downloads`) at app://console/ on the default session; call once app is ready. */
+export function serveRenderer(
+  protocol: Pick<Protocol, 'handle'>,
+  rootDir: string,
+  downloads?: Pick<Downloads, 'take'>,
+): void {
+  const handler = createRendererHandler(rootDir, downloads);
   protocol.handle(APP_SCHEME, (request) =>
     handler(request).catch((err: unknown) => {
       console.error(

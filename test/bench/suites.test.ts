@@ -22,7 +22,7 @@ import { runLoad } from './lib/load';
 import { formatFigure, formatVerdict } from './lib/report';
 import { makeRsaKey, verifyJwtSync } from './lib/rs256';
 import { judge } from './lib/stats';
-import { seedEvent } from './suites/ui';
+import { seedEvent, uiEvent } from './suites/ui';
 
 describe('customers and X-Session-ID tokens', () => {
   it('makes distinct customers with every field the --users format requires', () => {
@@ -135,6 +135,7 @@ describe('report and settings', () => {
       rateRounds: 3,
       uiEvents: 100_000,
       uiSteps: 200,
+      uiLoadSeconds: 5,
     });
     expect(c.chromium).toBe('/usr/bin/chromium');
     expect(readConfig({ BENCH_SCALE: '0.2' }).rateSeconds).toBe(1);
@@ -151,6 +152,32 @@ describe('seeded notification events', () => {
     expect(new Set(events.map((e) => e.path)).size).toBe(3);
     expect(events[199]!.at).toBe('2025-12-31T23:59:59.000Z');
     expect(events.filter((e) => e.outcome === 'rejected').every((e) => e.transaction_id === null)).toBe(true);
+  });
+});
+
+describe('the UI profile (issue 13 item 9)', () => {
+  it('mixes notification outcomes and passed and failed callbacks, a second apart, with a few needles', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const n = 40_000;
+    const needle = 'needleabc12345';
+    const events = Array.from({ length: n }, (_, i) => uiEvent(i, n, now, needle));
+    for (const e of [events[0]!, events[3]!, events[10]!, events[11]!, events[n - 1]!])
+      expect(() => EventDetail.parse(e)).not.toThrow();
+    expect(new Set(events.map((e) => e.id)).size).toBe(n);
+    const callbacks = events.filter((e) => e.kind === 'callback');
+    expect(callbacks.length).toBe(n / 4);
+    expect(new Set(callbacks.map((e) => e.failed_check))).toEqual(new Set([null, 'exp']));
+    expect(new Set(events.filter((e) => e.kind === 'notification').map((e) => e.outcome))).toEqual(
+      new Set(['accepted', 'repeat', 'rejected']),
+    );
+    expect(events[n - 1]!.at).toBe('2025-12-31T23:59:59.000Z');
+    const carriers = events.filter((e) => e.transaction_id?.startsWith(needle) || e.obj === needle);
+    expect(carriers.map((e) => e.kind).sort()).toEqual([
+      'callback',
+      'callback',
+      'notification',
+      'notification',
+    ]);
   });
 });
 

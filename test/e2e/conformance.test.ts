@@ -151,6 +151,31 @@ describe('Conformance page', () => {
     expect(statuses.filter(([, st]) => st !== 'passed')).toEqual([]);
   });
 
+  it('one click points the live bank at another runner port, whose run passes, and Put back restores the flag’s URL', async () => {
+    const otherPort = await freePort();
+    const flagUrl = `http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`;
+    const otherUrl = `http://127.0.0.1:${otherPort}/api/v1/.well-known/jwks.json`;
+    await ui.fill({ url: serve!.ready.bank!, obj: CUSTOMER.obj, sub: CUSTOMER.sub, port: String(otherPort) });
+    await ui.byTestId('conformance-trust-runner').click();
+    const result = ui.byTestId('conformance-trust-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain(otherUrl);
+    expect(await ui.byTestId('conformance-trust-previous').textContent()).toBe(flagUrl);
+    expect(await call('bank.status')).toMatchObject({ service_jwks_url: otherUrl });
+
+    await ui.run();
+    expect(await ui.waitForFinished()).toBe('passed');
+
+    await ui.byTestId('conformance-trust-undo').click();
+    await ui.byTestId('conformance-trust-restored').waitFor();
+    expect(await ui.byTestId('conformance-trust-restored').textContent()).toContain(flagUrl);
+    expect(await call('bank.status')).toMatchObject({
+      service_jwks_url: flagUrl,
+      service_jwks_setting: null,
+    });
+    await ui.fill({ port: String(jwksPort) });
+  });
+
   it('Run for a customer the bank does not know: the valid cases fail naming what to configure', async () => {
     await ui.fill({ obj: 'DE02120300000000202051' });
     await ui.run();

@@ -177,12 +177,14 @@ const ACTIONS = new Set<MethodName>([
   'bank.setBehaviours',
   'bank.setForward',
   'bank.setNotifyPrefix',
+  'bank.setServiceJwksUrl',
   'bank.recheck',
   'bank.replay',
   'walkthrough.run',
   'walkthrough.reset',
   'conformance.run',
   'conformance.selfCheck',
+  'conformance.trustRunnerJwks',
 ]);
 
 describe('no secret in any answer the page reads', () => {

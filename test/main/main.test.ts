@@ -118,6 +118,24 @@ describe('the desktop lifecycle', () => {
     });
   });
 
+  it("serves the core's one-time download (customers with their keys) at the path the page is given", async () => {
+    const electron = await launch();
+    await ready(electron);
+    const call = (method: string, input?: unknown) =>
+      electron.ipcMain.invokeFrom('app://console/index.html', methodChannel(method as never), input);
+    const customer = { obj: 'DE1', external_id: 'e-1', phone: '+1', key: 'desktop-secret-key-1' };
+    expect(await call('bank.saveCustomer', customer)).toMatchObject({ ok: true });
+    const prepared = (await call('bank.exportCustomersWithKeys', { confirm: 'include secret keys' })) as {
+      value: { path: string };
+    };
+    const installed = electron.protocol.handlers.get('app')!;
+    const res = await installed(new Request(`app://console${prepared.value.path}`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="dets-console-users.json"');
+    expect(await res.text()).toContain('desktop-secret-key-1');
+    expect((await installed(new Request(`app://console${prepared.value.path}`))).status).toBe(404);
+  });
+
   it('starts the sandbox listener after the core: its JWKS answers at the URL app.info reports', async () => {
     const electron = await launch();
     await ready(electron);

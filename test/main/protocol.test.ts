@@ -9,6 +9,7 @@ import {
   registerAppScheme,
   serveRenderer,
 } from '../../electron/main/protocol';
+import { createDownloads } from '../../electron/core/downloads';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -136,5 +137,58 @@ describe('the app:// scheme', () => {
     const installed = protocol.handlers.get('app')!;
     const res = await installed(new Request('app://console/index.html'));
     expect(res.status).toBe(200);
+  });
+});
+
+describe("app://console/api/download/<ticket>: the core's one-time downloads", () => {
+  const offer = () => {
+    const downloads = createDownloads();
+    const { ticket } = downloads.offer({
+      content: '[{"obj":"DE1","key":"the-secret-key"}]\n',
+      filename: 'dets-console-users.json',
+      mime: 'application/json',
+    });
+    return { downloads, url: `app://console/api/download/${ticket}` };
+  };
+
+  it('serves the file once, as an attachment never cached, with the strict CSP', async () => {
+    const { downloads, url } = offer();
+    serveRenderer(protocol, root, downloads);
+    const installed = protocol.handlers.get('app')!;
+    const fromPage = new Request(url);
+    Object.defineProperty(fromPage, 'initiatorOrigin', { value: 'app://console' });
+    const res = await installed(fromPage);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('[{"obj":"DE1","key":"the-secret-key"}]\n');
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': 'attachment; filename="dets-console-users.json"',
+      'cache-control': 'no-store',
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+    });
+    const again = await installed(new Request(url));
+    expect(again.status).toBe(404);
+    expect(await again.text()).toMatch(/already taken or has expired: export again/);
+  });
+
+  it('keeps the ticket from HEAD, other methods and other origins; an unknown ticket is 404', async () => {
+    const { downloads, url } = offer();
+    const handle = createRendererHandler(root, downloads);
+    expect((await handle(new Request(url, { method: 'HEAD' }))).status).toBe(405);
+    expect((await handle(new Request(url, { method: 'POST' }))).status).toBe(405);
+    const foreign = new Request(url);
+    Object.defineProperty(foreign, 'initiatorOrigin', { value: 'https://evil.example' });
+    expect((await handle(foreign)).status).toBe(403);
+    expect((await handle(new Request('app://console/api/download/unknown'))).status).toBe(404);
+    // None of those spent it.
+    const res = await handle(new Request(url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('the-secret-key');
+  });
+
+  it('is a 404 when the handler was given no downloads', async () => {
+    const { url } = offer();
+    const res = await createRendererHandler(root)(new Request(url));
+    expect(res.status).toBe(404);
   });
 });

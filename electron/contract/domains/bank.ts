@@ -7,6 +7,8 @@ import {
   CustomerView,
   ForwardSettings,
   PreparedDownload,
+  ServiceJwksChange,
+  ServiceJwksSetting,
 } from '../schemas/bank';
 import { EventDetail } from '../schemas/events';
 import { method, NoInput } from './method';
@@ -76,6 +78,12 @@ export const bankMethods = {
       'Where notifications are received under the bank URL: /api/svc/notify (spec 4.3, the default) or another path such as /api/dcm/notify (the service guide).',
     input: z.object({ prefix: z.string().min(1).max(200) }),
     output: z.object({ notify_path_prefix: z.string() }),
+  }),
+  'bank.setServiceJwksUrl': method({
+    summary:
+      "The bank's own service JWKS URL, in force before --service-jwks-url and the active environment's (null: follow them again); answers what it was and what it is, so the change can be put back.",
+    input: ServiceJwksSetting,
+    output: ServiceJwksChange,
   }),
   'bank.recheck': method({
     summary: "Run a stored callback's X-Session-ID checks again with the current JWKS.",

@@ -5,6 +5,7 @@ import {
   ConformanceReport,
   ConformanceRunInput,
 } from '../schemas/conformance';
+import { ServiceJwksChange } from '../schemas/bank';
 import { method, NoInput } from './method';
 
 /** `conformance.*` methods and events: the bank callback conformance suite (issue 7). */
@@ -20,6 +21,12 @@ export const conformanceMethods = {
       "Run the suite against a private, temporary instance of the console's own bank endpoints (never the live one): every case must pass.",
     input: NoInput,
     output: ConformanceReport,
+  }),
+  'conformance.trustRunnerJwks': method({
+    summary:
+      "Point the console's own bank endpoints at the runner's JWKS on 127.0.0.1:<jwks_port>, so a run against them is judged with the runner's keys; bank.setServiceJwksUrl with the answer's previous_setting puts it back.",
+    input: z.object({ jwks_port: z.number().int().min(1).max(65535) }),
+    output: ServiceJwksChange,
   }),
   'conformance.lastReport': method({
     summary: 'The last finished report of this session (null before any run).',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ShownUrl } from './service';
 
 /** A test customer, as the `--users` file holds them (DESIGN.md "Command line"). */
 export const Customer = z.object({
@@ -89,7 +90,10 @@ export type JwksStatus = z.infer<typeof JwksStatus>;
 export const BankStatus = z.object({
   url: z.string().nullable(),
   notify_path_prefix: z.string(),
+  /** The JWKS URL in force: the bank's own setting, else --service-jwks-url, the environment's, the sandbox's. */
   service_jwks_url: z.string().nullable(),
+  /** The bank's own JWKS URL setting (bank.setServiceJwksUrl), or null to follow the flag or environment. */
+  service_jwks_setting: z.string().nullable(),
   jwks: JwksStatus,
   customers: z.number().int(),
   behaviours: Behaviours,
@@ -98,3 +102,24 @@ export const BankStatus = z.object({
   warnings: z.array(z.string()).optional(),
 });
 export type BankStatus = z.infer<typeof BankStatus>;
+
+/**
+ * The bank's own service JWKS URL (issue 13 item 6): null follows --service-jwks-url or the active
+ * environment. No user:password: the URL is shown on the pages and in the evidence.
+ */
+export const ServiceJwksSetting = z.object({
+  url: ShownUrl.nullable(),
+});
+
+/** What a change of the bank's JWKS URL did, so the page can say it and put it back. */
+export const ServiceJwksChange = z.object({
+  /** The bank's own setting before the change (null: it followed the flag or environment). */
+  previous_setting: z.string().nullable(),
+  /** The URL in force before the change. */
+  previous_url: z.string().nullable(),
+  /** The bank's own setting now. */
+  setting: z.string().nullable(),
+  /** The URL in force now. */
+  url: z.string().nullable(),
+});
+export type ServiceJwksChange = z.infer<typeof ServiceJwksChange>;

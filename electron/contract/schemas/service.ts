@@ -4,14 +4,16 @@ import { KeyBits, Kid } from './keys';
 import { PublicUrl } from './tunnel';
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+/** An http(s) URL without user:password@: it appears in history, on pages and in copied curl commands. */
+export const ShownUrl = Url.refine((value) => !/^https?:\/\/[^/]*@/i.test(value), {
+  error: 'must not carry user:password@: the URL appears in history and copied curl commands',
+});
 /**
  * The service's {base_url}: paths are appended to it (spec 4), so it carries no query or
  * fragment, and no user:password (it is shown in every copied curl command).
  */
-const BaseUrl = Url.refine((value) => !/[?#]/.test(value), {
+const BaseUrl = ShownUrl.refine((value) => !/[?#]/.test(value), {
   error: 'must not have a query (?…) or fragment (#…): paths like /api/v1/… are appended to it',
-}).refine((value) => !/^https?:\/\/[^/]*@/i.test(value), {
-  error: 'must not carry user:password@: the URL appears in history and copied curl commands',
 });
 const Guid = z
   .string()

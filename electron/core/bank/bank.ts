@@ -25,7 +25,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
-import type { Customer, CustomerView } from '../../contract/schemas/bank';
+import { ServiceJwksSetting, type Customer, type CustomerView } from '../../contract/schemas/bank';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
 import { isJsonContentType, readBody } from '../http/body';
 import { exchange } from '../http/exchange';
@@ -181,6 +181,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       url: [...servers][0]?.url ?? null,
       notify_path_prefix: s.notify_path_prefix,
       service_jwks_url: j.url,
+      service_jwks_setting: s.service_jwks_url,
       jwks: {
         kids: j.kids,
         fetched_at: j.fetched_at,
@@ -202,7 +203,10 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       // a listener's or schema's failure never breaks a request
     }
   };
-  const jwks = new JwksClient({ url: options.serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
+  // The bank's own setting first (issue 13 item 6: the Conformance page points it at the
+  // runner's JWKS), else what the host says (--service-jwks-url, the environment, the sandbox).
+  const serviceJwksUrl = async () => settings.get().service_jwks_url ?? (await options.serviceJwksUrl());
+  const jwks = new JwksClient({ url: serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
 
   /** `lean` on a callback's hot path; a recheck shows every check's words. */
   const verify = (header: string | string[] | undefined, lean = false) =>
@@ -674,7 +678,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       if (customers.count() !== before) changed();
       const s = statusNow();
       if (s.service_jwks_url === null) {
-        s.service_jwks_url = await options.serviceJwksUrl().catch(() => null);
+        s.service_jwks_url = await serviceJwksUrl().catch(() => null);
       }
       return s;
     },
@@ -721,6 +725,22 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       const next = await settings.update({ notify_path_prefix: checkNotifyPrefix(prefix) });
       changed();
       return next.notify_path_prefix;
+    },
+    async setServiceJwksUrl(wanted) {
+      const parsed = ServiceJwksSetting.safeParse({ url: wanted });
+      if (!parsed.success) {
+        throw new ConsoleError(
+          'BAD_ARGUMENT',
+          `service JWKS URL ${JSON.stringify(wanted)} ${parsed.error.issues[0]?.message ?? 'is not valid'}`,
+        );
+      }
+      const previousSetting = settings.get().service_jwks_url;
+      const previousUrl = await serviceJwksUrl().catch(() => null);
+      await settings.update({ service_jwks_url: parsed.data.url });
+      // In force for the next callback, not up to a second later.
+      const url = await jwks.rereadUrl();
+      changed();
+      return { previous_setting: previousSetting, previous_url: previousUrl, setting: parsed.data.url, url };
     },
     async recheck(id) {
       const event = await storedCallback(id);

@@ -1,7 +1,8 @@
 /**
  * The bank endpoints' settings in `<dataDir>/bank/settings.json` (atomic, 0600): the notification
  * path prefix (spec 4.3's `/api/svc/notify` by default; the service guide uses `/api/dcm/notify`),
- * the deliberate misbehaviours per route (off by default), and forward mode.
+ * the deliberate misbehaviours per route (off by default), forward mode, and the bank's own service
+ * JWKS URL (null: --service-jwks-url or the active environment's; issue 13 item 6).
  *
  * A damaged file is named and left untouched: the defaults run, and changes are refused until it
  * is repaired or removed.
@@ -10,7 +11,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
-import { Behaviours, CallbackRoute, ForwardSettings, NotifyRoute } from '../../contract/schemas/bank';
+import {
+  Behaviours,
+  CallbackRoute,
+  ForwardSettings,
+  NotifyRoute,
+  ServiceJwksSetting,
+} from '../../contract/schemas/bank';
 import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
 
 export const SETTINGS_FILE = 'settings.json';
@@ -24,6 +31,7 @@ export interface BankSettings {
   notify_path_prefix: string;
   behaviours: BehavioursValue;
   forward: ForwardValue;
+  service_jwks_url: string | null;
 }
 
 const SettingsFile = z.object({
@@ -31,6 +39,8 @@ const SettingsFile = z.object({
   notify_path_prefix: z.string(),
   behaviours: Behaviours,
   forward: ForwardSettings,
+  /** Absent in files written before issue 13: read as null. */
+  service_jwks_url: ServiceJwksSetting.shape.url.default(null),
 });
 
 const ROUTES: readonly string[] = [...CallbackRoute.options, ...NotifyRoute.options];
@@ -92,6 +102,7 @@ export function createSettingsStore(dir: string): SettingsStore {
     notify_path_prefix: DEFAULT_NOTIFY_PREFIX,
     behaviours: {},
     forward: { url: null },
+    service_jwks_url: null,
   };
   let damaged: ConsoleError | null = null;
 
@@ -113,6 +124,7 @@ export function createSettingsStore(dir: string): SettingsStore {
           notify_path_prefix: checkNotifyPrefix(parsed.notify_path_prefix),
           behaviours: checkBehaviours(parsed.behaviours),
           forward: parsed.forward,
+          service_jwks_url: parsed.service_jwks_url,
         };
       } catch (err) {
         damaged = new ConsoleError(

@@ -6,6 +6,7 @@ import type {
   Customer,
   CustomerView,
   ForwardSettings,
+  ServiceJwksChange,
 } from '../../contract/schemas/bank';
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
@@ -49,6 +50,11 @@ export interface BankEndpoints {
   setForward(forward: z.output<typeof ForwardSettings>): Promise<z.output<typeof ForwardSettings>>;
   /** The notification path prefix (spec 4.3 `/api/svc/notify` by default; the guide's `/api/dcm/notify`). */
   setNotifyPrefix(prefix: string): Promise<string>;
+  /**
+   * The bank's own service JWKS URL (null: follow `serviceJwksUrl` again); the answer says what
+   * was in force before and after, so a page can put it back.
+   */
+  setServiceJwksUrl(url: string | null): Promise<ServiceJwksChange>;
   /** Runs a stored callback's checks again with the current JWKS. */
   recheck(eventId: string): Promise<EventDetail>;
   /** Replays a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox. */
@@ -63,7 +69,10 @@ export interface BankOptions {
   events: EventHub;
   store: EventStore;
   pairs: SignedPairs;
-  /** Where the service's keys are fetched: --service-jwks-url, else the active environment's, else the sandbox's. */
+  /**
+   * Where the service's keys are fetched when the bank's own setting is null: --service-jwks-url,
+   * else the active environment's, else the sandbox's.
+   */
   serviceJwksUrl: () => Promise<string | null>;
   /** For customers' secret keys when a vault is unlocked. */
   vault?: Pick<Vault, 'sealer'>;

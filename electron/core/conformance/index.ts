@@ -12,7 +12,7 @@ import type { CaseResult, ConformanceProgress, ConformanceReport } from '../../c
 import type { Handlers } from '../types';
 import type { CoreDeps } from '../core-deps';
 import type { conformanceMethods } from '../../contract/domains/conformance';
-import { DEFAULT_JWKS_PORT } from './jwks-server';
+import { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 import { junitFile, reportFile } from './report';
 import { startConformance, type ConformanceRunner } from './runner';
 import { runSelfCheck } from './self-check';
@@ -25,7 +25,7 @@ export {
 } from './runner';
 export { runSelfCheck, selfCheckCustomer } from './self-check';
 export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
-export { DEFAULT_JWKS_PORT } from './jwks-server';
+export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 export { JWKS_PATH } from '../service/environments';
 export { planCases } from './plan';
 
@@ -166,6 +166,10 @@ export function conformanceHandlers(
         if (ready.base) progress({ ...ready.base, phase: 'finished', done: cases.length }, cases);
         return report;
       }),
+    // Issue 13 item 6: when the bank under test is the console's own, it must trust the runner's
+    // keys as a real bank would be configured to; the answer lets the page put the old URL back.
+    'conformance.trustRunnerJwks': async (args) =>
+      (await deps.bank()).setServiceJwksUrl(runnerJwksUrl(args.jwks_port)),
     'conformance.lastReport': async () => last,
     'conformance.export': async (args) => {
       if (!last)

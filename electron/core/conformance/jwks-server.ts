@@ -15,6 +15,11 @@ import type { PublishedJwk } from '../sandbox/signing-keys';
 export const DEFAULT_JWKS_PORT = 7303;
 export const JWKS_HOST = '127.0.0.1';
 
+/** Where the runner serves its JWKS on `port`: what the bank under test must trust. */
+export function runnerJwksUrl(port: number): string {
+  return derivedJwksUrl(`http://${JWKS_HOST}:${port}`);
+}
+
 export interface JwksServer {
   url: string;
   port: number;
@@ -47,7 +52,7 @@ export async function startJwksServer(options: {
   };
   const server = await startServer(handle, { host: JWKS_HOST, port: options.port });
   return {
-    url: derivedJwksUrl(server.url),
+    url: runnerJwksUrl(server.port),
     port: server.port,
     fetches,
     close: () => server.close(),

@@ -192,6 +192,16 @@ export class JwksClient {
     return this.state();
   }
 
+  /**
+   * The URL setting changed: read it now instead of up to a second later (a new URL forgets the
+   * old keys and reports the change). Resolves with the URL in force.
+   */
+  async rereadUrl(): Promise<string | null> {
+    if (this.urlRead) await this.urlRead; // a read begun before the change must not land after it
+    this.urlAt = -Infinity;
+    return this.currentUrl();
+  }
+
   /** Cancels the fetch in flight and any timer; waiting callers get the set as it is. */
   stop(): void {
     this.stopped = true;

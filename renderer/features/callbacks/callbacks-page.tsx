@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
-import { StoreSearch } from '../../shared/store-search';
+import { StoreSearch, SEARCH_SETTLE_MS } from '../../shared/store-search';
 import { formatClock } from '../../shared/format';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { StatusMark } from '../../shared/status-mark';
@@ -28,7 +28,7 @@ export function CallbacksPage() {
   const { failedOnly, failedCheck, groupByCheck, text, selectedId, cursorId } = useCallbacksStore();
   const { setFailedOnly, setFailedCheck, setGroupByCheck, setText, select, moveCursor } =
     useCallbacksStore.getState();
-  const settledText = useDebouncedValue(text, 150);
+  const settledText = useDebouncedValue(text, SEARCH_SETTLE_MS);
   // Filters and search are the store's (issue 13, items 8 and 9): one indexed query each.
   const {
     query: callbacks,

@@ -6,6 +6,7 @@ import { formatMs } from '../../shared/format';
 import { PageHead } from '../../shared/page-head';
 import { CaseList } from './case-list';
 import { RunActivity } from './run-activity';
+import { TrustRunnerJwks } from './trust-runner';
 import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
 import { useConformanceStore } from './conformance-store';
 import {
@@ -127,6 +128,7 @@ function RunForm({ running }: { running: boolean }) {
             data-testid="conformance-jwks-port"
           />
         </Field>
+        <TrustRunnerJwks port={jwksUrl ? Number(values.jwksPort) : null} disabled={busy} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
             {runMutation.isPending ? 'Running…' : 'Run'}

@@ -120,3 +120,22 @@ export function useExportReport() {
     },
   });
 }
+
+/**
+ * Issue 13 item 6: the console's own bank trusts the runner's JWKS (conformance.trustRunnerJwks),
+ * and the change can be put back (bank.setServiceJwksUrl with what it replaced). The Bank page
+ * follows through `bank.changed`.
+ */
+export function useTrustRunnerJwks() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (jwksPort: number) => api.conformance.trustRunnerJwks({ jwks_port: jwksPort }),
+  });
+}
+
+export function usePutBackBankJwks() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (setting: string | null) => api.bank.setServiceJwksUrl({ url: setting }),
+  });
+}

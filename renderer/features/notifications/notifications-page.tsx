@@ -4,7 +4,7 @@ import { EventDetailPanel } from '../events/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
-import { StoreSearch } from '../../shared/store-search';
+import { StoreSearch, SEARCH_SETTLE_MS } from '../../shared/store-search';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
@@ -45,7 +45,7 @@ export function NotificationsPage() {
   const { setRoute, setOutcome, setText, setGrouped, setScale, select, moveCursor } =
     useNotificationsStore.getState();
   const scroller = useRef<HTMLDivElement>(null);
-  const settledText = useDebouncedValue(text, 150);
+  const settledText = useDebouncedValue(text, SEARCH_SETTLE_MS);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
   const filters: EventQuery & { kind: 'notification' } = {
     kind: 'notification',

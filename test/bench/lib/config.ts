@@ -22,6 +22,7 @@
  *   BENCH_RATE_ROUNDS     3      interleaved rounds of that run (bank, http floor, bank, …)
  *   BENCH_UI_EVENTS       100000 notification events seeded for the notifications page (ui suite)
  *   BENCH_UI_STEPS        200    programmatic scroll steps through the list
+ *   BENCH_UI_LOAD_SECONDS 5      how long BENCH_RATE events a second arrive on each live page (ui suite)
  *   BENCH_STORE_EVENTS    1e6×S  events in the store suite's profile (at most 1,000,000; S capped at 1)
  *   BENCH_STORE_RUNS      3      timed runs of serve and of each events --search (the median counts)
  *   BENCH_STORE_BUILD_SECONDS 900 the profile's build gives up (bench broken) past this
@@ -55,6 +56,7 @@ export interface BenchConfig {
   rateRounds: number;
   uiEvents: number;
   uiSteps: number;
+  uiLoadSeconds: number;
   storeEvents: number;
   storeRuns: number;
   storeBuildSeconds: number;
@@ -138,6 +140,7 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     rateRounds: numberVar(env, 'BENCH_RATE_ROUNDS', 3, 1, 20, true),
     uiEvents: numberVar(env, 'BENCH_UI_EVENTS', 100_000, 1, 10_000_000, true),
     uiSteps: numberVar(env, 'BENCH_UI_STEPS', 200, 1, 100_000, true),
+    uiLoadSeconds: numberVar(env, 'BENCH_UI_LOAD_SECONDS', 5, 1, 120),
     storeEvents: numberVar(
       env,
       'BENCH_STORE_EVENTS',

@@ -18,15 +18,9 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EventHub } from '../../../electron/core/event-hub';
-import { blankEvent, formatEventId, openEventStore } from '../../../electron/core/store';
-import { dbFile, type Database } from '../../../electron/core/store/db';
-import { DEFAULT_MAX_RECORD_BYTES, toRow, type RetentionClass } from '../../../electron/core/store/records';
-import { INSERT_EVENT_SQL, INSERT_TEXT_SQL } from '../../../electron/core/store/writer';
-import type { EventDetail } from '../../../electron/contract/schemas/events';
+import { buildProfile, yearEvent, YEAR_MS } from '../lib/build-profile';
 import { startChild } from '../lib/children';
 import { BenchBroken } from '../lib/errors';
 import { median } from '../lib/stats';
@@ -35,148 +29,10 @@ import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const SUITE_ID = 'store';
 const SUITE_TITLE = 'Profile database: a year of events, serve ready and events --search (issue 12)';
-/** Rows per build transaction. */
-const BATCH = 50_000;
 /** Events carrying the "few" search text, spread evenly over the profile. */
 const NEEDLES = 5;
 const SERVE_READY_MS = 30_000;
 const EVENTS_TIMEOUT_MS = 60_000;
-
-const YEAR_MS = 365 * 24 * 3600 * 1000;
-
-/** Event `i` of `n`: notifications, and every fourth a judged /user_auth callback. */
-function makeEvent(i: number, n: number, start: number, needle: string | null): EventDetail {
-  const at = new Date(start + Math.floor((i * YEAR_MS) / n)).toISOString();
-  const id = formatEventId(i + 1);
-  if (i % 4 === 3) {
-    const obj = needle ?? `cust-${(i * 7919) % 1000}`;
-    return {
-      ...blankEvent('callback', at),
-      id,
-      path: '/user_auth',
-      method: 'GET',
-      status: 200,
-      obj,
-      sub: `${obj}@bank.example`,
-      duration_ms: 0.4,
-      remote: '127.0.0.1',
-      request: { method: 'GET', url: '/user_auth', headers: { 'x-session-id': '[masked]' }, body: null },
-      response: {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ obj, first_name: 'Ada', last_name: 'Lovelace', email: `${obj}@bank.example` }),
-      },
-      data: { verdict: { detail: null } },
-    };
-  }
-  const tx = needle ? `${needle}-${randomUUID().slice(needle.length + 1)}` : randomUUID();
-  return {
-    ...blankEvent('notification', at),
-    id,
-    path: '/api/svc/notify/pay-in',
-    method: 'POST',
-    status: 200,
-    outcome: 'accepted',
-    transaction_id: tx,
-    duration_ms: 2.1,
-    remote: '127.0.0.1',
-    request: {
-      method: 'POST',
-      url: '/api/svc/notify/pay-in',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ transaction_id: tx }),
-    },
-    response: { status: 200, headers: {}, body: '' },
-  };
-}
-
-/**
- * Builds the profile in `dataDir`: `n` events, of which NEEDLES carry `needle`. Throws past
- * `maxSeconds`. Returns the build time, ms.
- */
-async function buildProfile(
-  root: string,
-  dataDir: string,
-  n: number,
-  needle: string,
-  maxSeconds: number,
-  log: (line: string) => void,
-): Promise<number> {
-  const t0 = performance.now();
-  // The store makes the database (schema, migrations) as any profile gets it; then it closes.
-  await (await openEventStore({ dataDir, events: new EventHub() })).close();
-  const Ctor = createRequire(join(root, 'package.json'))('libsql') as new (file: string) => Database;
-  const db = new Ctor(dbFile(dataDir));
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = OFF'); // a build, not a commit anyone was promised
-    const insert = db.prepare(INSERT_EVENT_SQL);
-    const insertText = db.prepare(INSERT_TEXT_SQL);
-    const stats = new Map<RetentionClass, { count: number; bytes: number }>();
-    const start = Date.now() - YEAR_MS;
-    const needleEvery = Math.floor(n / NEEDLES);
-    for (let from = 0; from < n; from += BATCH) {
-      if (performance.now() - t0 > maxSeconds * 1000)
-        throw new BenchBroken(
-          `store suite: building the profile took over ${maxSeconds} s (at ${from} of ${n})`,
-        );
-      db.exec('BEGIN');
-      for (let i = from; i < Math.min(n, from + BATCH); i++) {
-        const isNeedle = i % needleEvery === Math.floor(needleEvery / 2) && i / needleEvery < NEEDLES;
-        const { row: r } = toRow(
-          makeEvent(i, n, start, isNeedle ? needle : null),
-          i + 1,
-          DEFAULT_MAX_RECORD_BYTES,
-        );
-        const size = r.record.length;
-        insert.run(
-          r.seq,
-          r.at,
-          r.at_ms,
-          r.kind,
-          r.class,
-          r.path,
-          r.method,
-          r.status,
-          r.outcome,
-          r.transaction_id,
-          r.tx_lower,
-          r.failed_check,
-          r.obj,
-          r.sub,
-          r.duration_ms,
-          r.warning,
-          r.remote,
-          size,
-          r.record,
-        );
-        if (r.search) insertText.run(r.seq, r.search);
-        const s = stats.get(r.class) ?? { count: 0, bytes: 0 };
-        s.count += 1;
-        s.bytes += size;
-        stats.set(r.class, s);
-      }
-      const cs = db.prepare(
-        `INSERT INTO class_stats (class, count, bytes) VALUES (?, ?, ?)
-         ON CONFLICT (class) DO UPDATE SET count = excluded.count, bytes = excluded.bytes`,
-      );
-      for (const [cls, s] of stats) cs.run(cls, s.count, s.bytes);
-      db.prepare(
-        "INSERT INTO meta (key, value) VALUES ('high_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-      ).run(String(Math.min(n, from + BATCH)));
-      db.exec('COMMIT');
-      if ((from / BATCH) % 4 === 3 || from + BATCH >= n)
-        log(
-          `  built ${Math.min(n, from + BATCH)} of ${n} events (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-        );
-      await new Promise((r) => setImmediate(r)); // let a SIGINT in
-    }
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
-  return performance.now() - t0;
-}
 
 /** Runs the built CLI to its end: wall time (ms) and stdout. */
 function runCli(cli: string, args: string[]): Promise<{ ms: number; stdout: string }> {
@@ -210,7 +66,19 @@ export const storeSuite: Suite = {
     const dataDir = await ctx.tmpDir('dets-bench-store-');
     const needle = `needle${randomUUID().slice(0, 8)}`;
     ctx.log(`  building a profile of ${n} events in ${dataDir}`);
-    const buildMs = await buildProfile(ctx.root, dataDir, n, needle, cfg.storeBuildSeconds, ctx.log);
+    const start = Date.now() - YEAR_MS;
+    const needleEvery = Math.floor(n / NEEDLES);
+    const isNeedle = (i: number) =>
+      i % needleEvery === Math.floor(needleEvery / 2) && i / needleEvery < NEEDLES;
+    const buildMs = await buildProfile({
+      root: ctx.root,
+      dataDir,
+      n,
+      eventAt: (i) => yearEvent(i, n, start, isNeedle(i) ? needle : null),
+      maxSeconds: cfg.storeBuildSeconds,
+      suite: SUITE_ID,
+      log: ctx.log,
+    });
 
     const checks: SpotCheck[] = [];
     // serve: spawn → ready line, stopped by its PID each time; on an empty profile too, for

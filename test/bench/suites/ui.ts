@@ -1,11 +1,17 @@
 /**
- * Issue 5: the Notifications page with 100,000 events, in headless Chromium. The events are
- * seeded through the real event store (non-durable appends, then one flush) into a fresh data
- * directory; the built CLI's `serve` (dist/cli/dets-console.js: run `npm run build` first) serves
- * the console on it; the page is opened from the nav, and once its rows show, the list is
- * scrolled programmatically top to bottom in BENCH_UI_STEPS steps, one step per animation frame,
- * while the page records every requestAnimationFrame timestamp and every long task. Target: no
- * frame over 50 ms.
+ * The event pages with 100,000 stored events, in headless Chromium. The profile is built with the
+ * store suite's builder (lib/build-profile.ts: the writer's own statements); the built CLI's
+ * `serve` (dist/cli/dets-console.js: run `node scripts/build.mjs` first) serves the console on it.
+ *
+ * - Issue 5: the Notifications page is scrolled programmatically top to bottom in BENCH_UI_STEPS
+ *   steps, one per animation frame. Target: no frame over 50 ms.
+ * - Issue 13 item 9: the Notifications and the Callbacks page each stay open while BENCH_RATE
+ *   (2,000) events a second arrive at the bank listener for BENCH_UI_LOAD_SECONDS, paced
+ *   (lib/paced.ts; notifications, or callbacks without a token), bounded in count and time. The
+ *   page records every requestAnimationFrame delta and every long task; meanwhile the filters are
+ *   changed (the outcome filter, the store search) and timed in the page from the change to the
+ *   first frame whose rows all match (the server-side answer). Targets: frame p99 < 33 ms, no long
+ *   task over 50 ms, every filter < 100 ms.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -13,17 +19,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
-import { EventHub } from '../../../electron/core/event-hub';
-import { openEventStore, type NewEvent } from '../../../electron/core/store';
+import { blankEvent, formatEventId, type NewEvent } from '../../../electron/core/store';
+import type { EventDetail } from '../../../electron/contract/schemas/events';
+import { buildProfile, yearEvent } from '../lib/build-profile';
+import type { RequestSpec } from '../lib/load';
+import { runPaced } from '../lib/paced';
 import { startChild } from '../lib/children';
 import { BenchBroken } from '../lib/errors';
 import { frameDeltas, summarizeFrames } from '../lib/frames';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from '../lib/profile';
-import { below } from '../lib/steps';
+import { atMost, below } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const SUITE_ID = 'ui';
-const SUITE_TITLE = 'Notifications page: render and scroll 100,000 events in headless Chromium (issue 5)';
+const SUITE_TITLE =
+  'Event pages with 100,000 events in headless Chromium: scroll (issue 5), 2,000 arriving a second and filters (issue 13 item 9)';
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -70,6 +80,39 @@ export function seedEvent(i: number, count: number, nowMs: number): NewEvent {
   };
 }
 
+/** One event in NEEDLE_EVERY carries the search needle (in a transaction_id or an obj). */
+const NEEDLE_EVERY = 20_000;
+
+/**
+ * Event `i` of the UI profile, one second apart ending at `nowMs`: notifications as seedEvent
+ * makes them (accepted, repeats, rejected), every fourth a /user_auth callback (one in five of
+ * them failed on exp); `needle` in a few of each, for the search to find.
+ */
+export function uiEvent(i: number, count: number, nowMs: number, needle: string): EventDetail {
+  const at = new Date(nowMs - (count - i) * 1000).toISOString();
+  const id = formatEventId(i + 1);
+  const carries = i % NEEDLE_EVERY === (i % 4 === 3 ? 11 : 10);
+  if (i % 4 === 3) {
+    const c = yearEvent(i, count, nowMs, carries ? needle : null);
+    const failed = i % 5 === 0;
+    return {
+      ...c,
+      at,
+      ...(failed
+        ? {
+            status: 401,
+            failed_check: 'exp',
+            response: { status: 401, headers: {}, body: '{"error":"unauthorized","check":"exp"}' },
+          }
+        : {}),
+    };
+  }
+  const e = seedEvent(i, count, nowMs);
+  const tx =
+    carries && e.transaction_id ? `${needle}-${e.transaction_id.slice(needle.length + 1)}` : e.transaction_id;
+  return { ...blankEvent('notification', at), ...e, transaction_id: tx, id };
+}
+
 /** Newest mtime under a folder (files and folders), 0 when it does not exist. */
 function newestMtime(path: string): number {
   try {
@@ -102,6 +145,189 @@ interface PageMeasure {
   capped: boolean;
 }
 
+/** A filter changed on a live page, and how a row of its answer is known. */
+interface FilterSpec {
+  id: string;
+  testId: string;
+  /** How the control is changed: a select's value, or a search box's text. */
+  kind: 'select' | 'text';
+  value: string;
+  /** A row of the answer: this attribute equals `value`, or (null) the row's text holds `value`. */
+  attr: string | null;
+}
+
+interface LivePage {
+  id: 'notifications' | 'callbacks';
+  nav: string;
+  row: string;
+  /** What arrives while the page is open. */
+  request: () => RequestSpec;
+  filters: (needle: string) => FilterSpec[];
+}
+
+const LIVE_PAGES: readonly LivePage[] = [
+  {
+    id: 'notifications',
+    nav: 'nav-notifications',
+    row: 'notifications-row',
+    request: () => ({
+      method: 'POST',
+      path: '/api/svc/notify/pay-in',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ transaction_id: randomUUID() }),
+    }),
+    filters: (needle) => [
+      {
+        id: 'outcome',
+        testId: 'notifications-outcome',
+        kind: 'select',
+        value: 'rejected',
+        attr: 'data-outcome',
+      },
+      { id: 'outcome-all', testId: 'notifications-outcome', kind: 'select', value: '', attr: null },
+      { id: 'search', testId: 'notifications-search', kind: 'text', value: needle, attr: null },
+    ],
+  },
+  {
+    id: 'callbacks',
+    nav: 'nav-callbacks',
+    row: 'callback-row',
+    // No X-Session-ID: answered 401 (check "present") and stored, as a service's bad call would be.
+    request: () => ({ method: 'GET', path: '/user_auth' }),
+    filters: (needle) => [
+      { id: 'search', testId: 'callbacks-search', kind: 'text', value: needle, attr: null },
+    ],
+  },
+];
+
+interface LiveMeasure {
+  page: LivePage['id'];
+  frames: ReturnType<typeof summarizeFrames>;
+  longTasks: number[];
+  /** Each filter's time to the matching list, and the events.query round trips it waited on. */
+  filters: Array<{ id: string; ms: number | null; queries: number[] }>;
+  sent: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Opens `spec`'s page, records its frames and long tasks while `rate` events a second arrive for
+ * `seconds`, and times each filter meanwhile (in the page: from the change to the first frame
+ * whose rows all match).
+ */
+async function measureLive(
+  browser: Browser,
+  uiUrl: string,
+  bankUrl: string,
+  spec: LivePage,
+  opts: { rate: number; seconds: number; needle: string; log: (line: string) => void },
+): Promise<LiveMeasure> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  try {
+    await page.goto(uiUrl);
+    await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor();
+    await page.locator(`[data-testid="${spec.nav}"]`).click();
+    await page.locator(`[data-testid="${spec.row}"]`).first().waitFor();
+    await page.evaluate(() => {
+      type Rec = { ts: number[]; lt: number[]; stop: boolean; obs: PerformanceObserver | null };
+      const rec: Rec = { ts: [], lt: [], stop: false, obs: null };
+      (globalThis as unknown as { __bench: Rec }).__bench = rec;
+      try {
+        rec.obs = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) rec.lt.push(e.duration);
+        });
+        rec.obs.observe({ type: 'longtask', buffered: false });
+      } catch {
+        // no longtask support: rAF deltas alone
+      }
+      const loop = (t: number) => {
+        if (rec.stop) return;
+        rec.ts.push(t);
+        requestAnimationFrame(loop);
+      };
+      requestAnimationFrame(loop);
+    });
+    const amount = Math.max(1, Math.round(opts.rate * opts.seconds));
+    const load = runPaced(
+      { id: `ui-${spec.id}`, title: spec.id, url: bankUrl, nextRequest: spec.request },
+      { rate: opts.rate, amount, connections: 16, maxSeconds: opts.seconds + 15 },
+    );
+    // Let the arrivals reach the page, then change each filter while they go on.
+    await new Promise((r) => setTimeout(r, Math.min(1500, (opts.seconds * 1000) / 4)));
+    const filters: LiveMeasure['filters'] = [];
+    for (const f of spec.filters(opts.needle)) {
+      const ms = await page.evaluate(
+        async (o: FilterSpec & { row: string; maxMs: number }) => {
+          const ctl = document.querySelector(`[data-testid="${o.testId}"]`) as
+            HTMLSelectElement | HTMLInputElement | null;
+          if (!ctl) return { ms: null, queries: [] as number[] };
+          const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+          const rows = () => [...document.querySelectorAll(`[data-testid="${o.row}"]`)];
+          const matches = () => {
+            const list = rows();
+            if (list.length === 0) return false;
+            if (o.value === '') return list.some((r) => r.getAttribute('data-outcome') !== 'rejected');
+            return list.every((r) =>
+              o.attr ? r.getAttribute(o.attr) === o.value : (r.textContent ?? '').includes(o.value),
+            );
+          };
+          // Page code: globals only (the bundler renames this module's imports, such as performance).
+          await frame();
+          // The store's share: how long each events.query the change caused took (resource timing).
+          globalThis.performance.clearResourceTimings();
+          globalThis.performance.setResourceTimingBufferSize(2000);
+          const t0 = globalThis.performance.now();
+          const queries = () =>
+            globalThis.performance
+              .getEntriesByType('resource')
+              .filter((e) => e.name.includes('events.query') && e.startTime >= t0)
+              .map((e) => Math.round(e.duration));
+          // React listens to the native setter's value plus the event it expects.
+          const proto = o.kind === 'select' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+          Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(ctl, o.value);
+          ctl.dispatchEvent(new Event(o.kind === 'select' ? 'change' : 'input', { bubbles: true }));
+          while (globalThis.performance.now() - t0 < o.maxMs) {
+            await frame();
+            if (matches()) return { ms: globalThis.performance.now() - t0, queries: queries() };
+          }
+          return { ms: null, queries: queries() };
+        },
+        { ...f, row: spec.row, maxMs: 10_000 },
+      );
+      filters.push({ id: f.id, ms: ms.ms, queries: ms.queries });
+      opts.log(
+        `  ${spec.id}: filter ${f.id} ${ms.ms === null ? 'never matched' : `${ms.ms.toFixed(0)} ms`}; events.query calls meanwhile: ${ms.queries.join(', ') || 'none'} ms`,
+      );
+    }
+    const result = await load;
+    const rec = await page.evaluate(() => {
+      const r = (
+        globalThis as unknown as {
+          __bench: { ts: number[]; lt: number[]; stop: boolean; obs: PerformanceObserver | null };
+        }
+      ).__bench;
+      r.stop = true;
+      r.obs?.disconnect();
+      return { ts: r.ts, lt: r.lt };
+    });
+    return {
+      page: spec.id,
+      frames: summarizeFrames(frameDeltas(rec.ts), 33),
+      longTasks: rec.lt,
+      filters,
+      sent: result.responses,
+      rps: result.rps,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+    };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
 export const uiSuite: Suite = {
   id: SUITE_ID,
   title: SUITE_TITLE,
@@ -117,27 +343,22 @@ export const uiSuite: Suite = {
         'dist/ is older than renderer/ or the core: the figures measure the last build (run npm run build).',
       );
 
-    // Seed through the real store: bulk, non-durable appends, then one flush.
+    // The store suite's builder: the writer's own statements, big transactions.
     const dataDir = await ctx.tmpDir('dets-bench-ui-');
     const count = cfg.uiEvents;
-    const seedStart = performance.now();
-    const store = await openEventStore({ dataDir, events: new EventHub() });
+    const needle = `needle${randomUUID().slice(0, 8)}`;
     const now = Date.now();
-    try {
-      const batch = 1000;
-      for (let i = 0; i < count; i += batch) {
-        const pending: Promise<unknown>[] = [];
-        for (let j = i; j < Math.min(count, i + batch); j++)
-          pending.push(store.append(seedEvent(j, count, now), { durable: false }));
-        await Promise.all(pending);
-      }
-      await store.flush();
-    } finally {
-      await store.close();
-    }
-    const seedMs = performance.now() - seedStart;
+    const seedMs = await buildProfile({
+      root: ctx.root,
+      dataDir,
+      n: count,
+      eventAt: (i) => uiEvent(i, count, now, needle),
+      maxSeconds: 600,
+      suite: SUITE_ID,
+      log: ctx.log,
+    });
     ctx.log(
-      `  seeded ${count} notification events in ${(seedMs / 1000).toFixed(1)} s (${Math.round((count * 1000) / seedMs)}/s)`,
+      `  built ${count} events in ${(seedMs / 1000).toFixed(1)} s (${Math.round((count * 1000) / seedMs)}/s)`,
     );
 
     const serve = await startChild({
@@ -160,6 +381,7 @@ export const uiSuite: Suite = {
       urlOf: (r) => (typeof r.ui === 'string' ? new URL(r.ui).origin : null),
     });
     const uiUrl = String(serve.ready.ui);
+    const bankUrl = String(serve.ready.bank).replace(/\/+$/, '');
     ctx.log(`  serve pid ${serve.pid}: ${new URL(uiUrl).origin}`);
 
     let browser: Browser | null = null;
@@ -316,6 +538,27 @@ export const uiSuite: Suite = {
         );
       await page.close();
 
+      // Issue 13 item 9: each page open while events arrive, its filters changed meanwhile.
+      const lives: LiveMeasure[] = [];
+      for (const spec of LIVE_PAGES) {
+        const m = await measureLive(browser, uiUrl, bankUrl, spec, {
+          rate: cfg.rate,
+          seconds: cfg.uiLoadSeconds,
+          needle,
+          log: ctx.log,
+        });
+        const longest = m.longTasks.length ? Math.max(...m.longTasks) : 0;
+        ctx.log(
+          `  ${spec.id} page, ${m.sent} arrivals at ${Math.round(m.rps)}/s: frame p99 ${m.frames.p99Ms.toFixed(1)} ms (target < 33), max ${m.frames.maxMs.toFixed(1)} ms, ${m.longTasks.length} long tasks, longest ${longest.toFixed(0)} ms (target ≤ 50); filters ${m.filters.map((f) => `${f.id} ${f.ms === null ? 'never' : `${f.ms.toFixed(0)} ms`}`).join(', ')} (target < 100)`,
+        );
+        checks.push({
+          id: `ui.${spec.id}.arrivals`,
+          ok: m.errors === 0 && m.non2xx === (spec.id === 'callbacks' ? m.sent : 0),
+          detail: `${m.sent} answered, ${m.non2xx} non-2xx, ${m.errors} errors`,
+        });
+        lives.push(m);
+      }
+
       const verdicts = [
         below(
           'ui_max_frame',
@@ -323,6 +566,29 @@ export const uiSuite: Suite = {
           Number.isFinite(frames.maxMs) ? frames.maxMs : null,
           50,
         ),
+        ...lives.flatMap((m) => [
+          below(
+            `ui_${m.page}_live_frame_p99`,
+            `${m.page} page, ${count} events, ${cfg.rate}/s arriving: frame p99`,
+            Number.isFinite(m.frames.p99Ms) ? m.frames.p99Ms : null,
+            33,
+          ),
+          atMost(
+            `ui_${m.page}_live_long_task_max`,
+            `${m.page} page, ${cfg.rate}/s arriving: longest task`,
+            m.longTasks.length ? Math.max(...m.longTasks) : 0,
+            50,
+            'ms',
+          ),
+          ...m.filters.map((f) =>
+            below(
+              `ui_${m.page}_filter_${f.id}`,
+              `${m.page} page, ${cfg.rate}/s arriving: filter "${f.id}" until the list shows the store's answer`,
+              f.ms,
+              100,
+            ),
+          ),
+        ]),
       ];
       return {
         id: SUITE_ID,
@@ -332,7 +598,7 @@ export const uiSuite: Suite = {
         verdicts,
         checks,
         notes: [
-          `${count} events seeded through openEventStore (append durable:false, then flush); dist/cli serve --no-sandbox; Chromium ${browser.version()} headless, 1280×800; ${measure.steps} scroll steps, one per animation frame, top to bottom.`,
+          `${count} events built with the store suite's builder (lib/build-profile.ts); dist/cli serve --no-sandbox; ${cfg.rate}/s arriving for ${cfg.uiLoadSeconds} s on each live page (notifications; callbacks without a token); Chromium ${browser.version()} headless, 1280×800; ${measure.steps} scroll steps, one per animation frame, top to bottom.`,
           ...notes,
         ],
         profiles,
@@ -352,6 +618,24 @@ export const uiSuite: Suite = {
           scroll_height_px: measure.scrollHeight,
           list_rows_by_height: listRows,
           last_row_reached: rowReached,
+          ...Object.fromEntries(
+            lives.flatMap((m) => [
+              [`${m.page}_live_arrivals`, m.sent],
+              [`${m.page}_live_rps`, Math.round(m.rps)],
+              [`${m.page}_live_frames`, m.frames.frames],
+              [`${m.page}_live_frame_p99_ms`, Number(m.frames.p99Ms.toFixed(1))],
+              [`${m.page}_live_frame_max_ms`, Number(m.frames.maxMs.toFixed(1))],
+              [`${m.page}_live_long_tasks`, m.longTasks.length],
+              [
+                `${m.page}_live_long_task_max_ms`,
+                m.longTasks.length ? Number(Math.max(...m.longTasks).toFixed(1)) : 0,
+              ],
+              ...m.filters.map((f) => [
+                `${m.page}_filter_${f.id}_ms`,
+                f.ms === null ? null : Number(f.ms.toFixed(0)),
+              ]),
+            ]),
+          ),
         },
       };
     } finally {

@@ -88,6 +88,7 @@ export function bankStatus(extra: Partial<BankStatus> = {}): BankStatus {
     url: BANK_URL,
     notify_path_prefix: '/api/svc/notify',
     service_jwks_url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+    service_jwks_setting: null,
     jwks: { kids: ['svc-1'], fetched_at: '2025-01-01T11:59:00.000Z', stale: false, error: null },
     customers: 1,
     behaviours: {},
