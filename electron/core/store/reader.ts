@@ -11,7 +11,25 @@ import { parseRecord } from './records';
 export interface Where {
   sql: string;
   params: unknown[];
+  /**
+   * The FROM clause: `events`, or for a full-text search the index's matches joined to their
+   * rows, the index first, so a newest-first page of a search reads its LIMIT of matches in the
+   * index's rowid order and stops, instead of materializing every match (a text most events
+   * carry matches hundreds of thousands of rows at a million).
+   */
+  from: string;
+  /** The column rows are ordered and paged by (`seq`, or the index's rowid: the same value). */
+  key: string;
+  /** Only the full-text condition filters: the matches can be counted in the index alone. */
+  textOnly: boolean;
 }
+
+const EVENTS: Pick<Where, 'from' | 'key'> = { from: 'events', key: 'seq' };
+const SEARCHED: Pick<Where, 'from' | 'key'> = {
+  // CROSS JOIN keeps the index as the outer loop (SQLite never reorders a CROSS JOIN).
+  from: 'events_fts CROSS JOIN events ON events.seq = events_fts.rowid',
+  key: 'events_fts.rowid',
+};
 
 /** The trigram index matches substrings of at least 3 characters. */
 const TRIGRAM = 3;
@@ -21,17 +39,15 @@ const TRIGRAM = 3;
  * --search`): the trigram FTS5 index for 3 characters or more; shorter text falls back to a
  * scan of the summary columns (the index cannot look up fewer than 3 characters).
  */
-function textCondition(text: string): Where {
+function textCondition(text: string): Pick<Where, 'sql' | 'params'> & { indexed: boolean } {
   if ([...text].length >= TRIGRAM)
-    return {
-      sql: 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)',
-      params: [`"${text.replace(/"/g, '""')}"`],
-    };
+    return { sql: 'events_fts MATCH ?', params: [`"${text.replace(/"/g, '""')}"`], indexed: true };
   const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const cols = ['path', 'transaction_id', 'obj', 'sub', 'failed_check', 'warning', 'remote'];
   return {
     sql: `(${cols.map((c) => `lower(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`,
     params: cols.map(() => like),
+    indexed: false,
   };
 }
 
@@ -62,12 +78,39 @@ export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where
     sql.push('at_ms <= ?');
     params.push(Date.parse(q.until));
   }
+  let shape = EVENTS;
+  let textOnly = false;
   if (q.text !== undefined && q.text !== '') {
     const t = textCondition(q.text);
+    if (t.indexed) {
+      shape = SEARCHED;
+      textOnly = sql.length === 0;
+    }
     sql.push(t.sql);
     params.push(...t.params);
   }
-  return { sql: sql.length ? sql.join(' AND ') : '1', params };
+  return { sql: sql.length ? sql.join(' AND ') : '1', params, ...shape, textOnly };
+}
+
+/**
+ * The exact number of events matching `where`. A search with no other filter counts its
+ * matches in the index alone (every event's text is indexed in the transaction that stores the
+ * event, and deleting an event deletes its text: db.ts), with no join to the rows.
+ */
+export function countSql(where: Where): string {
+  return where.textOnly
+    ? `SELECT count(*) AS n FROM events_fts WHERE ${where.sql}`
+    : `SELECT count(*) AS n FROM ${where.from} WHERE ${where.sql}`;
+}
+
+/** The rows of these seqs (one parameter, however many). */
+export function bySeq(seqs: readonly number[]): Where {
+  return {
+    sql: 'seq IN (SELECT value FROM json_each(?))',
+    params: [JSON.stringify(seqs)],
+    ...EVENTS,
+    textOnly: false,
+  };
 }
 
 const CHUNK = 500;
@@ -83,10 +126,11 @@ export async function* readRecords(
   options: { after: number; where: Where; onDamage?: (why: string) => void; upTo?: number },
 ): AsyncGenerator<EventDetail> {
   const { where } = options;
+  const { from, key } = where;
   const chunk = db.prepare(
-    `SELECT seq, record FROM events WHERE seq > ? AND ${where.sql} ORDER BY seq LIMIT ${CHUNK}`,
+    `SELECT seq, record FROM ${from} WHERE ${key} > ? AND ${where.sql} ORDER BY ${key} LIMIT ${CHUNK}`,
   );
-  const one = db.prepare(`SELECT seq, record FROM events WHERE seq = ? AND ${where.sql}`);
+  const one = db.prepare(`SELECT seq, record FROM ${from} WHERE ${key} = ? AND ${where.sql}`);
   let after = options.after;
   let highest: number | null = options.upTo ?? null;
   const top = (): number => {

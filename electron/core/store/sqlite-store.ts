@@ -31,7 +31,7 @@ import type {
 import type { EventHub } from '../event-hub';
 import { type Database, type Statement, dbFile, isCorruption, openDatabase } from './db';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
-import { readRecords, whereOf } from './reader';
+import { bySeq, countSql, readRecords, whereOf } from './reader';
 import {
   DEFAULT_MAX_RECORD_BYTES,
   EVENT_KINDS,
@@ -419,14 +419,12 @@ class SqliteEventStore implements EventStore {
         if (q.before !== undefined) {
           const seq = parseEventId(q.before);
           if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `before: ${q.before} is not an event id`);
-          page = { sql: `${where.sql} AND seq < ?`, params: [...where.params, seq] };
+          page = { ...where, sql: `${where.sql} AND ${where.key} < ?`, params: [...where.params, seq] };
         }
         const rows = this.sql(
-          `SELECT ${SUMMARY_COLUMNS} FROM events WHERE ${page.sql} ORDER BY seq DESC LIMIT ?`,
+          `SELECT ${SUMMARY_COLUMNS} FROM ${page.from} WHERE ${page.sql} ORDER BY ${page.key} DESC LIMIT ?`,
         ).all(...page.params, limit);
-        const total = this.db
-          .prepare(`SELECT count(*) AS n FROM events WHERE ${where.sql}`)
-          .get(...where.params);
+        const total = this.sql(countSql(where)).get(...where.params);
         return { events: rows.map(summaryOfRow), total: Number(total?.n ?? 0) };
       }),
     );
@@ -436,13 +434,11 @@ class SqliteEventStore implements EventStore {
     return Promise.resolve().then(() =>
       this.reading(() => {
         const where = whereOf(q.query ?? {});
-        const total = Number(
-          this.sql(`SELECT count(*) AS n FROM events WHERE ${where.sql}`).get(...where.params)?.n ?? 0,
-        );
+        const total = Number(this.sql(countSql(where)).get(...where.params)?.n ?? 0);
         // `by` is one of the contract's column names (an enum), never text from outside.
         const groups = q.by
           ? this.sql(
-              `SELECT ${q.by} AS v, count(*) AS n FROM events WHERE ${where.sql} GROUP BY ${q.by} ORDER BY n DESC, v`,
+              `SELECT ${q.by} AS v, count(*) AS n FROM ${where.from} WHERE ${where.sql} GROUP BY ${q.by} ORDER BY n DESC, v`,
             )
               .all(...where.params)
               .map((r) => ({ value: r.v === null ? null : String(r.v), count: Number(r.n) }))
@@ -457,7 +453,7 @@ class SqliteEventStore implements EventStore {
           const counts = new Array<number>(buckets).fill(0);
           // Bound numbers arrive as REAL, so the division is cast back to a bucket index.
           const rows = this.sql(
-            `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, count(*) AS n FROM events WHERE ${where.sql} AND at_ms >= ? AND at_ms < ? GROUP BY b`,
+            `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, count(*) AS n FROM ${where.from} WHERE ${where.sql} AND at_ms >= ? AND at_ms < ? GROUP BY b`,
           ).all(start, size, ...where.params, start, end);
           for (const r of rows) {
             const i = Number(r.b);
@@ -482,8 +478,25 @@ class SqliteEventStore implements EventStore {
     // Everything appended so far must be committed before reading.
     await this.flush();
     let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
-    const where = whereOf(filter);
-    if (filter.last !== undefined) {
+    let where = whereOf(filter);
+    let upTo: number | undefined;
+    if (filter.last !== undefined && where.from !== 'events') {
+      // The newest N matches of a search: the index reads them newest first and stops (a few
+      // ms at a million), whereas seeking it forward from a rowid walks its lists (reader.ts
+      // Where.from); their rows are then read by seq, oldest first, as any scan reads.
+      const seqs = this.reading(() =>
+        this.db
+          .prepare(
+            `SELECT seq FROM ${where.from} WHERE ${where.sql} AND ${where.key} > ? ORDER BY ${where.key} DESC LIMIT ?`,
+          )
+          .raw(true)
+          .all(...where.params, after, Math.max(1, filter.last!)),
+      ).map((r) => Number((r as unknown as unknown[])[0]));
+      if (seqs.length === 0) return;
+      where = bySeq(seqs);
+      after = seqs[seqs.length - 1]! - 1;
+      upTo = seqs[0]!;
+    } else if (filter.last !== undefined) {
       // The newest N: start just before the Nth newest match (one indexed query).
       const nth = this.reading(() =>
         this.db
@@ -495,6 +508,7 @@ class SqliteEventStore implements EventStore {
     yield* readRecords(this.db, {
       after,
       where,
+      ...(upTo !== undefined ? { upTo } : {}),
       onDamage: (why) => this.setHealth('damaged', why),
     });
   }

@@ -74,6 +74,19 @@ describe('event store: append, get, query', () => {
     expect((await store.query({ text: 'bob' })).total).toBe(1);
     expect((await store.query({ text: 'SIGNAT' })).total).toBe(1);
     expect((await store.query({ text: 'external' })).total).toBe(1);
+    // A search driven by the index: combined with other filters, paged newest first, and the
+    // newest N of a scan, oldest first.
+    const cb = await store.query({ text: '127.0', kind: 'callback', limit: 2 });
+    expect(cb.total).toBe(3);
+    expect(cb.events.map((e) => e.at)).toEqual([at(5), at(4)]);
+    const next = await store.query({ text: '127.0', kind: 'callback', before: cb.events[1]!.id });
+    expect(next.events.map((e) => e.at)).toEqual([at(3)]);
+    const newest: string[] = [];
+    for await (const e of store.scan({ text: 'aaa', last: 1 })) newest.push(e.at);
+    expect(newest).toEqual([at(1)]);
+    const both: string[] = [];
+    for await (const e of store.scan({ text: 'aaa', last: 5 })) both.push(e.at);
+    expect(both).toEqual([at(0), at(1)]);
     expect((await store.query({ since: at(2), until: at(4) })).total).toBe(3);
     expect((await store.query({ kind: 'callback', failed: true, path: '/key' })).total).toBe(1);
 
