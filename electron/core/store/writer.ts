@@ -34,7 +34,18 @@ interface WorkerData {
   busyTimeoutMs: number;
   caps: ClassCaps;
   mode: 'write' | 'check';
+  checkpoint: { idleMs: number; maxBytes: number };
 }
+
+/**
+ * When the writer copies the WAL back into the database (a checkpoint). SQLite's automatic
+ * checkpoint runs inside the commit that crosses 1,000 pages, so the notifications waiting on
+ * that commit also wait for the copy and its fsync of the database file (a p99 of tens of ms).
+ * The writer turns it off and checkpoints itself, after the commit's reply has gone: when it has
+ * been idle IDLE_MS, or at once after a commit once MAX_BYTES of rows went into the WAL since
+ * the last one (so a writer that is never idle still keeps the WAL bounded).
+ */
+export const CHECKPOINT = { idleMs: 50, maxBytes: 32 * 1024 ** 2 } as const;
 
 type Request =
   | { type: 'commit'; rows: EventRow[]; durable: boolean; meta?: [string, string][]; keepAll?: boolean }
@@ -90,6 +101,28 @@ function writerMain(require: (id: string) => any): void {
   db.pragma('journal_mode = WAL');
   let sync = 'FULL';
   db.pragma('synchronous = FULL');
+  db.pragma('wal_autocheckpoint = 0');
+  // Bytes of rows committed since the last checkpoint (a measure of the WAL's growth).
+  let walBytes = 0;
+  let idleTimer: any = null;
+  function checkpoint(): void {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (walBytes === 0) return;
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      walBytes = 0;
+    } catch {
+      // a reader or another writer holds the WAL: the next idle moment tries again
+    }
+  }
+  function wrote(bytes: number): void {
+    walBytes += bytes;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (walBytes >= data.checkpoint.maxBytes) setImmediate(checkpoint);
+    else idleTimer = setTimeout(checkpoint, data.checkpoint.idleMs);
+  }
   const insert = db.prepare(data.sql.insertEvent);
   const insertText = db.prepare(data.sql.insertText);
   const bump = db.prepare(
@@ -146,6 +179,7 @@ function writerMain(require: (id: string) => any): void {
       sync = want;
     }
     let first = 0;
+    let bytes = 0;
     inTransaction(() => {
       const added = new Map<string, { n: number; bytes: number }>();
       let top = 0;
@@ -180,6 +214,7 @@ function writerMain(require: (id: string) => any): void {
           r.record,
         );
         if (r.search) insertText.run(r.seq, r.search);
+        bytes += size + r.search.length;
         const a = added.get(r.class) ?? { n: 0, bytes: 0 };
         a.n += 1;
         a.bytes += size;
@@ -200,6 +235,7 @@ function writerMain(require: (id: string) => any): void {
       if (top > 0) high.run(String(top));
       for (const [k, v] of meta) setMeta.run(k, v);
     });
+    wrote(bytes);
     return first;
   }
 
@@ -221,6 +257,7 @@ function writerMain(require: (id: string) => any): void {
         st.run(...params);
       }
     });
+    wrote(4096);
   }
 
   parentPort.on('message', (m: Request & { id: number }) => {
@@ -231,6 +268,7 @@ function writerMain(require: (id: string) => any): void {
         reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
       else if (m.type === 'probe') inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
       else if (m.type === 'close') {
+        if (idleTimer) clearTimeout(idleTimer);
         try {
           db.pragma('wal_checkpoint(PASSIVE)');
         } catch {
@@ -267,6 +305,7 @@ export class WriterClient {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps,
       mode: 'write',
+      checkpoint: CHECKPOINT,
     });
     this.worker.unref();
     this.worker.on('message', (m: Reply & { id: number }) => {
@@ -316,6 +355,7 @@ export function quickCheck(file: string): Promise<string[]> {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps: {} as ClassCaps,
       mode: 'check',
+      checkpoint: CHECKPOINT,
     });
     w.once('message', (r: Reply) => {
       void w.terminate();
