@@ -94,7 +94,11 @@ function shortText(text: string): { sql: string; params: unknown[] } {
 }
 
 /** The filters of a query (all combined with AND). */
-export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where {
+export function whereOf(
+  q: Partial<Omit<EventQuery, 'before' | 'limit'>>,
+  /** Whether the database has the pending-text table (a read-only opener migrates nothing). */
+  pendingText = true,
+): Where {
   const sql: string[] = [];
   const params: unknown[] = [];
   const eq = (col: string, v: unknown) => {
@@ -124,13 +128,14 @@ export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where
   if (text !== '' && [...text].length >= TRIGRAM) {
     const match = `"${text.replace(/"/g, '""')}"`;
     const needle = text.toLowerCase();
+    const sources = searchSources(match, needle, sql, params);
+    if (!pendingText) {
+      const indexed = 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)';
+      return { sql: [indexed, ...sql].join(' AND '), params: [match, ...params], sources: [sources[0]!] };
+    }
     const flat =
       '(seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?) OR seq IN (SELECT pending_seq FROM events_fts_pending WHERE instr(text, ?) > 0))';
-    return {
-      sql: [flat, ...sql].join(' AND '),
-      params: [match, needle, ...params],
-      sources: searchSources(match, needle, sql, params),
-    };
+    return { sql: [flat, ...sql].join(' AND '), params: [match, needle, ...params], sources };
   }
   if (text !== '') {
     const t = shortText(text);

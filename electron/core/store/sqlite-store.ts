@@ -121,6 +121,7 @@ class SqliteEventStore implements EventStore {
   private readonly log: (line: string) => void;
   /** Prepared statements of the reader, by SQL (preparing costs more than running them). */
   private readonly statements = new Map<string, Statement>();
+  private readonly pendingText: boolean;
 
   constructor(
     private readonly db: Database,
@@ -132,6 +133,12 @@ class SqliteEventStore implements EventStore {
     this.hub = options.events;
     this.log = options.log ?? ((line) => console.error(line));
     this.state = { state: 'ok', file: this.file, since: new Date().toISOString(), detail: null };
+    // A read-only opener of a database an older console wrote (schema before version 5, db.ts)
+    // migrates nothing: its text is all in the index.
+    this.pendingText =
+      db
+        .prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'events_fts_pending'")
+        .get() !== undefined;
   }
 
   private sql(text: string): Statement {
@@ -414,7 +421,7 @@ class SqliteEventStore implements EventStore {
       this.reading(() => {
         // The contract caps a page at 10,000; exports (export.ts) ask for up to 100,000.
         const limit = Math.max(1, q.limit ?? 100);
-        const where = whereOf(q);
+        const where = whereOf(q, this.pendingText);
         let before: number | undefined;
         if (q.before !== undefined) {
           const seq = parseEventId(q.before);
@@ -461,7 +468,7 @@ class SqliteEventStore implements EventStore {
     return Promise.resolve().then(() =>
       this.reading(() =>
         snapshot(this.db, () => {
-          const where = whereOf(q.query ?? {});
+          const where = whereOf(q.query ?? {}, this.pendingText);
           const total = countOf(this.db, where);
           // `by` is one of the contract's column names (an enum), never text from outside.
           const groups = q.by
@@ -510,9 +517,9 @@ class SqliteEventStore implements EventStore {
     // Everything appended so far must be committed before reading.
     await this.flush();
     let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
-    let where = whereOf(filter);
+    let where = whereOf(filter, this.pendingText);
     let upTo: number | undefined;
-    if (filter.last !== undefined && where.sources.length > 1) {
+    if (filter.last !== undefined && where.sources.some((s) => s.from !== 'events')) {
       // The newest N matches of a search: the index reads them newest first and stops (a few
       // ms at a million), whereas seeking it forward from a rowid walks its lists (reader.ts
       // Where.sources); their rows are then read by seq, oldest first, as any scan reads.
