@@ -158,6 +158,24 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX signed_pairs_at ON signed_pairs (at_ms);
     `,
   },
+  {
+    // Version 5 (issue 12, "recording at the cost of the crypto"): full-text indexing off the
+    // commit. The writer stores a new event's search text, lower-cased, here in the event's own
+    // transaction, and moves it into events_fts later in chunks (writer.ts INDEX); a search
+    // reads both (reader.ts), so its results and totals stay exact. An event's text is in
+    // exactly one of the two; deleting the event deletes it from either.
+    version: 5,
+    sql: `
+      CREATE TABLE events_fts_pending (pending_seq INTEGER PRIMARY KEY, text TEXT NOT NULL);
+      CREATE TRIGGER events_fts_pending_delete AFTER DELETE ON events BEGIN
+        DELETE FROM events_fts_pending WHERE pending_seq = old.seq;
+      END;
+      -- The pages' commonest filter (kind and outcome: "rejected notifications") reads this
+      -- index in seq order; it also serves kind alone, so it replaces events_kind.
+      CREATE INDEX events_kind_outcome ON events (kind, outcome);
+      DROP INDEX events_kind;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -5,12 +5,74 @@
  * scan() and by `store recover`).
  */
 import type { EventDetail, EventQuery } from '../../contract/schemas/events';
-import { type Database, isCorruption } from './db';
+import { type Database, type Statement, isCorruption } from './db';
 import { parseRecord } from './records';
 
 export interface Where {
+  /** The condition on `events` alone (a walk over all matches: readRecords). */
   sql: string;
   params: unknown[];
+  /**
+   * Disjoint sets of rows whose union is the matches, each pageable on its own: `events`
+   * itself, or for a full-text search the index's matches and the text not yet indexed
+   * (db.ts version 5). A newest-first page of a search reads its LIMIT from each and merges, so
+   * it stops early instead of materializing every match (a text most events carry matches
+   * hundreds of thousands of rows at a million).
+   */
+  sources: Source[];
+}
+
+export interface Source {
+  /** The FROM clause: `events`, or the rows joined to the index's matches (the index first). */
+  from: string;
+  /** The column rows are ordered and paged by (`seq`, or the index's rowid: the same value). */
+  key: string;
+  sql: string;
+  params: unknown[];
+  /** The exact count of this source's rows: `SELECT count(*) AS n …`, and its parameters. */
+  count: string;
+  countParams: unknown[];
+}
+
+function eventsSource(sql: string, params: unknown[]): Source {
+  const count = `SELECT count(*) AS n FROM events WHERE ${sql}`;
+  return { from: 'events', key: 'seq', sql, params, count, countParams: params };
+}
+
+/** A search's two sources (the index, the text still pending), `rest` being the other filters. */
+function searchSources(match: string, needle: string, rest: string[], restParams: unknown[]): Source[] {
+  const source = (from: string, key: string, cond: string, param: string, alone: string): Source => {
+    const sql = [cond, ...rest].join(' AND ');
+    const params = [param, ...restParams];
+    // With no other filter, count in the index (or the pending table) alone, with no join.
+    return rest.length === 0
+      ? { from, key, sql, params, count: alone, countParams: [param] }
+      : {
+          from,
+          key,
+          sql,
+          params,
+          count: `SELECT count(*) AS n FROM ${from} WHERE ${sql}`,
+          countParams: params,
+        };
+  };
+  return [
+    // CROSS JOIN keeps the index as the outer loop (SQLite never reorders a CROSS JOIN).
+    source(
+      'events_fts CROSS JOIN events ON events.seq = events_fts.rowid',
+      'events_fts.rowid',
+      'events_fts MATCH ?',
+      match,
+      'SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH ?',
+    ),
+    source(
+      'events_fts_pending CROSS JOIN events ON events.seq = events_fts_pending.pending_seq',
+      'events_fts_pending.pending_seq',
+      'instr(events_fts_pending.text, ?) > 0',
+      needle,
+      'SELECT count(*) AS n FROM events_fts_pending WHERE instr(text, ?) > 0',
+    ),
+  ];
 }
 
 /** The trigram index matches substrings of at least 3 characters. */
@@ -18,15 +80,11 @@ const TRIGRAM = 3;
 
 /**
  * Case-insensitive substring search over what searchText() indexed (DESIGN.md `events
- * --search`): the trigram FTS5 index for 3 characters or more; shorter text falls back to a
- * scan of the summary columns (the index cannot look up fewer than 3 characters).
+ * --search`): for 3 characters or more, the trigram FTS5 index and the text not yet in it
+ * (stored lower-cased: a substring scan of a bounded backlog, writer.ts INDEX); shorter text
+ * falls back to a scan of the summary columns (the index cannot look up fewer than 3 characters).
  */
-function textCondition(text: string): Where {
-  if ([...text].length >= TRIGRAM)
-    return {
-      sql: 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)',
-      params: [`"${text.replace(/"/g, '""')}"`],
-    };
+function shortText(text: string): { sql: string; params: unknown[] } {
   const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const cols = ['path', 'transaction_id', 'obj', 'sub', 'failed_check', 'warning', 'remote'];
   return {
@@ -35,8 +93,12 @@ function textCondition(text: string): Where {
   };
 }
 
-/** The WHERE clause of a query's filters (all combined with AND); `1` for none. */
-export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where {
+/** The filters of a query (all combined with AND). */
+export function whereOf(
+  q: Partial<Omit<EventQuery, 'before' | 'limit'>>,
+  /** Whether the database has the pending-text table (a read-only opener migrates nothing). */
+  pendingText = true,
+): Where {
   const sql: string[] = [];
   const params: unknown[] = [];
   const eq = (col: string, v: unknown) => {
@@ -62,12 +124,90 @@ export function whereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): Where
     sql.push('at_ms <= ?');
     params.push(Date.parse(q.until));
   }
-  if (q.text !== undefined && q.text !== '') {
-    const t = textCondition(q.text);
+  const text = q.text ?? '';
+  if (text !== '' && [...text].length >= TRIGRAM) {
+    const match = `"${text.replace(/"/g, '""')}"`;
+    const needle = text.toLowerCase();
+    const sources = searchSources(match, needle, sql, params);
+    if (!pendingText) {
+      const indexed = 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)';
+      return { sql: [indexed, ...sql].join(' AND '), params: [match, ...params], sources: [sources[0]!] };
+    }
+    const flat =
+      '(seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?) OR seq IN (SELECT pending_seq FROM events_fts_pending WHERE instr(text, ?) > 0))';
+    return { sql: [flat, ...sql].join(' AND '), params: [match, needle, ...params], sources };
+  }
+  if (text !== '') {
+    const t = shortText(text);
     sql.push(t.sql);
     params.push(...t.params);
   }
-  return { sql: sql.length ? sql.join(' AND ') : '1', params };
+  const all = sql.length ? sql.join(' AND ') : '1';
+  return { sql: all, params, sources: [eventsSource(all, params)] };
+}
+
+/** The rows of these seqs (one parameter, however many). */
+export function bySeq(seqs: readonly number[]): Where {
+  const sql = 'seq IN (SELECT value FROM json_each(?))';
+  const params = [JSON.stringify(seqs)];
+  return { sql, params, sources: [eventsSource(sql, params)] };
+}
+
+/**
+ * The newest `limit` rows of `where` (with `extra` on each source's key, e.g. `< ?`), newest
+ * first: each source's newest, merged. `columns` must include `seq`.
+ */
+export function newest(
+  db: Database,
+  where: Where,
+  columns: string,
+  limit: number,
+  keyBound?: { op: '<' | '>'; seq: number },
+): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  for (const s of where.sources) {
+    const bound = keyBound ? ` AND ${s.key} ${keyBound.op} ?` : '';
+    rows.push(
+      ...prepared(
+        db,
+        `SELECT ${columns} FROM ${s.from} WHERE ${s.sql}${bound} ORDER BY ${s.key} DESC LIMIT ?`,
+      ).all(...s.params, ...(keyBound ? [keyBound.seq] : []), limit),
+    );
+  }
+  if (where.sources.length === 1) return rows;
+  return rows.sort((a, b) => Number(b.seq) - Number(a.seq)).slice(0, limit);
+}
+
+/** The exact number of rows of `where` (its sources are disjoint). */
+export function countOf(db: Database, where: Where): number {
+  let n = 0;
+  for (const s of where.sources) n += Number(prepared(db, s.count).get(...s.countParams)?.n ?? 0);
+  return n;
+}
+
+/** Statements by connection and SQL (preparing costs more than running them). */
+const cache = new WeakMap<Database, Map<string, Statement>>();
+export function prepared(db: Database, sql: string): Statement {
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) {
+    st = db.prepare(sql);
+    if (m.size > 200) m.clear();
+    m.set(sql, st);
+  }
+  return st;
+}
+
+/** Runs `fn` in one read transaction, so its statements see one snapshot (a search's sources stay disjoint). */
+export function snapshot<T>(db: Database, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  db.exec('BEGIN');
+  try {
+    return fn();
+  } finally {
+    if (db.inTransaction) db.exec('COMMIT');
+  }
 }
 
 const CHUNK = 500;

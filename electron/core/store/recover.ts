@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { ConsoleError } from '../../contract/errors';
 import { dbFile, openDatabaseFile } from './db';
 import { describeOwners, otherOwners } from './owner';
-import { readRecords } from './reader';
+import { readRecords, whereOf } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
 import { WriterClient, quickCheck } from './writer';
 
@@ -78,7 +78,7 @@ export async function recoverDatabase(
     };
     for await (const e of readRecords(old, {
       after: 0,
-      where: { sql: '1', params: [] },
+      where: whereOf({}),
       onDamage: (why) => unreadable.push(why),
     })) {
       const text = JSON.stringify(e);

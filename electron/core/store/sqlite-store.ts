@@ -31,7 +31,7 @@ import type {
 import type { EventHub } from '../event-hub';
 import { type Database, type Statement, dbFile, isCorruption, openDatabase } from './db';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
-import { readRecords, whereOf } from './reader';
+import { type Where, bySeq, countOf, newest, readRecords, snapshot, whereOf } from './reader';
 import {
   DEFAULT_MAX_RECORD_BYTES,
   EVENT_KINDS,
@@ -121,6 +121,7 @@ class SqliteEventStore implements EventStore {
   private readonly log: (line: string) => void;
   /** Prepared statements of the reader, by SQL (preparing costs more than running them). */
   private readonly statements = new Map<string, Statement>();
+  private readonly pendingText: boolean;
 
   constructor(
     private readonly db: Database,
@@ -132,6 +133,12 @@ class SqliteEventStore implements EventStore {
     this.hub = options.events;
     this.log = options.log ?? ((line) => console.error(line));
     this.state = { state: 'ok', file: this.file, since: new Date().toISOString(), detail: null };
+    // A read-only opener of a database an older console wrote (schema before version 5, db.ts)
+    // migrates nothing: its text is all in the index.
+    this.pendingText =
+      db
+        .prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'events_fts_pending'")
+        .get() !== undefined;
   }
 
   private sql(text: string): Statement {
@@ -414,59 +421,87 @@ class SqliteEventStore implements EventStore {
       this.reading(() => {
         // The contract caps a page at 10,000; exports (export.ts) ask for up to 100,000.
         const limit = Math.max(1, q.limit ?? 100);
-        const where = whereOf(q);
-        let page = where;
+        const where = whereOf(q, this.pendingText);
+        let before: number | undefined;
         if (q.before !== undefined) {
           const seq = parseEventId(q.before);
           if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `before: ${q.before} is not an event id`);
-          page = { sql: `${where.sql} AND seq < ?`, params: [...where.params, seq] };
+          before = seq;
         }
-        const rows = this.sql(
-          `SELECT ${SUMMARY_COLUMNS} FROM events WHERE ${page.sql} ORDER BY seq DESC LIMIT ?`,
-        ).all(...page.params, limit);
-        const total = this.db
-          .prepare(`SELECT count(*) AS n FROM events WHERE ${where.sql}`)
-          .get(...where.params);
-        return { events: rows.map(summaryOfRow), total: Number(total?.n ?? 0) };
+        return snapshot(this.db, () => {
+          const rows = newest(
+            this.db,
+            where,
+            SUMMARY_COLUMNS,
+            limit,
+            before === undefined ? undefined : { op: '<', seq: before },
+          );
+          return { events: rows.map(summaryOfRow), total: countOf(this.db, where) };
+        });
       }),
     );
   }
 
+  /**
+   * Counts grouped by `group` (an SQL expression of the row, never text from outside) over the
+   * sources of `where`, summed across them: [{ v, n }], by `order`.
+   */
+  private grouped(
+    where: Where,
+    group: string,
+    extra: { sql: string; params: unknown[] },
+    order: string,
+    lead: unknown[] = [],
+  ): Record<string, unknown>[] {
+    const arms = where.sources.map(
+      (s) => `SELECT ${group} AS v, count(*) AS n FROM ${s.from} WHERE ${s.sql}${extra.sql} GROUP BY v`,
+    );
+    const params = where.sources.flatMap((s) => [...lead, ...s.params, ...extra.params]);
+    const sql =
+      arms.length === 1
+        ? `${arms[0]!} ORDER BY ${order}`
+        : `SELECT v, sum(n) AS n FROM (${arms.join(' UNION ALL ')}) GROUP BY v ORDER BY ${order}`;
+    return this.sql(sql).all(...params);
+  }
+
   stats(q: EventStatsQuery): Promise<EventStats> {
     return Promise.resolve().then(() =>
-      this.reading(() => {
-        const where = whereOf(q.query ?? {});
-        const total = Number(
-          this.sql(`SELECT count(*) AS n FROM events WHERE ${where.sql}`).get(...where.params)?.n ?? 0,
-        );
-        // `by` is one of the contract's column names (an enum), never text from outside.
-        const groups = q.by
-          ? this.sql(
-              `SELECT ${q.by} AS v, count(*) AS n FROM events WHERE ${where.sql} GROUP BY ${q.by} ORDER BY n DESC, v`,
-            )
-              .all(...where.params)
-              .map((r) => ({ value: r.v === null ? null : String(r.v), count: Number(r.n) }))
-          : [];
-        let rate: EventStats['rate'] = null;
-        if (q.rate) {
-          const { bucket_ms: size, buckets } = q.rate;
-          // Whole clock-aligned buckets, the last ending where the current (partial) one starts.
-          const until = q.rate.until !== undefined ? Date.parse(q.rate.until) : Date.now();
-          const end = Math.floor(until / size) * size;
-          const start = end - size * buckets;
-          const counts = new Array<number>(buckets).fill(0);
-          // Bound numbers arrive as REAL, so the division is cast back to a bucket index.
-          const rows = this.sql(
-            `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, count(*) AS n FROM events WHERE ${where.sql} AND at_ms >= ? AND at_ms < ? GROUP BY b`,
-          ).all(start, size, ...where.params, start, end);
-          for (const r of rows) {
-            const i = Number(r.b);
-            if (i >= 0 && i < buckets) counts[i] = Number(r.n);
+      this.reading(() =>
+        snapshot(this.db, () => {
+          const where = whereOf(q.query ?? {}, this.pendingText);
+          const total = countOf(this.db, where);
+          // `by` is one of the contract's column names (an enum), never text from outside.
+          const groups = q.by
+            ? this.grouped(where, q.by, { sql: '', params: [] }, 'n DESC, v').map((r) => ({
+                value: r.v === null ? null : String(r.v),
+                count: Number(r.n),
+              }))
+            : [];
+          let rate: EventStats['rate'] = null;
+          if (q.rate) {
+            const { bucket_ms: size, buckets } = q.rate;
+            // Whole clock-aligned buckets, the last ending where the current (partial) one starts.
+            const until = q.rate.until !== undefined ? Date.parse(q.rate.until) : Date.now();
+            const end = Math.floor(until / size) * size;
+            const start = end - size * buckets;
+            const counts = new Array<number>(buckets).fill(0);
+            // Bound numbers arrive as REAL, so the division is cast back to a bucket index.
+            const rows = this.grouped(
+              where,
+              'CAST((at_ms - ?) / ? AS INTEGER)',
+              { sql: ' AND at_ms >= ? AND at_ms < ?', params: [start, end] },
+              'v',
+              [start, size],
+            );
+            for (const r of rows) {
+              const i = Number(r.v);
+              if (i >= 0 && i < buckets) counts[i] = Number(r.n);
+            }
+            rate = { start: new Date(start).toISOString(), bucket_ms: size, counts };
           }
-          rate = { start: new Date(start).toISOString(), bucket_ms: size, counts };
-        }
-        return { total, groups, rate };
-      }),
+          return { total, groups, rate };
+        }),
+      ),
     );
   }
 
@@ -482,8 +517,22 @@ class SqliteEventStore implements EventStore {
     // Everything appended so far must be committed before reading.
     await this.flush();
     let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
-    const where = whereOf(filter);
-    if (filter.last !== undefined) {
+    let where = whereOf(filter, this.pendingText);
+    let upTo: number | undefined;
+    if (filter.last !== undefined && where.sources.some((s) => s.from !== 'events')) {
+      // The newest N matches of a search: the index reads them newest first and stops (a few
+      // ms at a million), whereas seeking it forward from a rowid walks its lists (reader.ts
+      // Where.sources); their rows are then read by seq, oldest first, as any scan reads.
+      const seqs = this.reading(() =>
+        snapshot(this.db, () =>
+          newest(this.db, where, 'seq', Math.max(1, filter.last!), { op: '>', seq: after }),
+        ),
+      ).map((r) => Number(r.seq));
+      if (seqs.length === 0) return;
+      where = bySeq(seqs);
+      after = seqs[seqs.length - 1]! - 1;
+      upTo = seqs[0]!;
+    } else if (filter.last !== undefined) {
       // The newest N: start just before the Nth newest match (one indexed query).
       const nth = this.reading(() =>
         this.db
@@ -495,6 +544,7 @@ class SqliteEventStore implements EventStore {
     yield* readRecords(this.db, {
       after,
       where,
+      ...(upTo !== undefined ? { upTo } : {}),
       onDamage: (why) => this.setHealth('damaged', why),
     });
   }

@@ -26,15 +26,43 @@ export const INSERT_EVENT_SQL = `INSERT INTO events (seq, at, at_ms, kind, class
        tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const INSERT_TEXT_SQL = 'INSERT INTO events_fts (rowid, text) VALUES (?, ?)';
+/**
+ * The writer's way in (db.ts version 5): a new row's text waits in events_fts_pending,
+ * lower-cased (reader.ts searches it there), and goes into the full-text index later, in chunks
+ * (INDEX). A trigram row costs more than the event row itself, and FTS5 writes a segment per
+ * transaction, so indexing each small group commit's rows in it was most of a durable
+ * notification's cost.
+ */
+export const INSERT_PENDING_SQL = 'INSERT INTO events_fts_pending (pending_seq, text) VALUES (?, ?)';
+
+/**
+ * When pending text is indexed: a chunk at a time, when the writer has been idle idleMs (between
+ * chunks, requests that arrived go first), and after every commit while more than maxPending
+ * rows wait (so a writer that is never idle keeps the backlog, and the scan search makes of it,
+ * bounded).
+ */
+export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
 
 interface WorkerData {
   libsql: string;
-  sql: { insertEvent: string; insertText: string };
+  sql: { insertEvent: string; insertPending: string };
   file: string;
   busyTimeoutMs: number;
   caps: ClassCaps;
   mode: 'write' | 'check';
+  checkpoint: { idleMs: number; maxBytes: number };
+  index: { chunk: number; maxPending: number };
 }
+
+/**
+ * When the writer copies the WAL back into the database (a checkpoint). SQLite's automatic
+ * checkpoint runs inside the commit that crosses 1,000 pages, so the notifications waiting on
+ * that commit also wait for the copy and its fsync of the database file (a p99 of tens of ms).
+ * The writer turns it off and checkpoints itself, after the commit's reply has gone: when it has
+ * been idle idleMs, or at once after a commit once about maxBytes went into the WAL since the
+ * last one (SQLite's own default is 1,000 pages) (so a writer that is never idle still keeps the WAL bounded).
+ */
+export const CHECKPOINT = { idleMs: 50, maxBytes: 4 * 1024 ** 2 } as const;
 
 type Request =
   | { type: 'commit'; rows: EventRow[]; durable: boolean; meta?: [string, string][]; keepAll?: boolean }
@@ -90,8 +118,97 @@ function writerMain(require: (id: string) => any): void {
   db.pragma('journal_mode = WAL');
   let sync = 'FULL';
   db.pragma('synchronous = FULL');
+  db.pragma('wal_autocheckpoint = 0');
+  function setSync(want: string): void {
+    if (want !== sync) {
+      db.pragma(`synchronous = ${want}`);
+      sync = want;
+    }
+  }
+  // Bytes of rows committed since the last checkpoint (a measure of the WAL's growth).
+  let walBytes = 0;
+  let idleTimer: any = null;
+  /**
+   * Idle: TRUNCATE (the WAL file goes back to nothing, so a burst leaves no large file behind),
+   * without waiting for a reader (busy_timeout 0: a reader's snapshot makes it a partial one);
+   * under load: PASSIVE, which never waits.
+   */
+  function checkpoint(idle: boolean): void {
+    if (walBytes === 0) return;
+    try {
+      if (idle) {
+        db.pragma('busy_timeout = 0');
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } finally {
+          db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+        }
+      } else db.pragma('wal_checkpoint(PASSIVE)');
+      walBytes = 0;
+    } catch {
+      // a reader or another writer holds the WAL: the next idle moment tries again
+    }
+  }
+
+  // Text waiting for the full-text index (about: another process may index some too).
+  const pendingTop = db.prepare(
+    'SELECT max(pending_seq) AS s, count(*) AS n FROM (SELECT pending_seq FROM events_fts_pending ORDER BY pending_seq LIMIT ?)',
+  );
+  const moveText = db.prepare(
+    'INSERT INTO events_fts (rowid, text) SELECT pending_seq, text FROM events_fts_pending WHERE pending_seq <= ?',
+  );
+  const dropPending = db.prepare('DELETE FROM events_fts_pending WHERE pending_seq <= ?');
+  let pending = Number(db.prepare('SELECT count(*) AS n FROM events_fts_pending').get().n);
+  /** Moves the oldest chunk of pending text into the index: its rows leave the scan for the index in one transaction. */
+  function indexChunk(): void {
+    // Derived data: if lost in a power cut, it is still pending (the transaction is atomic).
+    setSync('NORMAL');
+    let moved = 0;
+    inTransaction(() => {
+      const top = pendingTop.get(data.index.chunk);
+      if (!top || top.s === null) return;
+      moveText.run(top.s);
+      dropPending.run(top.s);
+      moved = Number(top.n);
+      walBytes += moved * 512;
+    });
+    pending = moved < data.index.chunk ? 0 : Math.max(0, pending - moved);
+  }
+  function idle(): void {
+    idleTimer = null;
+    if (pending > 0) {
+      try {
+        indexChunk();
+      } catch {
+        // busy or failing: the next idle moment tries again
+        idleTimer = setTimeout(idle, data.checkpoint.idleMs);
+        return;
+      }
+      idleTimer = setTimeout(idle, 0);
+      return;
+    }
+    checkpoint(true);
+  }
+  function wrote(bytes: number, rows: number): void {
+    // The pages a commit writes: its rows, and about ten index, table and counter pages.
+    walBytes += bytes + 10 * 4096;
+    pending += rows;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (pending > data.index.maxPending || walBytes >= data.checkpoint.maxBytes)
+      setImmediate(() => {
+        try {
+          if (pending > data.index.maxPending) indexChunk();
+        } catch {
+          // the idle moment tries again
+        }
+        if (walBytes >= data.checkpoint.maxBytes) checkpoint(false);
+      });
+    idleTimer = setTimeout(idle, data.checkpoint.idleMs);
+  }
+  if (pending > 0) idleTimer = setTimeout(idle, data.checkpoint.idleMs);
   const insert = db.prepare(data.sql.insertEvent);
-  const insertText = db.prepare(data.sql.insertText);
+  const insertPending = db.prepare(data.sql.insertPending);
   const bump = db.prepare(
     `INSERT INTO class_stats (class, count, bytes) VALUES (?, ?, ?)
      ON CONFLICT (class) DO UPDATE SET count = count + excluded.count, bytes = bytes + excluded.bytes`,
@@ -140,12 +257,10 @@ function writerMain(require: (id: string) => any): void {
   function commit(rows: EventRow[], durable: boolean, meta: [string, string][], keepAll: boolean): number {
     // A batch with nothing durable in it (callbacks, exchanges) commits without its own fsync;
     // the next durable commit's fsync of the WAL covers its frames too (WAL appends in order).
-    const want = durable ? 'FULL' : 'NORMAL';
-    if (want !== sync) {
-      db.pragma(`synchronous = ${want}`);
-      sync = want;
-    }
+    setSync(durable ? 'FULL' : 'NORMAL');
     let first = 0;
+    let bytes = 0;
+    let texts = 0;
     inTransaction(() => {
       const added = new Map<string, { n: number; bytes: number }>();
       let top = 0;
@@ -179,7 +294,11 @@ function writerMain(require: (id: string) => any): void {
           size,
           r.record,
         );
-        if (r.search) insertText.run(r.seq, r.search);
+        if (r.search) {
+          insertPending.run(r.seq, r.search.toLowerCase());
+          texts++;
+        }
+        bytes += size + r.search.length;
         const a = added.get(r.class) ?? { n: 0, bytes: 0 };
         a.n += 1;
         a.bytes += size;
@@ -200,16 +319,14 @@ function writerMain(require: (id: string) => any): void {
       if (top > 0) high.run(String(top));
       for (const [k, v] of meta) setMeta.run(k, v);
     });
+    wrote(bytes, texts);
     return first;
   }
 
   // The state tables' statements (sandbox, walkthrough), prepared once each.
   const prepared = new Map<string, any>();
   function exec(steps: Step[]): void {
-    if (sync !== 'FULL') {
-      db.pragma('synchronous = FULL');
-      sync = 'FULL';
-    }
+    setSync('FULL');
     inTransaction(() => {
       for (const [sql, params] of steps) {
         let st = prepared.get(sql);
@@ -221,6 +338,7 @@ function writerMain(require: (id: string) => any): void {
         st.run(...params);
       }
     });
+    wrote(4096, 0);
   }
 
   parentPort.on('message', (m: Request & { id: number }) => {
@@ -229,8 +347,11 @@ function writerMain(require: (id: string) => any): void {
       if (m.type === 'exec') exec(m.steps);
       else if (m.type === 'commit')
         reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
-      else if (m.type === 'probe') inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
-      else if (m.type === 'close') {
+      else if (m.type === 'probe') {
+        setSync('FULL');
+        inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
+      } else if (m.type === 'close') {
+        if (idleTimer) clearTimeout(idleTimer);
         try {
           db.pragma('wal_checkpoint(PASSIVE)');
         } catch {
@@ -262,11 +383,13 @@ export class WriterClient {
   constructor(file: string, caps: ClassCaps) {
     this.worker = startWorker({
       libsql: libsqlPath(),
-      sql: { insertEvent: INSERT_EVENT_SQL, insertText: INSERT_TEXT_SQL },
+      sql: { insertEvent: INSERT_EVENT_SQL, insertPending: INSERT_PENDING_SQL },
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps,
       mode: 'write',
+      checkpoint: CHECKPOINT,
+      index: INDEX,
     });
     this.worker.unref();
     this.worker.on('message', (m: Reply & { id: number }) => {
@@ -311,11 +434,13 @@ export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const w = startWorker({
       libsql: libsqlPath(),
-      sql: { insertEvent: INSERT_EVENT_SQL, insertText: INSERT_TEXT_SQL },
+      sql: { insertEvent: INSERT_EVENT_SQL, insertPending: INSERT_PENDING_SQL },
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps: {} as ClassCaps,
       mode: 'check',
+      checkpoint: CHECKPOINT,
+      index: INDEX,
     });
     w.once('message', (r: Reply) => {
       void w.terminate();

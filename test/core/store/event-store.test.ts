@@ -74,6 +74,19 @@ describe('event store: append, get, query', () => {
     expect((await store.query({ text: 'bob' })).total).toBe(1);
     expect((await store.query({ text: 'SIGNAT' })).total).toBe(1);
     expect((await store.query({ text: 'external' })).total).toBe(1);
+    // A search driven by the index: combined with other filters, paged newest first, and the
+    // newest N of a scan, oldest first.
+    const cb = await store.query({ text: '127.0', kind: 'callback', limit: 2 });
+    expect(cb.total).toBe(3);
+    expect(cb.events.map((e) => e.at)).toEqual([at(5), at(4)]);
+    const next = await store.query({ text: '127.0', kind: 'callback', before: cb.events[1]!.id });
+    expect(next.events.map((e) => e.at)).toEqual([at(3)]);
+    const newest: string[] = [];
+    for await (const e of store.scan({ text: 'aaa', last: 1 })) newest.push(e.at);
+    expect(newest).toEqual([at(1)]);
+    const both: string[] = [];
+    for await (const e of store.scan({ text: 'aaa', last: 5 })) both.push(e.at);
+    expect(both).toEqual([at(0), at(1)]);
     expect((await store.query({ since: at(2), until: at(4) })).total).toBe(3);
     expect((await store.query({ kind: 'callback', failed: true, path: '/key' })).total).toBe(1);
 
@@ -308,5 +321,53 @@ describe('event store: retention per class', () => {
     });
     expect(JSON.stringify(d).length).toBeLessThan(2000);
     expect((await store.query({ text: 'dot-separated' })).total).toBe(1);
+  });
+});
+
+describe('event store: full-text search across indexed and pending text (db.ts version 5)', () => {
+  it('finds, counts and pages the same whether an event is in the index yet or not', async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir);
+    const pendingRows = () => {
+      const db = new Database(path.join(dir, 'console.db'), { readonly: true });
+      try {
+        return Number((db.prepare('SELECT count(*) AS n FROM events_fts_pending').get() as { n: number }).n);
+      } finally {
+        db.close();
+      }
+    };
+    for (let i = 0; i < 3; i++)
+      await store.append(notification({ transaction_id: `Old-Ünïque-${i}` }), { durable: true });
+    // The writer indexes pending text once idle; wait for it (bounded).
+    for (let i = 0; i < 200 && pendingRows() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(pendingRows()).toBe(0);
+    for (let i = 0; i < 2; i++)
+      await store.append(notification({ transaction_id: `NEW-ÜNÏQUE-${i}` }), { durable: true });
+    expect(pendingRows()).toBe(2);
+
+    const all = await store.query({ text: 'ünïque' });
+    expect(all.total).toBe(5);
+    expect(all.events.map((e) => e.transaction_id)).toEqual([
+      'NEW-ÜNÏQUE-1',
+      'NEW-ÜNÏQUE-0',
+      'Old-Ünïque-2',
+      'Old-Ünïque-1',
+      'Old-Ünïque-0',
+    ]);
+    const page = await store.query({ text: 'UNÏQUE', limit: 3 });
+    expect(page.total).toBe(0); // Ü is not U
+    const first = await store.query({ text: 'Ünïque', kind: 'notification', limit: 3 });
+    expect(first.total).toBe(5);
+    const rest = await store.query({ text: 'Ünïque', limit: 3, before: first.events[2]!.id });
+    expect(rest.events.map((e) => e.transaction_id)).toEqual(['Old-Ünïque-1', 'Old-Ünïque-0']);
+    const stats = await store.stats({ query: { text: 'ünïque' }, by: 'outcome' });
+    expect(stats.total).toBe(5);
+    expect(stats.groups).toEqual([{ value: 'accepted', count: 5 }]);
+    const newest: (string | null)[] = [];
+    for await (const e of store.scan({ text: 'ünïque', last: 3 })) newest.push(e.transaction_id);
+    expect(newest).toEqual(['Old-Ünïque-2', 'NEW-ÜNÏQUE-0', 'NEW-ÜNÏQUE-1']);
+    const every: (string | null)[] = [];
+    for await (const e of store.scan({ text: 'ünïque' })) every.push(e.transaction_id);
+    expect(every).toHaveLength(5);
   });
 });
