@@ -106,6 +106,14 @@ class EntryKeySet implements KeySet {
     this.duplicates = [...new Set(this.kids.filter((k, i) => this.kids.indexOf(k) !== i))];
   }
 
+  /**
+   * Answers for the kids this set holds, made once: the set never changes, and a callback's
+   * hot path asks for its kid twice per token (the kid check, then the candidates). Only kids
+   * that are in the set are kept, so a flood of random kids cannot grow this.
+   */
+  private readonly found = new Map<string, KeyLookup>();
+  private readonly suited = new Map<string, KeyCandidates>();
+
   lookup(kid: string | undefined): KeyLookup {
     const [only] = this.entries;
     if (this.entries.length === 1 && only && only.kid === null) {
@@ -133,15 +141,19 @@ class EntryKeySet implements KeySet {
         message: `the token has no kid, and ${this.name} has ${this.entries.length} keys (kids: ${listKids(this.kids)}): no way to choose`,
       };
     }
+    const known = this.found.get(kid);
+    if (known) return known;
     const count = this.entries.filter((e) => e.kid === kid).length;
     if (count > 0) {
       const twice = count > 1 ? ` (${count} times: the kid is ambiguous in ${this.name})` : '';
-      return {
+      const answer: KeyLookup = {
         found: true,
         kid,
         matchedBy: 'kid',
         message: `kid ${quote(kid)} found in ${this.name}${twice}`,
       };
+      this.found.set(kid, answer);
+      return answer;
     }
     const left = this.rejected.filter((r) => r.kid === kid);
     const leftOut =
@@ -161,6 +173,15 @@ class EntryKeySet implements KeySet {
   }
 
   candidates(kid: string | undefined, alg: AllowedAlg): KeyCandidates {
+    const memo = kid !== undefined && this.found.has(kid) ? `${alg} ${kid}` : null;
+    const made = memo === null ? undefined : this.suited.get(memo);
+    if (made) return made;
+    const answer = this.candidatesOnce(kid, alg);
+    if (memo !== null) this.suited.set(memo, answer);
+    return answer;
+  }
+
+  private candidatesOnce(kid: string | undefined, alg: AllowedAlg): KeyCandidates {
     const found = this.lookup(kid);
     if (!found.found) {
       return {
