@@ -26,7 +26,7 @@ import type { RequestSpec } from '../lib/load';
 import { runPaced } from '../lib/paced';
 import { startChild } from '../lib/children';
 import { BenchBroken } from '../lib/errors';
-import { frameDeltas, summarizeFrames } from '../lib/frames';
+import { busyRuns, frameDeltas, summarizeFrames, type BusyRun } from '../lib/frames';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from '../lib/profile';
 import { atMost, below } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
@@ -222,7 +222,14 @@ async function measureLive(
   uiUrl: string,
   bankUrl: string,
   spec: LivePage,
-  opts: { rate: number; seconds: number; needle: string; log: (line: string) => void },
+  opts: {
+    rate: number;
+    seconds: number;
+    needle: string;
+    log: (line: string) => void;
+    /** BENCH_PROFILE=ui-<page>: the page's JavaScript sampled while events arrive (CDP Profiler). */
+    profileFile: string | null;
+  },
 ): Promise<LiveMeasure> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.setDefaultTimeout(60_000);
@@ -250,6 +257,12 @@ async function measureLive(
       };
       requestAnimationFrame(loop);
     });
+    const cdp = opts.profileFile ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+      await cdp.send('Profiler.start');
+    }
     const amount = Math.max(1, Math.round(opts.rate * opts.seconds));
     const load = runPaced(
       { id: `ui-${spec.id}`, title: spec.id, url: bankUrl, nextRequest: spec.request },
@@ -313,6 +326,17 @@ async function measureLive(
       r.obs?.disconnect();
       return { ts: r.ts, lt: r.lt };
     });
+    let runs: BusyRun[] = [];
+    if (cdp && opts.profileFile) {
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+      await mkdir(join(opts.profileFile, '..'), { recursive: true });
+      await writeFile(opts.profileFile, JSON.stringify(profile));
+      runs = busyRuns(profile, 40);
+      for (const r of runs)
+        opts.log(
+          `  ${spec.id}: busy ${r.ms.toFixed(0)} ms at +${(r.atMs / 1000).toFixed(2)} s: ${r.top.map((f) => `${f.name} ${f.ms}`).join(' | ')}`,
+        );
+    }
     return {
       page: spec.id,
       frames: summarizeFrames(frameDeltas(rec.ts), 33),
@@ -546,6 +570,7 @@ export const uiSuite: Suite = {
           seconds: cfg.uiLoadSeconds,
           needle,
           log: ctx.log,
+          profileFile: ctx.profileFile(`ui-${spec.id}`),
         });
         const longest = m.longTasks.length ? Math.max(...m.longTasks) : 0;
         ctx.log(
