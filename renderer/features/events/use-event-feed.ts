@@ -18,6 +18,7 @@ import { useApi, useLiveEvent } from '../../api/client-context';
 import {
   createFrameBatcher,
   createSerialRefresher,
+  pacedFrames,
   type FrameBatcher,
   type SerialRefresher,
 } from './live-batcher';
@@ -26,8 +27,9 @@ import {
  * One live, server-filtered list of events (issue 13, items 8 and 9), shared by the Callbacks and
  * Notifications pages: the store filters and searches (events.query with the filters and `text`,
  * through its FTS index) and counts (`total`); the page only shows what came back. Live events
- * are gathered and applied once per animation frame, so 2,000 a second cost one render a frame
- * however many arrive, and the virtualized list re-renders only the rows in view.
+ * are gathered and applied in one batch on an animation frame at most ten times a second, so
+ * 2,000 a second cost ten renders a second however many arrive, and the virtualized list
+ * re-renders only the rows in view.
  */
 
 /** The filters of a feed: an events.query without paging. `kind` is always set. */
@@ -137,6 +139,9 @@ const HEAD_LIMIT = 500;
  */
 export const REFRESH_GAP_MS = 250;
 
+/** How often live arrivals are applied to a list at most (pacedFrames says why). */
+export const LIVE_EVERY_MS = 100;
+
 const nextFrame: (fn: () => void) => void = (fn) =>
   typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : setTimeout(fn, 16);
 
@@ -178,7 +183,8 @@ async function refreshHead(
 
 /**
  * Keeps the feed current with live `events.appended` of its kind. With only the kind as filter,
- * arrivals are prepended once per animation frame (one render a frame however many arrive). With
+ * arrivals are prepended in one batch per animation frame, at most every LIVE_EVERY_MS (one render
+ * however many arrive meanwhile). With
  * more filters, or while the feed's first page is loading, the store is asked what matched since
  * the feed's newest event, one ask at a time and at most every REFRESH_GAP_MS. A feed shown again
  * from the cache (a filter changed back, the page reopened) is asked the same at once, so what
@@ -208,7 +214,12 @@ export function useLiveFeed({ key, filters, maxLoaded }: Omit<FeedOptions, 'page
     });
     const batcher = createFrameBatcher<EventSummary>({
       maxPending: maxLoaded,
-      schedule: nextFrame,
+      schedule: pacedFrames({
+        minGapMs: LIVE_EVERY_MS,
+        frame: nextFrame,
+        now: () => Date.now(),
+        setTimer: (fn, ms) => setTimeout(fn, ms),
+      }),
       flush: (batch) => {
         const { qkey: k, clean: f } = current.current;
         if (onlyKind(f) && client.getQueryData<Feed>(k))

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameBatcher, createSerialRefresher } from '../../../../renderer/features/events/live-batcher';
+import {
+  createFrameBatcher,
+  createSerialRefresher,
+  pacedFrames,
+} from '../../../../renderer/features/events/live-batcher';
 
 /** A hand-driven frame clock: `tick()` runs what was scheduled for the next frame. */
 function frames() {
@@ -169,5 +173,54 @@ describe('createSerialRefresher', () => {
     s.r.cancel();
     s.c.advance(1000);
     expect(s.runs).toBe(1);
+  });
+});
+
+describe('pacedFrames', () => {
+  it('runs on the next frame, and the next run no sooner than the gap after the last began', () => {
+    const f = frames();
+    const c = clock();
+    const schedule = pacedFrames({ minGapMs: 100, frame: f.schedule, now: c.now, setTimer: c.setTimer });
+    const runs: number[] = [];
+    schedule(() => runs.push(c.now()));
+    expect(f.waiting).toBe(1);
+    f.tick();
+    expect(runs).toEqual([0]);
+    c.advance(16);
+    schedule(() => runs.push(c.now()));
+    // Too soon: a timer first, then a frame.
+    expect(f.waiting).toBe(0);
+    c.advance(83);
+    expect(f.waiting).toBe(0);
+    c.advance(1);
+    expect(f.waiting).toBe(1);
+    f.tick();
+    expect(runs).toEqual([0, 100]);
+    c.advance(500);
+    schedule(() => runs.push(c.now()));
+    expect(f.waiting).toBe(1);
+  });
+
+  it('paces a frame batcher: a stream of arrivals is handed over in a few batches', () => {
+    const f = frames();
+    const c = clock();
+    const batches: number[][] = [];
+    const b = createFrameBatcher<number>({
+      flush: (x) => batches.push(x),
+      maxPending: 10_000,
+      schedule: pacedFrames({ minGapMs: 100, frame: f.schedule, now: c.now, setTimer: c.setTimer }),
+    });
+    // 2,000 a second for one second, a frame every 16 ms.
+    for (let ms = 0; ms < 1000; ms++) {
+      b.push(2 * ms);
+      b.push(2 * ms + 1);
+      c.advance(1);
+      if (ms % 16 === 15) f.tick();
+    }
+    c.advance(100);
+    f.tick();
+    expect(batches.flat()).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    expect(batches.length).toBeGreaterThanOrEqual(9);
+    expect(batches.length).toBeLessThanOrEqual(11);
   });
 });
