@@ -115,10 +115,15 @@ export function prependBatch(
   const known = new Set(first.events.slice(0, 2 * batch.length + 50).map((e) => e.id));
   const fresh = batch.filter((e) => !known.has(e.id));
   if (fresh.length === 0) return old;
-  const pages = [
-    { events: [...fresh, ...first.events], total: total ?? first.total + fresh.length },
-    ...old.pages.slice(1),
-  ];
+  const events = [...fresh, ...first.events];
+  // A gap filled after later arrivals were listed (a list shown again from the cache): the head
+  // is put back newest first, by the time the store recorded (a stable sort: ties keep their order).
+  const oldestFresh = fresh.reduce((m, e) => (e.at < m ? e.at : m), fresh[0]!.at);
+  const newer = first.events.findIndex((e) => e.at <= oldestFresh);
+  const head = fresh.length + (newer < 0 ? first.events.length : newer);
+  if (head > fresh.length)
+    events.splice(0, head, ...events.slice(0, head).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0)));
+  const pages = [{ events, total: total ?? first.total + fresh.length }, ...old.pages.slice(1)];
   let count = loadedCount(pages);
   let params = old.pageParams;
   while (pages.length > 1 && count - pages.at(-1)!.events.length >= maxLoaded) {
@@ -170,14 +175,10 @@ async function refreshHead(
     await client.resetQueries({ queryKey: key, exact: true });
     return 'done';
   }
+  // Every match newer than the feed's newest is in `page` (fewer than HEAD_LIMIT), so the total
+  // grows by those not listed yet (prependBatch): no count over the filters, which would be a
+  // second query competing with the reader's next filter while events pour in.
   client.setQueryData<Feed>(key, (current) => prependBatch(current, page.events, maxLoaded));
-  // `page.total` counts only what is newer: the feed's total is one count over the same filters.
-  const { total } = await api.events.stats({ query: filters });
-  client.setQueryData<Feed>(key, (current) =>
-    current && current.pages.length > 0
-      ? { ...current, pages: [{ ...current.pages[0]!, total }, ...current.pages.slice(1)] }
-      : current,
-  );
   return 'done';
 }
 
