@@ -80,8 +80,12 @@ export function useEventFeed({ key, filters, pageSize, maxLoaded }: FeedOptions)
     queryFn: ({ pageParam }) =>
       api.events.query({ ...clean, limit: pageSize, ...(pageParam ? { before: pageParam } : {}) }),
     initialPageParam: undefined as string | undefined,
+    // The first page's length says nothing of the store's end (live events grow it; a long gap
+    // replaces it by the newest HEAD_LIMIT): the total does; an older page shorter than asked is the end.
     getNextPageParam: (last, pages) =>
-      last.events.length < pageSize || loadedCount(pages) >= Math.min(maxLoaded, pages[0]!.total)
+      last.events.length === 0 ||
+      (pages.length > 1 && last.events.length < pageSize) ||
+      loadedCount(pages) >= Math.min(maxLoaded, pages[0]!.total)
         ? undefined
         : last.events.at(-1)?.id,
     // Live events keep it current; a refetch would reload every page.
@@ -171,8 +175,13 @@ async function refreshHead(
   }
   const page = await api.events.query({ ...filters, since: newest.at, limit: HEAD_LIMIT });
   if (page.events.length >= HEAD_LIMIT) {
-    // More matched than a page: start again from the top rather than leave a gap.
-    await client.resetQueries({ queryKey: key, exact: true });
+    // More matched than a page: the newest HEAD_LIMIT become the list (older ones load by `before`
+    // as the reader scrolls, so nothing is skipped) rather than leave a gap, and without a
+    // reload that would compete with the reader's next filter. `page.total` counts every match
+    // since (inclusive: those listed at that very time are counted once).
+    const listedAtNewest = old.pages[0]!.events.filter((e) => e.at === newest.at).length;
+    const total = old.pages[0]!.total + page.total - listedAtNewest;
+    client.setQueryData<Feed>(key, { pages: [{ events: page.events, total }], pageParams: [undefined] });
     return 'done';
   }
   // Every match newer than the feed's newest is in `page` (fewer than HEAD_LIMIT), so the total
