@@ -11,7 +11,13 @@
  *   page records every requestAnimationFrame delta and every long task; meanwhile the filters are
  *   changed (the outcome filter, the store search) and timed in the page from the change to the
  *   first frame whose rows all match (the server-side answer). Targets: frame p99 < 33 ms, no long
- *   task over 50 ms, every filter < 100 ms.
+ *   task over 50 ms, every filter < 100 ms. Every figure is printed with the load it was taken
+ *   under: what arrived and the rate reached (accepted notifications wait for their fsync, so they
+ *   are sent with up to 160 in flight, as a service sending 2,000 a second would have).
+ * - BENCH_PROFILE=ui-notifications,ui-callbacks: the live page's JavaScript sampled (CDP
+ *   Profiler) into .bench/profiles/, and each stretch of 40 ms or more the main thread was busy
+ *   printed with the functions on its stack (lib/frames.ts busyRuns). A renderer built with
+ *   `npx vite build --minify false` gives readable names.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
