@@ -321,7 +321,7 @@ async function measureLive(
         async (o: FilterSpec & { row: string; maxMs: number }) => {
           const ctl = document.querySelector(`[data-testid="${o.testId}"]`) as
             HTMLSelectElement | HTMLInputElement | null;
-          if (!ctl) return { ms: null, queries: [] as number[] };
+          if (!ctl) return { ms: null, queries: [] as number[], calls: [] as string[] };
           const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
           const rows = () => [...document.querySelectorAll(`[data-testid="${o.row}"]`)];
           const matches = () => {
@@ -343,21 +343,31 @@ async function measureLive(
               .getEntriesByType('resource')
               .filter((e) => e.name.includes('events.query') && e.startTime >= t0)
               .map((e) => Math.round(e.duration));
+          // Every console call in flight meanwhile (one answered before it may have held it up).
+          const calls = () =>
+            globalThis.performance
+              .getEntriesByType('resource')
+              .filter((e) => e.name.includes('/api/call/') && e.startTime + e.duration >= t0)
+              .map(
+                (e) =>
+                  `${e.name.slice(e.name.lastIndexOf('/') + 1)} ${Math.round(e.startTime - t0)}+${Math.round(e.duration)}`,
+              );
           // React listens to the native setter's value plus the event it expects.
           const proto = o.kind === 'select' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
           Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(ctl, o.value);
           ctl.dispatchEvent(new Event(o.kind === 'select' ? 'change' : 'input', { bubbles: true }));
           while (globalThis.performance.now() - t0 < o.maxMs) {
             await frame();
-            if (matches()) return { ms: globalThis.performance.now() - t0, queries: queries() };
+            if (matches())
+              return { ms: globalThis.performance.now() - t0, queries: queries(), calls: calls() };
           }
-          return { ms: null, queries: queries() };
+          return { ms: null, queries: queries(), calls: calls() };
         },
         { ...f, row: spec.row, maxMs: 10_000 },
       );
       filters.push({ id: f.id, ms: ms.ms, queries: ms.queries });
       opts.log(
-        `  ${spec.id}: filter ${f.id} ${ms.ms === null ? 'never matched' : `${ms.ms.toFixed(0)} ms`}; events.query calls meanwhile: ${ms.queries.join(', ') || 'none'} ms`,
+        `  ${spec.id}: filter ${f.id} ${ms.ms === null ? 'never matched' : `${ms.ms.toFixed(0)} ms`}; events.query calls meanwhile: ${ms.queries.join(', ') || 'none'} ms; calls in flight (ms from the change + ms): ${ms.calls.join(', ') || 'none'}`,
       );
     }
     const result = await load;
