@@ -15,7 +15,8 @@ export function useListKeys({
   onOpen,
   onClose,
 }: {
-  ids: readonly string[];
+  /** The rows' ids in order: read on a key press only (a list of 20,000 is not copied per render). */
+  ids: () => readonly string[];
   cursorId: string | null;
   listRef: RefObject<HTMLElement | null>;
   onMove: (id: string) => void;
@@ -32,7 +33,8 @@ export function useListKeys({
       const target = ev.target instanceof HTMLElement ? ev.target : null;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       if (target?.closest('[role="dialog"]')) return;
-      const { ids: list, cursorId: cursor, onMove: move, onOpen: open, onClose: close } = latest.current;
+      const { ids: idsOf, cursorId: cursor, onMove: move, onOpen: open, onClose: close } = latest.current;
+      const list = idsOf();
       const inList = !!target && !!listRef.current?.contains(target);
       const at = cursor === null ? -1 : list.indexOf(cursor);
       const down = ev.key === 'j' || (inList && ev.key === 'ArrowDown');

@@ -17,7 +17,7 @@ import {
   userDataOf,
 } from './lib/customers';
 import { countDurable, formatDurability } from './lib/durability';
-import { frameDeltas, scrollTarget, summarizeFrames } from './lib/frames';
+import { busyRuns, frameDeltas, scrollTarget, summarizeFrames } from './lib/frames';
 import { runLoad } from './lib/load';
 import { formatFigure, formatVerdict } from './lib/report';
 import { makeRsaKey, verifyJwtSync } from './lib/rs256';
@@ -102,6 +102,43 @@ describe('frame statistics', () => {
     expect(scrollTarget(200, 200, 10_800, 800)).toBe(10_000);
     expect(scrollTarget(250, 200, 10_800, 800)).toBe(10_000);
     expect(scrollTarget(5, 10, 500, 800)).toBe(0);
+  });
+});
+
+describe('busy stretches of a page profile', () => {
+  it('finds runs of busy samples past the threshold and names what was on the stack', () => {
+    const node = (id: number, functionName: string, children: number[] = []) => ({
+      id,
+      callFrame: {
+        functionName,
+        url: functionName.startsWith('(') ? '' : 'http://x/assets/app.js',
+        lineNumber: 9,
+      },
+      children,
+    });
+    const profile = {
+      nodes: [
+        node(1, '(root)', [2, 3, 5]),
+        node(2, '(idle)'),
+        node(3, 'flush', [4]),
+        node(4, 'render'),
+        node(5, '(program)'),
+      ],
+      // 10 ms idle, 60 ms in render under flush, 5 ms program, 10 ms idle, 20 ms in flush.
+      samples: [2, 4, 4, 4, 4, 4, 4, 5, 2, 3, 3],
+      timeDeltas: [0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 5_000, 10_000, 10_000, 10_000],
+    };
+    const runs = busyRuns(profile, 50);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ atMs: 10, ms: 65 });
+    // render ran 60 ms, all of it inside flush: both were on the stack as long.
+    expect(runs[0]!.top.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        { name: 'flush app.js:10', ms: 60 },
+        { name: 'render app.js:10', ms: 60 },
+      ]),
+    );
+    expect(busyRuns(profile, 10).map((r) => r.ms)).toEqual([65, 20]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { EventSummary } from '../../../electron/contract/schemas/events';
 import { BUDGET_MS, latencyHistogram } from './callbacks-model';
 
@@ -6,8 +7,11 @@ const H = 110;
 const PAD_B = 18;
 const PAD_T = 14;
 
-/** Callback durations in buckets up to "over 1 s", the 1 s budget (spec 4.2) marked. Hand-rolled SVG. */
-export function LatencyHistogram({ events }: { events: EventSummary[] }) {
+/**
+ * Callback durations in buckets up to "over 1 s", the 1 s budget (spec 4.2) marked. Hand-rolled SVG.
+ * Memoized: the page renders on every live batch, the histogram only when its events change.
+ */
+export const LatencyHistogram = memo(function LatencyHistogram({ events }: { events: EventSummary[] }) {
   const buckets = latencyHistogram(events);
   const max = Math.max(1, ...buckets.map((b) => b.count));
   const bw = W / buckets.length;
@@ -52,4 +56,4 @@ export function LatencyHistogram({ events }: { events: EventSummary[] }) {
       </svg>
     </figure>
   );
-}
+});

@@ -15,13 +15,21 @@ import type {
   EventSummary,
 } from '../../../electron/contract/schemas/events';
 import { useApi, useLiveEvent } from '../../api/client-context';
+import {
+  createFrameBatcher,
+  createSerialRefresher,
+  pacedFrames,
+  type FrameBatcher,
+  type SerialRefresher,
+} from './live-batcher';
 
 /**
  * One live, server-filtered list of events (issue 13, items 8 and 9), shared by the Callbacks and
  * Notifications pages: the store filters and searches (events.query with the filters and `text`,
  * through its FTS index) and counts (`total`); the page only shows what came back. Live events
- * are gathered and applied once per animation frame, so 2,000 a second cost one render a frame
- * however many arrive, and the virtualized list re-renders only the rows in view.
+ * are gathered and applied in one batch on an animation frame at most ten times a second, so
+ * 2,000 a second cost ten renders a second however many arrive, and the virtualized list
+ * re-renders only the rows in view.
  */
 
 /** The filters of a feed: an events.query without paging. `kind` is always set. */
@@ -72,12 +80,19 @@ export function useEventFeed({ key, filters, pageSize, maxLoaded }: FeedOptions)
     queryFn: ({ pageParam }) =>
       api.events.query({ ...clean, limit: pageSize, ...(pageParam ? { before: pageParam } : {}) }),
     initialPageParam: undefined as string | undefined,
+    // The first page's length says nothing of the store's end (live events grow it; a long gap
+    // replaces it by the newest HEAD_LIMIT): the total does; an older page shorter than asked is the end.
     getNextPageParam: (last, pages) =>
-      last.events.length < pageSize || loadedCount(pages) >= Math.min(maxLoaded, pages[0]!.total)
+      last.events.length === 0 ||
+      (pages.length > 1 && last.events.length < pageSize) ||
+      loadedCount(pages) >= Math.min(maxLoaded, pages[0]!.total)
         ? undefined
         : last.events.at(-1)?.id,
     // Live events keep it current; a refetch would reload every page.
     staleTime: Infinity,
+    // Each live frame replaces the first page; comparing 20,000 summaries deeply to keep the
+    // unchanged ones' identity would cost more than the render it might save.
+    structuralSharing: false,
     // While another filter's first page loads, the last answer stays on screen (no flash of "Loading").
     placeholderData: (previous) => previous,
   });
@@ -104,10 +119,15 @@ export function prependBatch(
   const known = new Set(first.events.slice(0, 2 * batch.length + 50).map((e) => e.id));
   const fresh = batch.filter((e) => !known.has(e.id));
   if (fresh.length === 0) return old;
-  const pages = [
-    { events: [...fresh, ...first.events], total: total ?? first.total + fresh.length },
-    ...old.pages.slice(1),
-  ];
+  const events = [...fresh, ...first.events];
+  // A gap filled after later arrivals were listed (a list shown again from the cache): the head
+  // is put back newest first, by the time the store recorded (a stable sort: ties keep their order).
+  const oldestFresh = fresh.reduce((m, e) => (e.at < m ? e.at : m), fresh[0]!.at);
+  const newer = first.events.findIndex((e) => e.at <= oldestFresh);
+  const head = fresh.length + (newer < 0 ? first.events.length : newer);
+  if (head > fresh.length)
+    events.splice(0, head, ...events.slice(0, head).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0)));
+  const pages = [{ events, total: total ?? first.total + fresh.length }, ...old.pages.slice(1)];
   let count = loadedCount(pages);
   let params = old.pageParams;
   while (pages.length > 1 && count - pages.at(-1)!.events.length >= maxLoaded) {
@@ -121,14 +141,23 @@ export function prependBatch(
 
 /** What one head refresh reads at most (small: it runs while events pour in). */
 const HEAD_LIMIT = 500;
+/**
+ * A filtered list asks the store what matched at most this often: each ask is a query and a count
+ * over the filters, and asked back to back while 2,000 events a second are written they would keep
+ * the store busy and delay the answer to the next filter the reader picks (issue 13 item 9).
+ */
+export const REFRESH_GAP_MS = 250;
+
+/** How often live arrivals are applied to a list at most (pacedFrames says why). */
+export const LIVE_EVERY_MS = 100;
 
 const nextFrame: (fn: () => void) => void = (fn) =>
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 16);
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : setTimeout(fn, 16);
 
 /**
- * With a filter beyond the kind, whether a live event matches is the store's to say (its search
- * is FTS, its failed rule SQL): the feed asks it for what matched since its newest event, one
- * request at a time however many arrive meanwhile.
+ * Brings the feed under `key` up to date with the store: what matched `filters` since its newest
+ * event (the store says what matches: its search is FTS, its failed rule SQL). `'again'` while the
+ * feed's first page is still loading: events written meanwhile may be missing from that answer.
  */
 async function refreshHead(
   api: ConsoleApi,
@@ -136,31 +165,41 @@ async function refreshHead(
   key: QueryKey,
   filters: FeedFilters,
   maxLoaded: number,
-): Promise<void> {
+): Promise<'done' | 'again'> {
   const old = client.getQueryData<Feed>(key);
-  const newest = old?.pages[0]?.events[0];
-  if (!old) return;
+  if (!old) return client.getQueryState(key)?.fetchStatus === 'fetching' ? 'again' : 'done';
+  const newest = old.pages[0]?.events[0];
   if (!newest) {
     await client.refetchQueries({ queryKey: key, exact: true });
-    return;
+    return 'done';
   }
   const page = await api.events.query({ ...filters, since: newest.at, limit: HEAD_LIMIT });
   if (page.events.length >= HEAD_LIMIT) {
-    // More matched than a page: start again from the top rather than leave a gap.
-    await client.resetQueries({ queryKey: key, exact: true });
-    return;
+    // More matched than a page: the newest HEAD_LIMIT become the list (older ones load by `before`
+    // as the reader scrolls, so nothing is skipped) rather than leave a gap, and without a
+    // reload that would compete with the reader's next filter. `page.total` counts every match
+    // since (inclusive: those listed at that very time are counted once).
+    const listedAtNewest = old.pages[0]!.events.filter((e) => e.at === newest.at).length;
+    const total = old.pages[0]!.total + page.total - listedAtNewest;
+    client.setQueryData<Feed>(key, { pages: [{ events: page.events, total }], pageParams: [undefined] });
+    return 'done';
   }
+  // Every match newer than the feed's newest is in `page` (fewer than HEAD_LIMIT), so the total
+  // grows by those not listed yet (prependBatch): no count over the filters, which would be a
+  // second query competing with the reader's next filter while events pour in.
   client.setQueryData<Feed>(key, (current) => prependBatch(current, page.events, maxLoaded));
-  // `page.total` counts only what is newer: the feed's total is one count over the same filters.
-  const { total } = await api.events.stats({ query: filters });
-  client.setQueryData<Feed>(key, (current) =>
-    current && current.pages.length > 0
-      ? { ...current, pages: [{ ...current.pages[0]!, total }, ...current.pages.slice(1)] }
-      : current,
-  );
+  return 'done';
 }
 
-/** Applies live `events.appended` of the feed's kind to it, once per animation frame. */
+/**
+ * Keeps the feed current with live `events.appended` of its kind. With only the kind as filter,
+ * arrivals are prepended in one batch per animation frame, at most every LIVE_EVERY_MS (one render
+ * however many arrive meanwhile). With
+ * more filters, or while the feed's first page is loading, the store is asked what matched since
+ * the feed's newest event, one ask at a time and at most every REFRESH_GAP_MS. A feed shown again
+ * from the cache (a filter changed back, the page reopened) is asked the same at once, so what
+ * arrived while another list was shown is not missing from it.
+ */
 export function useLiveFeed({ key, filters, maxLoaded }: Omit<FeedOptions, 'pageSize'>): void {
   const api = useApi();
   const client = useQueryClient();
@@ -168,51 +207,50 @@ export function useLiveFeed({ key, filters, maxLoaded }: Omit<FeedOptions, 'page
   const qkey = feedKey(key, clean);
   const current = useRef({ qkey, clean });
   current.current = { qkey, clean };
-  const pending = useRef<EventSummary[]>([]);
-  const scheduled = useRef(false);
-  const refreshing = useRef<'idle' | 'running' | 'again'>('idle');
-  const alive = useRef(true);
+  const keyText = JSON.stringify(qkey);
+
+  // Made in an effect (and remade after StrictMode's trial unmount), cancelled on unmount.
+  const live = useRef<{ batcher: FrameBatcher<EventSummary>; refresher: SerialRefresher } | null>(null);
   useEffect(() => {
-    alive.current = true;
+    const refresher = createSerialRefresher({
+      run: () => {
+        const { qkey: k, clean: f } = current.current;
+        return refreshHead(api, client, k, f, maxLoaded);
+      },
+      minGapMs: REFRESH_GAP_MS,
+      now: () => Date.now(),
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    });
+    const batcher = createFrameBatcher<EventSummary>({
+      maxPending: maxLoaded,
+      schedule: pacedFrames({
+        minGapMs: LIVE_EVERY_MS,
+        frame: nextFrame,
+        now: () => Date.now(),
+        setTimer: (fn, ms) => setTimeout(fn, ms),
+      }),
+      flush: (batch) => {
+        const { qkey: k, clean: f } = current.current;
+        if (onlyKind(f) && client.getQueryData<Feed>(k))
+          client.setQueryData<Feed>(k, (old) => prependBatch(old, batch.reverse(), maxLoaded));
+        else refresher.request();
+      },
+    });
+    live.current = { batcher, refresher };
     return () => {
-      alive.current = false;
+      batcher.cancel();
+      refresher.cancel();
+      live.current = null;
     };
-  }, []);
-
-  const refresh = () => {
-    if (refreshing.current !== 'idle') {
-      refreshing.current = 'again';
-      return;
-    }
-    refreshing.current = 'running';
-    const { qkey: k, clean: f } = current.current;
-    void refreshHead(api, client, k, f, maxLoaded)
-      .catch(() => undefined)
-      .finally(() => {
-        const again = refreshing.current === 'again';
-        refreshing.current = 'idle';
-        if (again && alive.current) refresh();
-      });
-  };
-
-  const flush = () => {
-    scheduled.current = false;
-    if (!alive.current) return;
-    const batch = pending.current.reverse();
-    pending.current = [];
-    const { qkey: k, clean: f } = current.current;
-    if (onlyKind(f)) client.setQueryData<Feed>(k, (old) => prependBatch(old, batch, maxLoaded));
-    else refresh();
-  };
+  }, [api, client, maxLoaded]);
+  // A list taken from the cache missed what arrived while it was not shown.
+  useEffect(() => {
+    if (client.getQueryData<Feed>(current.current.qkey)) live.current?.refresher.request();
+  }, [keyText, client]);
 
   useLiveEvent('events.appended', (e) => {
-    if (e.kind !== current.current.clean.kind) return;
-    pending.current.push(e);
-    // A hidden page gets no frames: keep only what the list could show.
-    if (pending.current.length > maxLoaded) pending.current.splice(0, pending.current.length - maxLoaded);
-    if (scheduled.current) return;
-    scheduled.current = true;
-    nextFrame(flush);
+    if (e.kind === current.current.clean.kind) live.current?.batcher.push(e);
   });
 }
 

@@ -23,6 +23,7 @@ export function NotificationFeed({
   onSelect,
   scroller,
   onNearEnd,
+  listKey,
 }: {
   rows: readonly FeedRow[];
   grouped: boolean;
@@ -33,6 +34,8 @@ export function NotificationFeed({
   scroller: RefObject<HTMLDivElement | null>;
   /** Called when the rows in view come near the end of those loaded (the next page is fetched). */
   onNearEnd?: () => void;
+  /** Which list this is (its filters): another list's first row is no place to keep. */
+  listKey?: string;
 }) {
   const getScrollElement = useCallback(() => scroller.current, []);
   // Stable options: the virtualizer recomputes its 100,000 row positions whenever count,
@@ -47,24 +50,30 @@ export function NotificationFeed({
     initialRect: { width: 800, height: 600 },
   });
 
-  // Keep the reader's place when rows are prepended.
-  const firstKey = useRef<string | null>(null);
+  // Keep the reader's place when rows are prepended (to the same list: a new filter's answer
+  // starts at its top, and scanning it for the old first row would cost a frame for nothing).
+  const firstKey = useRef<{ list: string | undefined; key: string | null }>({ list: listKey, key: null });
   useLayoutEffect(() => {
     const el = scroller.current;
     const previous = firstKey.current;
-    firstKey.current = rows[0]?.key ?? null;
-    if (!el || !previous || el.scrollTop <= 0 || rows[0]?.key === previous) return;
+    firstKey.current = { list: listKey, key: rows[0]?.key ?? null };
+    if (!el || previous.list !== listKey || !previous.key || el.scrollTop <= 0) return;
+    if (rows[0]?.key === previous.key) return;
     const limit = Math.min(rows.length, 20_000);
     for (let i = 1; i < limit; i++) {
-      if (rows[i]!.key === previous) {
+      if (rows[i]!.key === previous.key) {
         el.scrollTop += i * ROW_HEIGHT;
         return;
       }
     }
-  }, [rows]);
+  }, [rows, listKey, scroller]);
 
-  // The keyboard cursor stays in view.
-  const cursorIndex = useMemo(() => rows.findIndex((r) => r.event.id === cursorId), [rows, cursorId]);
+  // The keyboard cursor stays in view. Only with a cursor: a scan of 20,000 rows on every live
+  // render costs frames (issue 13 item 9).
+  const cursorIndex = useMemo(
+    () => (cursorId === null ? -1 : rows.findIndex((r) => r.event.id === cursorId)),
+    [rows, cursorId],
+  );
   useEffect(() => {
     if (cursorIndex >= 0) virtualizer.scrollToIndex(cursorIndex, { align: 'auto' });
   }, [cursorIndex, virtualizer]);

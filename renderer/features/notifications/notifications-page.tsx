@@ -4,12 +4,11 @@ import { EventDetailPanel } from '../events/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
-import { StoreSearch, SEARCH_SETTLE_MS } from '../../shared/store-search';
+import { StoreSearch, useSettledSearch } from '../../shared/store-search';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { Segmented } from '../../shared/segmented';
-import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useBankStatus } from '../bank/use-bank';
 import { NotificationFeed } from './notification-feed';
 import {
@@ -45,7 +44,7 @@ export function NotificationsPage() {
   const { setRoute, setOutcome, setText, setGrouped, setScale, select, moveCursor } =
     useNotificationsStore.getState();
   const scroller = useRef<HTMLDivElement>(null);
-  const settledText = useDebouncedValue(text, SEARCH_SETTLE_MS);
+  const settledText = useSettledSearch(text);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
   const filters: EventQuery & { kind: 'notification' } = {
     kind: 'notification',
@@ -65,9 +64,8 @@ export function NotificationsPage() {
   }, [exported, resetExport]);
 
   const rows = useMemo(() => (grouped ? groupRepeats(events) : toRows(events)), [events, grouped]);
-  const ids = useMemo(() => rows.map((r) => r.event.id), [rows]);
   useListKeys({
-    ids,
+    ids: () => rows.map((r) => r.event.id),
     cursorId,
     listRef: scroller,
     onMove: moveCursor,
@@ -255,6 +253,7 @@ export function NotificationsPage() {
               onSelect={select}
               scroller={scroller}
               onNearEnd={loadMore}
+              listKey={JSON.stringify(filters)}
             />
           )}
           {isFetchingNextPage ? <p className="muted feed-more">Loading older notifications…</p> : null}

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { RateScale } from './notifications-store';
 import { useNotificationRate } from './use-notifications';
 
@@ -31,8 +32,9 @@ export function rateSummary(counts: readonly number[]): { peak: number; mean: nu
  * Notifications per whole second or minute, counted by the store (events.stats), over a sliding
  * window: bars with a y-axis in notifications per unit and a time axis. Every bucket is complete
  * (the one in progress is left out), so the peak is a count that happened, not a projection.
+ * Memoized: the page renders on every live batch, the chart when its own counts arrive.
  */
-export function RateChart({ scale }: { scale: RateScale }) {
+export const RateChart = memo(function RateChart({ scale }: { scale: RateScale }) {
   const s = SCALES[scale];
   const rate = useNotificationRate(s.bucketMs, s.buckets).data?.rate;
   const counts = rate?.counts ?? new Array<number>(s.buckets).fill(0);
@@ -93,4 +95,4 @@ export function RateChart({ scale }: { scale: RateScale }) {
       </div>
     </figure>
   );
-}
+});

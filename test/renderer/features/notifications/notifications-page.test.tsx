@@ -139,6 +139,27 @@ describe('NotificationsPage', () => {
     });
   });
 
+  it('a list shown again from the cache gets what arrived while another filter was shown, in order', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: [notification(2), notification(1)] }));
+    await waitFor(() => expect(rowIds()).toEqual(['n2', 'n1']));
+    fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: 'rejected' } });
+    await waitFor(() => expect(screen.queryByTestId('notifications-empty')).not.toBeNull());
+    // Accepted notifications arrive while only rejected ones are listed: not this list's.
+    fake.setEvents([notification(4), notification(3), notification(2), notification(1)]);
+    act(() => {
+      fake.emit('events.appended', notification(3));
+      fake.emit('events.appended', notification(4));
+    });
+    fireEvent.change(screen.getByTestId('notifications-outcome'), { target: { value: '' } });
+    await waitFor(() => expect(rowIds()).toEqual(['n4', 'n3', 'n2', 'n1']));
+    expect(fake.events.query).toHaveBeenLastCalledWith({
+      kind: 'notification',
+      since: notification(2).at,
+      limit: 500,
+    });
+    expect(screen.getByTestId('notifications-count').getAttribute('data-total')).toBe('4');
+  });
+
   it('groups repeats by transaction_id with their count', async () => {
     const tx = 'aaaaaaaa-0000-4000-8000-000000000001';
     const events = [
