@@ -174,6 +174,9 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       -- index in seq order; it also serves kind alone, so it replaces events_kind.
       CREATE INDEX events_kind_outcome ON events (kind, outcome);
       DROP INDEX events_kind;
+      -- A live page's refresh ("notifications since t", with its exact count) reads this; the
+      -- planner has no statistics here, and without it walked every row of the kind.
+      CREATE INDEX events_kind_at ON events (kind, at_ms);
     `,
   },
 ];
