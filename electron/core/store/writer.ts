@@ -12,7 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, libsqlPath } from './db';
-import type { EventRow, RetentionClass } from './records';
+import { type EventRow, ROW, type RetentionClass } from './records';
 
 /** Per class, the number of events kept (oldest trimmed first); null keeps everything. */
 export type ClassCaps = Record<RetentionClass, number | null>;
@@ -24,7 +24,10 @@ export type ClassCaps = Record<RetentionClass, number | null>;
  */
 export const INSERT_EVENT_SQL = `INSERT INTO events (seq, at, at_ms, kind, class, path, method, status, outcome, transaction_id,
        tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)`;
+// A row (records.ts EventRow) is INSERT_EVENT_SQL's parameters as it is: its places are the
+// statement's ?1…?19, and libsql binds an array by place, leaving the 20th (the search text)
+// unused; so a row is bound with no copy and no argument list.
 export const INSERT_TEXT_SQL = 'INSERT INTO events_fts (rowid, text) VALUES (?, ?)';
 /**
  * The writer's way in (db.ts version 5): a new row's text waits in events_fts_pending,
@@ -52,6 +55,8 @@ interface WorkerData {
   mode: 'write' | 'check';
   checkpoint: { idleMs: number; maxBytes: number };
   index: { chunk: number; maxPending: number };
+  /** records.ts ROW: the places of a row's fields. */
+  row: typeof ROW;
 }
 
 /**
@@ -261,49 +266,35 @@ function writerMain(require: (id: string) => any): void {
     let first = 0;
     let bytes = 0;
     let texts = 0;
+    const R = data.row;
     inTransaction(() => {
       const added = new Map<string, { n: number; bytes: number }>();
       let top = 0;
       let next = 0;
       for (const r of rows) {
-        if (r.seq === 0) {
+        let seq = r[R.seq];
+        if (seq === 0) {
           if (next === 0) next = first = Number(maxSeq.get().s) + 1;
-          r.seq = next++;
-          if (r.record.startsWith(PENDING))
-            r.record = `{"id":"e${String(r.seq).padStart(12, '0')}"${r.record.slice(PENDING.length)}`;
+          seq = r[R.seq] = next++;
+          const record = r[R.record];
+          if (record.startsWith(PENDING))
+            r[R.record] = `{"id":"e${String(seq).padStart(12, '0')}"${record.slice(PENDING.length)}`;
         }
-        const size = r.record.length;
-        insert.run(
-          r.seq,
-          r.at,
-          r.at_ms,
-          r.kind,
-          r.class,
-          r.path,
-          r.method,
-          r.status,
-          r.outcome,
-          r.transaction_id,
-          r.tx_lower,
-          r.failed_check,
-          r.obj,
-          r.sub,
-          r.duration_ms,
-          r.warning,
-          r.remote,
-          size,
-          r.record,
-        );
-        if (r.search) {
-          insertPending.run(r.seq, r.search.toLowerCase());
+        insert.run(r);
+        const size = r[R.size];
+        const search = r[R.search];
+        if (search) {
+          insertPending.run(seq, search.toLowerCase());
           texts++;
         }
-        bytes += size + r.search.length;
-        const a = added.get(r.class) ?? { n: 0, bytes: 0 };
-        a.n += 1;
-        a.bytes += size;
-        added.set(r.class, a);
-        if (r.seq > top) top = r.seq;
+        bytes += size + search.length;
+        const cls = r[R.cls];
+        const a = added.get(cls);
+        if (a) {
+          a.n += 1;
+          a.bytes += size;
+        } else added.set(cls, { n: 1, bytes: size });
+        if (seq > top) top = seq;
       }
       for (const [cls, a] of added) {
         bump.run(cls, a.n, a.bytes);
@@ -390,6 +381,7 @@ export class WriterClient {
       mode: 'write',
       checkpoint: CHECKPOINT,
       index: INDEX,
+      row: ROW,
     });
     this.worker.unref();
     this.worker.on('message', (m: Reply & { id: number }) => {
@@ -441,6 +433,7 @@ export function quickCheck(file: string): Promise<string[]> {
       mode: 'check',
       checkpoint: CHECKPOINT,
       index: INDEX,
+      row: ROW,
     });
     w.once('message', (r: Reply) => {
       void w.terminate();
