@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './db';
-import { parseEventId, parseRecord, rowOf, type EventRow } from './records';
+import { parseEventId, parseRecord, ROW, rowOf, type EventRow } from './records';
 import type { WriterClient } from './writer';
 
 export const LEGACY_DIR = 'events';
@@ -61,7 +61,7 @@ export async function migrateLegacyLog(
   let rows: EventRow[] = [];
   const commit = async () => {
     if (rows.length === 0) return;
-    const upto = rows[rows.length - 1]!.seq;
+    const upto = rows[rows.length - 1]![ROW.seq];
     // keepAll: the history is migrated whole; retention applies from the next append on.
     const r = await writer.request({
       type: 'commit',

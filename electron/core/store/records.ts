@@ -230,67 +230,99 @@ export function searchText(e: EventDetail): string {
   return parts.filter((p): p is string => typeof p === 'string' && p !== '').join('\n');
 }
 
-/** One row of the `events` table (see db.ts), as the writer inserts it. */
-export interface EventRow {
-  seq: number;
-  at: string;
-  at_ms: number;
-  kind: string;
-  class: RetentionClass;
-  path: string | null;
-  method: string | null;
-  status: number | null;
-  outcome: string | null;
-  transaction_id: string | null;
-  tx_lower: string | null;
-  failed_check: string | null;
-  obj: string | null;
-  sub: string | null;
-  duration_ms: number | null;
-  warning: string | null;
-  remote: string | null;
-  record: string;
-  search: string;
-}
+/**
+ * One row of the `events` table (see db.ts) as the writer inserts it: positional, in the order of
+ * writer.ts INSERT_EVENT_SQL's parameters (ROW names the places), then the text for the search
+ * index. An array, not an object of 19 keys, because rows cross to the writer thread by
+ * structured clone, which copies an array of values at about half an object's cost, and the
+ * writer binds it as is (no spread, no per-row argument list).
+ */
+export type EventRow = [
+  seq: number,
+  at: string,
+  at_ms: number,
+  kind: string,
+  cls: RetentionClass,
+  path: string | null,
+  method: string | null,
+  status: number | null,
+  outcome: string | null,
+  transaction_id: string | null,
+  tx_lower: string | null,
+  failed_check: string | null,
+  obj: string | null,
+  sub: string | null,
+  duration_ms: number | null,
+  warning: string | null,
+  remote: string | null,
+  size: number,
+  record: string,
+  search: string,
+];
+
+/** The places of an EventRow's fields. */
+export const ROW = {
+  seq: 0,
+  at: 1,
+  cls: 4,
+  tx_lower: 10,
+  size: 17,
+  record: 18,
+  search: 19,
+} as const;
 
 /**
  * The stored form of a record: compacted when it was refused before any check, capped to
- * `maxRecordBytes`, with its indexed columns. Throws when the record cannot be serialized.
+ * `maxRecordBytes`, with its indexed columns, and its summary. Throws when the record cannot be
+ * serialized.
  */
 export function toRow(
   record: EventDetail,
   seq: number,
   maxRecordBytes: number,
-): { row: EventRow; stored: EventDetail } {
-  const stored = retentionClass(record) === 'refused' ? compactRecord(record) : record;
-  return { stored, row: rowOf(stored, capRecord(stored, maxRecordBytes), seq) };
+): { row: EventRow; stored: EventDetail; summary: EventSummary } {
+  const cls = retentionClass(record);
+  const stored = cls === 'refused' ? compactRecord(record) : record;
+  const summary = summarize(stored);
+  return { stored, summary, row: rowOfSummary(stored, summary, cls, capRecord(stored, maxRecordBytes), seq) };
 }
 
 /** The row of a record stored as `text` (as is: the migration keeps old records byte for byte). */
 export function rowOf(stored: EventDetail, text: string, seq: number): EventRow {
-  const s = summarize(stored);
+  return rowOfSummary(stored, summarize(stored), retentionClass(stored), text, seq);
+}
+
+function rowOfSummary(
+  stored: EventDetail,
+  s: EventSummary,
+  cls: RetentionClass,
+  text: string,
+  seq: number,
+): EventRow {
   const atMs = Date.parse(s.at);
-  return {
+  const tx = s.transaction_id;
+  return [
     seq,
-    at: s.at,
-    at_ms: Number.isNaN(atMs) ? 0 : atMs,
-    kind: s.kind,
-    class: retentionClass(stored),
-    path: s.path,
-    method: s.method,
-    status: typeof s.status === 'number' ? s.status : null,
-    outcome: s.outcome,
-    transaction_id: s.transaction_id,
-    tx_lower: s.transaction_id === null ? null : s.transaction_id.toLowerCase(),
-    failed_check: s.failed_check,
-    obj: s.obj,
-    sub: s.sub,
-    duration_ms: typeof s.duration_ms === 'number' ? s.duration_ms : null,
-    warning: s.warning,
-    remote: s.remote,
-    record: text,
-    search: searchText(stored),
-  };
+    s.at,
+    Number.isNaN(atMs) ? 0 : atMs,
+    s.kind,
+    cls,
+    s.path,
+    s.method,
+    typeof s.status === 'number' ? s.status : null,
+    s.outcome,
+    tx,
+    tx === null ? null : tx.toLowerCase(),
+    s.failed_check,
+    s.obj,
+    s.sub,
+    typeof s.duration_ms === 'number' ? s.duration_ms : null,
+    s.warning,
+    s.remote,
+    text.length,
+    text,
+    searchText(stored),
+  ];
 }
 
 /** A stored record's JSON, or null when it is not a record of ours. */

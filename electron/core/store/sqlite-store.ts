@@ -39,7 +39,7 @@ import {
   formatEventId,
   PENDING_ID,
   parseEventId,
-  summarize,
+  ROW,
   toRow,
 } from './records';
 import type { EventStore, EventStoreOptions, NewEvent, ScanFilter } from './types';
@@ -269,12 +269,12 @@ class SqliteEventStore implements EventStore {
       const why = err instanceof Error ? err.message : String(err);
       return Promise.reject(new ConsoleError('BAD_ARGUMENT', `The event cannot be stored as JSON: ${why}`));
     }
-    const { row, stored } = built;
-    if (row.tx_lower !== null)
-      this.uncommittedTx.set(row.tx_lower, (this.uncommittedTx.get(row.tx_lower) ?? 0) + 1);
+    const { row, summary } = built;
+    const tx = row[ROW.tx_lower];
+    if (tx !== null) this.uncommittedTx.set(tx, (this.uncommittedTx.get(tx) ?? 0) + 1);
     const durable = options?.durable === true;
     return new Promise<EventSummary>((resolve, reject) => {
-      this.queue.push({ row, summary: summarize(stored), durable, resolve, reject });
+      this.queue.push({ row, summary, durable, resolve, reject });
       if (durable || this.queue.length >= COALESCE_MAX) this.pump();
       else this.pumpSoon();
     });
@@ -336,7 +336,7 @@ class SqliteEventStore implements EventStore {
 
   private forget(p: Pending): void {
     if (!p.row) return;
-    const tx = p.row.tx_lower;
+    const tx = p.row[ROW.tx_lower];
     if (tx !== null) {
       const n = (this.uncommittedTx.get(tx) ?? 1) - 1;
       if (n <= 0) this.uncommittedTx.delete(tx);

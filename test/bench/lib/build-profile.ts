@@ -9,7 +9,12 @@ import { performance } from 'node:perf_hooks';
 import { EventHub } from '../../../electron/core/event-hub';
 import { blankEvent, formatEventId, openEventStore } from '../../../electron/core/store';
 import { dbFile, type Database } from '../../../electron/core/store/db';
-import { DEFAULT_MAX_RECORD_BYTES, toRow, type RetentionClass } from '../../../electron/core/store/records';
+import {
+  DEFAULT_MAX_RECORD_BYTES,
+  ROW,
+  toRow,
+  type RetentionClass,
+} from '../../../electron/core/store/records';
 import { INSERT_EVENT_SQL, INSERT_TEXT_SQL } from '../../../electron/core/store/writer';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { BenchBroken } from './errors';
@@ -104,33 +109,15 @@ export async function buildProfile(options: {
       db.exec('BEGIN');
       for (let i = from; i < Math.min(n, from + BATCH); i++) {
         const { row: r } = toRow(eventAt(i), i + 1, DEFAULT_MAX_RECORD_BYTES);
-        const size = r.record.length;
-        insert.run(
-          r.seq,
-          r.at,
-          r.at_ms,
-          r.kind,
-          r.class,
-          r.path,
-          r.method,
-          r.status,
-          r.outcome,
-          r.transaction_id,
-          r.tx_lower,
-          r.failed_check,
-          r.obj,
-          r.sub,
-          r.duration_ms,
-          r.warning,
-          r.remote,
-          size,
-          r.record,
-        );
-        if (r.search) insertText.run(r.seq, r.search);
-        const s = stats.get(r.class) ?? { count: 0, bytes: 0 };
+        // The row is the statement's parameters, by place (writer.ts INSERT_EVENT_SQL).
+        insert.run(r);
+        const size = r[ROW.size];
+        const cls = r[ROW.cls];
+        if (r[ROW.search]) insertText.run(r[ROW.seq], r[ROW.search]);
+        const s = stats.get(cls) ?? { count: 0, bytes: 0 };
         s.count += 1;
         s.bytes += size;
-        stats.set(r.class, s);
+        stats.set(cls, s);
       }
       const cs = db.prepare(
         `INSERT INTO class_stats (class, count, bytes) VALUES (?, ?, ?)

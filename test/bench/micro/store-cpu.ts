@@ -1,0 +1,185 @@
+/**
+ * CPU per recorded event through the real store (issue 12: recording a callback must cost little
+ * beside its RSA verification). Appends N callback events shaped as the bank records them
+ * (bank.ts callbackEvent), `PER_TURN` per event-loop turn as the bank's recordAnswered does,
+ * waits for every commit, and prints process.cpuUsage (every thread: main + writer worker) per
+ * event, and the main thread's share (event-loop busy time). Run pinned, e.g.
+ *   npx esbuild test/bench/micro/store-cpu.ts --bundle --platform=node --format=esm \\
+ *     --packages=external --outfile=dist/micro/store-cpu.mjs && taskset -c 1 node dist/micro/store-cpu.mjs
+ * Settings: MICRO_N (events per round, default 10000), MICRO_ROUNDS (5), MICRO_KIND (callback |
+ * notification; notification also runs 32 concurrent durable appenders for MICRO_SECONDS, 8).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { EventHub } from '../../../electron/core/event-hub';
+import { blankEvent, openEventStore, type NewEvent } from '../../../electron/core/store';
+
+const N = Number(process.env.MICRO_N ?? 10_000);
+const KIND = process.env.MICRO_KIND ?? 'callback';
+const PER_TURN = 32;
+const TOKEN =
+  'eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2Uta2V5LTEiLCJ0eXAiOiJKV1QifQ.' +
+  Buffer.from(
+    JSON.stringify({
+      obj: 'bank-customer-0001',
+      sub: 'user-0001',
+      iat: 1700000000,
+      exp: 1700000300,
+      flow: 'login',
+    }),
+  ).toString('base64url') +
+  '.' +
+  'x'.repeat(342);
+
+function callback(i: number): NewEvent {
+  return {
+    ...blankEvent('callback', new Date().toISOString()),
+    path: '/user_auth',
+    method: 'GET',
+    remote: '127.0.0.1',
+    status: 200,
+    failed_check: null,
+    obj: `bank-customer-${i % 1000}`,
+    sub: `user-${i % 1000}`,
+    duration_ms: 0.42,
+    warning: null,
+    request: {
+      method: 'GET',
+      url: '/user_auth',
+      headers: { host: '127.0.0.1:40000', connection: 'keep-alive', 'x-session-id': TOKEN },
+      body: null,
+    },
+    response: {
+      status: 200,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+      body: JSON.stringify({ external_id: `ext-${i}`, phone: '+380501234567', key: '<masked: 64 chars>' }),
+    },
+    data: { verdict: { detail: null } },
+    jwks: {
+      url: 'http://127.0.0.1:40001/.well-known/jwks.json',
+      kids: ['service-key-1'],
+      fetched_at: new Date().toISOString(),
+      stale: false,
+      error: null,
+      rejected: [],
+      duplicates: [],
+    },
+    forward: null,
+  } as NewEvent;
+}
+
+function notification(): NewEvent {
+  const tx = randomUUID();
+  const body = JSON.stringify({ transaction_id: tx });
+  return {
+    ...blankEvent('notification', new Date().toISOString()),
+    path: '/api/svc/notify/pay-in',
+    method: 'POST',
+    remote: '127.0.0.1',
+    status: 200,
+    outcome: 'accepted',
+    transaction_id: tx,
+    duration_ms: 0.3,
+    request: {
+      method: 'POST',
+      url: '/api/svc/notify/pay-in',
+      headers: { host: '127.0.0.1:40000', 'content-type': 'application/json', 'content-length': '52' },
+      body,
+    },
+    response: { status: 200, headers: {}, body: '' },
+  };
+}
+
+/** CPU time of the main thread alone, µs (Linux schedstat: ns on CPU). */
+function mainThreadUs(): number {
+  return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+}
+
+/** Waits until the process (its writer's idle indexing and checkpoint included) stops using CPU. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const c = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 200));
+    const d = process.cpuUsage(c);
+    if (d.user + d.system < 4000) return;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dets-micro-'));
+  const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
+  await store.integrity();
+  const make = KIND === 'notification' ? notification : callback;
+  // Warm up (JIT, statements), then measure.
+  const run = async (n: number) => {
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < n; i += PER_TURN) {
+      for (let j = i; j < Math.min(n, i + PER_TURN); j++)
+        all.push(store.append(make(j), { durable: KIND === 'notification' }));
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(all);
+    await store.flush();
+  };
+  await run(Math.min(5000, N));
+  await settle();
+  // Rounds (MICRO_ROUNDS, default 5): the median and the lowest (least disturbed by other load) count.
+  const rounds = Number(process.env.MICRO_ROUNDS ?? 5);
+  const all: number[] = [];
+  const mains: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // The cost of building the events alone (not the store's): subtracted below.
+    const b0 = process.cpuUsage();
+    for (let i = 0; i < N; i++) make(i);
+    const build = process.cpuUsage(b0);
+    const buildUs = build.user + build.system;
+    const m0 = mainThreadUs();
+    const c0 = process.cpuUsage();
+    await run(N);
+    const cRun = process.cpuUsage(c0);
+    await settle();
+    const c = process.cpuUsage(c0);
+    const mainUs = mainThreadUs() - m0;
+    all.push((c.user + c.system - buildUs) / N);
+    mains.push((mainUs - buildUs) / N);
+    process.stdout.write(
+      `  round ${round + 1}: ${all[round]!.toFixed(1)} µs/event all threads (${((cRun.user + cRun.system - buildUs) / N).toFixed(1)} until the last commit, the rest idle indexing and checkpoint), main thread ${mains[round]!.toFixed(1)}\n`,
+    );
+  }
+  const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  process.stdout.write(
+    `${KIND}: ${N} events × ${rounds} rounds: CPU all threads median ${med(all).toFixed(1)} µs/event (lowest ${Math.min(...all).toFixed(1)}), main thread median ${med(mains).toFixed(1)} (lowest ${Math.min(...mains).toFixed(1)})\n`,
+  );
+  if (KIND === 'notification') {
+    // 32 clients, each appending its next notification once the last is durable (as 32 connections do).
+    const lat: number[] = [];
+    const until = performance.now() + Number(process.env.MICRO_SECONDS ?? 8) * 1000;
+    let n = 0;
+    const c1 = process.cpuUsage();
+    const t1 = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (performance.now() < until) {
+          const s = performance.now();
+          await store.append(notification(), { durable: true });
+          lat.push(performance.now() - s);
+          n++;
+        }
+      }),
+    );
+    const secs = (performance.now() - t1) / 1000;
+    const cc = process.cpuUsage(c1);
+    lat.sort((a, b) => a - b);
+    const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!.toFixed(2);
+    process.stdout.write(
+      `durable, 32 concurrent: ${(n / secs).toFixed(0)}/s, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms, CPU ${((cc.user + cc.system) / n).toFixed(1)} µs/event\n`,
+    );
+  }
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+void main();
