@@ -41,12 +41,19 @@ export interface InterleaveHooks {
   log?: (line: string) => void;
 }
 
-/** After a round, before reading the server's CPU: its deferred work (event writes) lands in the round. */
+/** How often a server's CPU is read while it settles after a round. */
 const SETTLE_MS = 100;
+/** A server that used less CPU than this over one SETTLE_MS has settled (2% of a core). */
+const QUIET_US = 2000;
+/** The longest wait for a server to settle; what it still does after that is left uncounted. */
+const MAX_SETTLE_MS = 20_000;
 
 /**
- * Runs `run` and adds the server's CPU µs per response over it (read before, and SETTLE_MS
- * after, so work the server deferred past its answers counts), when `cpuMicros` reports it.
+ * Runs `run` and adds the server's CPU µs per response over it, when `cpuMicros` reports it.
+ * The CPU is read before, and again once the server has settled: work it deferred past its
+ * answers (event writes, the store's idle full-text indexing and checkpoints) is charged to the
+ * round that caused it, and the next target's round starts on a quiet core instead of sharing
+ * it with this one's leftovers (all targets are pinned to the same CPU).
  */
 export async function withCpu<R extends RoundStats>(
   cpuMicros: (() => Promise<number | null>) | undefined,
@@ -55,8 +62,15 @@ export async function withCpu<R extends RoundStats>(
   const before = cpuMicros ? await cpuMicros() : null;
   const r = await run();
   if (!cpuMicros || before === null) return r;
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const after = await cpuMicros();
+  let after: number | null = null;
+  for (let waited = 0; waited < MAX_SETTLE_MS; waited += SETTLE_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const now = await cpuMicros();
+    if (now === null) break;
+    const settled = after !== null && now - after < QUIET_US;
+    after = now;
+    if (settled) break;
+  }
   if (after === null || r.responses === 0) return r;
   return { ...r, cpuPerRequestUs: (after - before) / r.responses };
 }
@@ -91,11 +105,15 @@ export async function runInterleaved(
 
   for (const target of targets) {
     hooks.beforeRun?.(target, 'warmup', 0);
-    const w = await runLoad(target, {
-      connections: plan.connections,
-      amount: plan.maxAmount,
-      maxSeconds: plan.warmupSeconds,
-    });
+    // withCpu for its settling: the next warm-up must not share the core with this one's leftovers.
+    const cpu = hooks.cpuMicros;
+    const w = await withCpu(cpu && (() => cpu(target)), () =>
+      runLoad(target, {
+        connections: plan.connections,
+        amount: plan.maxAmount,
+        maxSeconds: plan.warmupSeconds,
+      }),
+    );
     assertClean(target, w, 'warm-up');
     const amount = amountFor(w.rps, plan.roundSeconds, {
       min: plan.minAmount,

@@ -394,7 +394,7 @@ export const bankSuite: Suite = {
       `${roundsNote(cfg)}; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
       `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
       `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,
-      `servers ${cpu === null ? 'not pinned (BENCH_PIN=off, one CPU, or no taskset)' : `pinned to CPU ${cpu} (taskset -c)`}; CPU per request is each server child's process.cpuUsage() (user + system, every thread) over a round ÷ its responses, median of rounds.`,
+      `servers ${cpu === null ? 'not pinned (BENCH_PIN=off, one CPU, or no taskset)' : `pinned to CPU ${cpu} (taskset -c)`}; CPU per request is each server child's process.cpuUsage() (user + system, every thread) over a round and until the child has settled (deferred event writes, the store's idle full-text indexing and checkpoints included; the next round starts on a quiet core) ÷ its responses, median of rounds.`,
     ];
     return {
       id: SUITE_ID,
