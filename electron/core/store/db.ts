@@ -179,6 +179,21 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX events_kind_at ON events (kind, at_ms);
     `,
   },
+  {
+    // Version 6 (issue 11 item 5, issue 12: a callback recorded at a small share of its RSA
+    // verification's cost): a callback's search text, lower-cased, stays in this plain table
+    // and is never moved into the trigram index (moving it cost about as much as writing the
+    // row). A search scans it (reader.ts), bounded because callbacks have their own retention
+    // caps (sqlite-store.ts DEFAULT_RETENTION). Callbacks recorded before this version stay in
+    // the index; an event's text is in exactly one of the three text tables.
+    version: 6,
+    sql: `
+      CREATE TABLE events_text (text_seq INTEGER PRIMARY KEY, text TEXT NOT NULL);
+      CREATE TRIGGER events_text_delete AFTER DELETE ON events WHEN old.kind = 'callback' BEGIN
+        DELETE FROM events_text WHERE text_seq = old.seq;
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

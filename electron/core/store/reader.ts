@@ -6,7 +6,7 @@
  */
 import type { EventDetail, EventQuery } from '../../contract/schemas/events';
 import { type Database, type Statement, isCorruption } from './db';
-import { parseRecord } from './records';
+import { UNINDEXED_KINDS, parseRecord } from './records';
 
 export interface Where {
   /** The condition on `events` alone (a walk over all matches: readRecords). */
@@ -39,8 +39,28 @@ function eventsSource(sql: string, params: unknown[]): Source {
   return { from: 'events', key: 'seq', sql, params, count, countParams: params };
 }
 
-/** A search's two sources (the index, the text still pending), `rest` being the other filters. */
-function searchSources(match: string, needle: string, rest: string[], restParams: unknown[]): Source[] {
+/**
+ * The text tables a database has besides the index: events_fts_pending (db.ts version 5) and
+ * events_text (version 6). A read-only opener migrates nothing, so an older database may lack them.
+ */
+export interface TextTables {
+  pending: boolean;
+  plain: boolean;
+}
+export const ALL_TEXT_TABLES: TextTables = { pending: true, plain: true };
+
+/**
+ * A search's sources (the index, the text still pending, the text never indexed: records.ts
+ * UNINDEXED_KINDS), `rest` being the other filters; the plain table only when the query could
+ * match one of its kinds.
+ */
+function searchSources(
+  match: string,
+  needle: string,
+  rest: string[],
+  restParams: unknown[],
+  tables: TextTables,
+): Source[] {
   const source = (from: string, key: string, cond: string, param: string, alone: string): Source => {
     const sql = [cond, ...rest].join(' AND ');
     const params = [param, ...restParams];
@@ -56,7 +76,7 @@ function searchSources(match: string, needle: string, rest: string[], restParams
           countParams: params,
         };
   };
-  return [
+  const sources = [
     // CROSS JOIN keeps the index as the outer loop (SQLite never reorders a CROSS JOIN).
     source(
       'events_fts CROSS JOIN events ON events.seq = events_fts.rowid',
@@ -72,8 +92,23 @@ function searchSources(match: string, needle: string, rest: string[], restParams
       needle,
       'SELECT count(*) AS n FROM events_fts_pending WHERE instr(text, ?) > 0',
     ),
+    source(
+      'events_text CROSS JOIN events ON events.seq = events_text.text_seq',
+      'events_text.text_seq',
+      'instr(events_text.text, ?) > 0',
+      needle,
+      'SELECT count(*) AS n FROM events_text WHERE instr(text, ?) > 0',
+    ),
   ];
+  return sources.filter((_, i) => i === 0 || (i === 1 ? tables.pending : tables.plain));
 }
+
+/** The SQL of each search source as one condition on `events` (for walks over every match). */
+const TEXT_CONDITIONS = [
+  'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)',
+  'seq IN (SELECT pending_seq FROM events_fts_pending WHERE instr(text, ?) > 0)',
+  'seq IN (SELECT text_seq FROM events_text WHERE instr(text, ?) > 0)',
+];
 
 /** The trigram index matches substrings of at least 3 characters. */
 const TRIGRAM = 3;
@@ -96,8 +131,8 @@ function shortText(text: string): { sql: string; params: unknown[] } {
 /** The filters of a query (all combined with AND). */
 export function whereOf(
   q: Partial<Omit<EventQuery, 'before' | 'limit'>>,
-  /** Whether the database has the pending-text table (a read-only opener migrates nothing). */
-  pendingText = true,
+  /** The text tables the database has (a read-only opener migrates nothing). */
+  tables: TextTables = ALL_TEXT_TABLES,
 ): Where {
   const sql: string[] = [];
   const params: unknown[] = [];
@@ -128,14 +163,14 @@ export function whereOf(
   if (text !== '' && [...text].length >= TRIGRAM) {
     const match = `"${text.replace(/"/g, '""')}"`;
     const needle = text.toLowerCase();
-    const sources = searchSources(match, needle, sql, params);
-    if (!pendingText) {
-      const indexed = 'seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)';
-      return { sql: [indexed, ...sql].join(' AND '), params: [match, ...params], sources: [sources[0]!] };
-    }
-    const flat =
-      '(seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?) OR seq IN (SELECT pending_seq FROM events_fts_pending WHERE instr(text, ?) > 0))';
-    return { sql: [flat, ...sql].join(' AND '), params: [match, needle, ...params], sources };
+    // A kind whose text is all indexed or pending needs no scan of the plain table.
+    const plain = tables.plain && (q.kind === undefined || UNINDEXED_KINDS.includes(q.kind));
+    const used: TextTables = { pending: tables.pending, plain };
+    const sources = searchSources(match, needle, sql, params, used);
+    const conds = TEXT_CONDITIONS.filter((_, i) => i === 0 || (i === 1 ? used.pending : used.plain));
+    const flat = `(${conds.join(' OR ')})`;
+    const textParams = [match, ...conds.slice(1).map(() => needle)];
+    return { sql: [flat, ...sql].join(' AND '), params: [...textParams, ...params], sources };
   }
   if (text !== '') {
     const t = shortText(text);

@@ -260,10 +260,19 @@ export type EventRow = [
   search: string,
 ];
 
+/**
+ * The kinds whose search text is never moved into the trigram index (db.ts version 6): it stays
+ * in the plain events_text table, which search scans. Callbacks are the event recorded per bank
+ * request, so their indexing was most of what recording one cost; their retention caps bound the
+ * scan. Notifications and the others are indexed (their history may be kept whole).
+ */
+export const UNINDEXED_KINDS: readonly string[] = ['callback'];
+
 /** The places of an EventRow's fields. */
 export const ROW = {
   seq: 0,
   at: 1,
+  kind: 3,
   cls: 4,
   tx_lower: 10,
   size: 17,

@@ -31,7 +31,16 @@ import type {
 import type { EventHub } from '../event-hub';
 import { type Database, type Statement, dbFile, isCorruption, openDatabase } from './db';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
-import { type Where, bySeq, countOf, newest, readRecords, snapshot, whereOf } from './reader';
+import {
+  type TextTables,
+  type Where,
+  bySeq,
+  countOf,
+  newest,
+  readRecords,
+  snapshot,
+  whereOf,
+} from './reader';
 import {
   DEFAULT_MAX_RECORD_BYTES,
   EVENT_KINDS,
@@ -121,7 +130,7 @@ class SqliteEventStore implements EventStore {
   private readonly log: (line: string) => void;
   /** Prepared statements of the reader, by SQL (preparing costs more than running them). */
   private readonly statements = new Map<string, Statement>();
-  private readonly pendingText: boolean;
+  private readonly textTables: TextTables;
 
   constructor(
     private readonly db: Database,
@@ -133,12 +142,12 @@ class SqliteEventStore implements EventStore {
     this.hub = options.events;
     this.log = options.log ?? ((line) => console.error(line));
     this.state = { state: 'ok', file: this.file, since: new Date().toISOString(), detail: null };
-    // A read-only opener of a database an older console wrote (schema before version 5, db.ts)
-    // migrates nothing: its text is all in the index.
-    this.pendingText =
-      db
-        .prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'events_fts_pending'")
-        .get() !== undefined;
+    // A read-only opener of a database an older console wrote (schema before version 5 or 6,
+    // db.ts) migrates nothing: its text is all in the index, or in the tables it has.
+    const has = (table: string) =>
+      db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+      undefined;
+    this.textTables = { pending: has('events_fts_pending'), plain: has('events_text') };
   }
 
   private sql(text: string): Statement {
@@ -421,7 +430,7 @@ class SqliteEventStore implements EventStore {
       this.reading(() => {
         // The contract caps a page at 10,000; exports (export.ts) ask for up to 100,000.
         const limit = Math.max(1, q.limit ?? 100);
-        const where = whereOf(q, this.pendingText);
+        const where = whereOf(q, this.textTables);
         let before: number | undefined;
         if (q.before !== undefined) {
           const seq = parseEventId(q.before);
@@ -468,7 +477,7 @@ class SqliteEventStore implements EventStore {
     return Promise.resolve().then(() =>
       this.reading(() =>
         snapshot(this.db, () => {
-          const where = whereOf(q.query ?? {}, this.pendingText);
+          const where = whereOf(q.query ?? {}, this.textTables);
           const total = countOf(this.db, where);
           // `by` is one of the contract's column names (an enum), never text from outside.
           const groups = q.by
@@ -517,7 +526,7 @@ class SqliteEventStore implements EventStore {
     // Everything appended so far must be committed before reading.
     await this.flush();
     let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
-    let where = whereOf(filter, this.pendingText);
+    let where = whereOf(filter, this.textTables);
     let upTo: number | undefined;
     if (filter.last !== undefined && where.sources.some((s) => s.from !== 'events')) {
       // The newest N matches of a search: the index reads them newest first and stops (a few

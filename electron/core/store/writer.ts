@@ -12,7 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, libsqlPath } from './db';
-import { type EventRow, ROW, type RetentionClass } from './records';
+import { type EventRow, ROW, type RetentionClass, UNINDEXED_KINDS } from './records';
 
 /** Per class, the number of events kept (oldest trimmed first); null keeps everything. */
 export type ClassCaps = Record<RetentionClass, number | null>;
@@ -38,6 +38,8 @@ export const INSERT_TEXT_SQL = 'INSERT INTO events_fts (rowid, text) VALUES (?, 
  * notification's cost.
  */
 const INTO_PENDING = 'INSERT INTO events_fts_pending (pending_seq, text)';
+/** Where the text of the kinds never indexed goes (records.ts UNINDEXED_KINDS, db.ts version 6). */
+const INTO_TEXT = 'INSERT INTO events_text (text_seq, text)';
 /**
  * The writer inserts up to this many rows with one statement (one VALUES list): a libsql call
  * costs about what a small row does (about 2.5 µs each for the row and for its text, measured
@@ -56,7 +58,9 @@ export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
 interface WorkerData {
   libsql: string;
   /** The INSERT … (columns) heads of the events and pending-text tables, and the rows per statement. */
-  sql: { intoEvents: string; intoPending: string; rowsPerInsert: number };
+  sql: { intoEvents: string; intoPending: string; intoText: string; rowsPerInsert: number };
+  /** records.ts UNINDEXED_KINDS. */
+  unindexed: readonly string[];
   file: string;
   busyTimeoutMs: number;
   caps: ClassCaps;
@@ -104,6 +108,7 @@ export interface Reply {
 function writerMain(require: (id: string) => any): void {
   const { parentPort, workerData } = require('node:worker_threads');
   const data = workerData as WorkerData;
+  const unindexed = new Set(data.unindexed);
   const Database = require(data.libsql);
   const errorReply = (err: any) => ({
     ok: false,
@@ -295,6 +300,7 @@ function writerMain(require: (id: string) => any): void {
       // A row's first R.search places are its event columns (records.ts EventRow).
       let eventParams: unknown[] = [];
       let textParams: unknown[] = [];
+      let plainParams: unknown[] = [];
       for (const r of rows) {
         let seq = r[R.seq];
         if (seq === 0) {
@@ -311,7 +317,13 @@ function writerMain(require: (id: string) => any): void {
         }
         const size = r[R.size];
         const search = r[R.search];
-        if (search) {
+        if (search && unindexed.has(r[R.kind])) {
+          plainParams.push(seq, search.toLowerCase());
+          if (plainParams.length === per * 2) {
+            insertMany(data.sql.intoText, 2, plainParams);
+            plainParams = [];
+          }
+        } else if (search) {
           textParams.push(seq, search.toLowerCase());
           if (textParams.length === per * 2) {
             insertMany(data.sql.intoPending, 2, textParams);
@@ -330,6 +342,7 @@ function writerMain(require: (id: string) => any): void {
       }
       insertMany(data.sql.intoEvents, R.search, eventParams);
       insertMany(data.sql.intoPending, 2, textParams);
+      insertMany(data.sql.intoText, 2, plainParams);
       for (const [cls, a] of added) {
         bump.run(cls, a.n, a.bytes);
         const cap = data.caps[cls as RetentionClass];
@@ -399,6 +412,17 @@ function startWorker(data: WorkerData): Worker {
 }
 
 /** The main thread's side of the writer: one request at a time per caller, replies in order. */
+/** What every writer thread is told of the statements it runs. */
+const STATEMENTS = {
+  sql: {
+    intoEvents: INTO_EVENTS,
+    intoPending: INTO_PENDING,
+    intoText: INTO_TEXT,
+    rowsPerInsert: ROWS_PER_INSERT,
+  },
+  unindexed: UNINDEXED_KINDS,
+};
+
 export class WriterClient {
   private readonly worker: Worker;
   private nextId = 1;
@@ -408,7 +432,7 @@ export class WriterClient {
   constructor(file: string, caps: ClassCaps) {
     this.worker = startWorker({
       libsql: libsqlPath(),
-      sql: { intoEvents: INTO_EVENTS, intoPending: INTO_PENDING, rowsPerInsert: ROWS_PER_INSERT },
+      ...STATEMENTS,
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps,
@@ -460,7 +484,7 @@ export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const w = startWorker({
       libsql: libsqlPath(),
-      sql: { intoEvents: INTO_EVENTS, intoPending: INTO_PENDING, rowsPerInsert: ROWS_PER_INSERT },
+      ...STATEMENTS,
       file,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       caps: {} as ClassCaps,

@@ -371,3 +371,50 @@ describe('event store: full-text search across indexed and pending text (db.ts v
     expect(every).toHaveLength(5);
   });
 });
+
+describe('event store: callbacks searched in their plain text table (db.ts version 6)', () => {
+  it('finds and counts callbacks exactly after idle indexing, and trimming removes their text', async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir, { retention: { callback: 3 } });
+    const count = (sql: string) => {
+      const db = new Database(path.join(dir, 'console.db'), { readonly: true });
+      try {
+        return Number((db.prepare(sql).get() as { n: number }).n);
+      } finally {
+        db.close();
+      }
+    };
+    const pending = 'SELECT count(*) AS n FROM events_fts_pending';
+    for (let i = 0; i < 4; i++) await store.append(callback({ obj: `Shared-Obj-${i}` }));
+    for (let i = 0; i < 2; i++)
+      await store.append(notification({ transaction_id: `shared-obj-tx-${i}` }), { durable: true });
+    // The writer indexes pending text once idle; wait for it (bounded).
+    for (let i = 0; i < 200 && count(pending) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(count(pending)).toBe(0);
+    // The oldest callback was trimmed by its cap, and its text with it; none went to the index.
+    expect(count('SELECT count(*) AS n FROM events_text')).toBe(3);
+    expect(count('SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH \'"shared-obj-"\'')).toBe(2);
+
+    const all = await store.query({ text: 'shared-OBJ' });
+    expect(all.total).toBe(5);
+    expect(all.events.map((e) => e.obj ?? e.transaction_id)).toEqual([
+      'shared-obj-tx-1',
+      'shared-obj-tx-0',
+      'Shared-Obj-3',
+      'Shared-Obj-2',
+      'Shared-Obj-1',
+    ]);
+    const callbacks = await store.query({ text: 'shared-obj', kind: 'callback', limit: 2 });
+    expect(callbacks.total).toBe(3);
+    expect(callbacks.events.map((e) => e.obj)).toEqual(['Shared-Obj-3', 'Shared-Obj-2']);
+    const rest = await store.query({ text: 'shared-obj', kind: 'callback', before: callbacks.events[1]!.id });
+    expect(rest.events.map((e) => e.obj)).toEqual(['Shared-Obj-1']);
+    expect((await store.query({ text: 'shared-obj', kind: 'notification' })).total).toBe(2);
+    expect((await store.query({ text: 'kid-1' })).total).toBe(3);
+    const stats = await store.stats({ query: { text: 'shared-obj' }, by: 'outcome' });
+    expect(stats.total).toBe(5);
+    const every: (string | null)[] = [];
+    for await (const e of store.scan({ text: 'shared-obj', kind: 'callback' })) every.push(e.obj);
+    expect(every).toEqual(['Shared-Obj-1', 'Shared-Obj-2', 'Shared-Obj-3']);
+  });
+});
