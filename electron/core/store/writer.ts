@@ -30,6 +30,8 @@ export const INSERT_EVENT_SQL = `${INTO_EVENTS}
 // statement's ?1…?19, and libsql binds an array by place, leaving the 20th (the search text)
 // unused; so a row is bound with no copy and no argument list.
 export const INSERT_TEXT_SQL = 'INSERT INTO events_fts (rowid, text) VALUES (?, ?)';
+/** The same for a kind never indexed (records.ts UNINDEXED_KINDS): its text, lower-cased, in events_text. */
+export const INSERT_UNINDEXED_TEXT_SQL = 'INSERT INTO events_text (text_seq, text) VALUES (?, ?)';
 /**
  * The writer's way in (db.ts version 5): a new row's text waits in events_fts_pending,
  * lower-cased (reader.ts searches it there), and goes into the full-text index later, in chunks

@@ -12,10 +12,15 @@ import { dbFile, type Database } from '../../../electron/core/store/db';
 import {
   DEFAULT_MAX_RECORD_BYTES,
   ROW,
+  UNINDEXED_KINDS,
   toRow,
   type RetentionClass,
 } from '../../../electron/core/store/records';
-import { INSERT_EVENT_SQL, INSERT_TEXT_SQL } from '../../../electron/core/store/writer';
+import {
+  INSERT_EVENT_SQL,
+  INSERT_TEXT_SQL,
+  INSERT_UNINDEXED_TEXT_SQL,
+} from '../../../electron/core/store/writer';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { BenchBroken } from './errors';
 
@@ -100,6 +105,7 @@ export async function buildProfile(options: {
     db.pragma('synchronous = OFF'); // a build, not a commit anyone was promised
     const insert = db.prepare(INSERT_EVENT_SQL);
     const insertText = db.prepare(INSERT_TEXT_SQL);
+    const insertUnindexed = db.prepare(INSERT_UNINDEXED_TEXT_SQL);
     const stats = new Map<RetentionClass, { count: number; bytes: number }>();
     for (let from = 0; from < n; from += BATCH) {
       if (performance.now() - t0 > maxSeconds * 1000)
@@ -113,7 +119,11 @@ export async function buildProfile(options: {
         insert.run(r);
         const size = r[ROW.size];
         const cls = r[ROW.cls];
-        if (r[ROW.search]) insertText.run(r[ROW.seq], r[ROW.search]);
+        // Where the writer puts it: a callback's text never goes into the index (db.ts version 6).
+        const search = r[ROW.search];
+        if (search && UNINDEXED_KINDS.includes(r[ROW.kind]))
+          insertUnindexed.run(r[ROW.seq], search.toLowerCase());
+        else if (search) insertText.run(r[ROW.seq], search);
         const s = stats.get(cls) ?? { count: 0, bytes: 0 };
         s.count += 1;
         s.bytes += size;
