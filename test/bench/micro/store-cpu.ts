@@ -7,7 +7,9 @@
  *   npx esbuild test/bench/micro/store-cpu.ts --bundle --platform=node --format=esm \\
  *     --packages=external --outfile=dist/micro/store-cpu.mjs && taskset -c 1 node dist/micro/store-cpu.mjs
  * Settings: MICRO_N (events per round, default 10000), MICRO_ROUNDS (5), MICRO_KIND (callback |
- * notification; notification also runs 32 concurrent durable appenders for MICRO_SECONDS, 8).
+ * notification; notification also runs 32 concurrent durable appenders for MICRO_SECONDS, 8),
+ * MICRO_CALLBACK_CAP (the callback class's cap; e.g. 4000 puts every round at the cap, as a
+ * long-running console is: each commit then also trims as many callbacks as it adds).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -110,7 +112,13 @@ async function settle(): Promise<void> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dets-micro-'));
-  const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
+  const cap = process.env.MICRO_CALLBACK_CAP;
+  const store = await openEventStore({
+    dataDir: dir,
+    events: new EventHub(),
+    log: () => undefined,
+    ...(cap ? { retention: { callback: Number(cap) } } : {}),
+  });
   await store.integrity();
   const make = KIND === 'notification' ? notification : callback;
   // Warm up (JIT, statements), then measure.
