@@ -115,6 +115,13 @@ export interface EngineVerdict {
   keysNote: string | null;
 }
 
+const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+/** Lean mode's bare pass per check id: shared and frozen, so a passing check allocates nothing. */
+const PASSED = Object.fromEntries(
+  ENGINE_CHECK_IDS.map((id) => [id, Object.freeze(makeCheck(id, 'passed', ''))]),
+) as Record<EngineCheckId, Check>;
+
 /** A check after the first failure (first-failure mode); also how a stored callback's detail is rebuilt. */
 export const notChecked = (failed: string) => `not checked: ${failed} failed first`;
 /** Every token check when the header is absent or empty. */
@@ -189,21 +196,16 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
   }
   add(makeCheck('present', 'passed', `${request.header} is present`));
 
+  // Lean: a check whose quick test passes is the shared bare pass (no words, no closure, no
+  // allocation); one whose quick test does not pass runs in full, so the verdict is the same.
   const lean = request.lean === true;
-  /** The full check, or a bare pass when `lean` and its quick test passes. */
-  const quick = (id: EngineCheckId, passes: () => boolean, full: () => Check): Check =>
-    lean && passes() ? makeCheck(id, 'passed', '') : full();
   const now = request.nowSeconds;
 
   // structure
   const token = raw.trim();
   decoded = decodeCompact(token);
   const d = decoded;
-  let structure = quick(
-    'structure',
-    () => d.ok,
-    () => checkStructure(d),
-  );
+  let structure = lean && d.ok ? PASSED.structure : checkStructure(d);
   if (structure.status === 'failed' && /^bearer\s/i.test(token)) {
     structure = {
       ...structure,
@@ -214,27 +216,9 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
 
   // alg, crit
   const header = d.header;
-  if (
-    add(
-      quick(
-        'alg',
-        () => isAllowedAlg(header?.alg),
-        () => checkAlg(d),
-      ),
-    )
-  )
-    return finish();
-  if (
-    add(
-      quick(
-        'crit',
-        () => header !== null && !Object.hasOwn(header, 'crit'),
-        () => checkCrit(d),
-      ),
-    )
-  ) {
-    return finish();
-  }
+  if (add(lean && isAllowedAlg(header?.alg) ? PASSED.alg : checkAlg(d))) return finish();
+  const noCrit = header !== null && !Object.hasOwn(header, 'crit');
+  if (add(lean && noCrit ? PASSED.crit : checkCrit(d))) return finish();
   const verdict = judgeAlg(decoded.header?.alg);
   alg = verdict.ok ? verdict.alg : null;
 
@@ -250,31 +234,12 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
     const exp = payload.exp;
     const iat = payload.iat;
     const nbf = payload.nbf;
-    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-    if (
-      add(
-        quick(
-          'exp',
-          () => whole(exp) && exp - now + leeway > 0,
-          () => checkExp(payload, now, leeway),
-        ),
-      )
-    ) {
-      return finish();
-    }
-    if (
-      add(
-        quick(
-          'iat',
-          () => whole(iat) && iat - now <= leeway,
-          () => checkIat(payload, now, leeway),
-        ),
-      )
-    ) {
-      return finish();
-    }
-    const nbfPasses = () => whole(nbf) && nbf - now <= leeway;
-    if (add(quick('nbf', nbfPasses, () => checkNbf(payload, now, leeway)))) return finish();
+    const expOk = lean && whole(exp) && exp - now + leeway > 0;
+    if (add(expOk ? PASSED.exp : checkExp(payload, now, leeway))) return finish();
+    const iatOk = lean && whole(iat) && iat - now <= leeway;
+    if (add(iatOk ? PASSED.iat : checkIat(payload, now, leeway))) return finish();
+    const nbfOk = lean && whole(nbf) && nbf - now <= leeway;
+    if (add(nbfOk ? PASSED.nbf : checkNbf(payload, now, leeway))) return finish();
     if (
       request.maxLifetimeSeconds !== undefined &&
       add(checkMaxLifetime(payload, request.maxLifetimeSeconds))
@@ -282,16 +247,7 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
       return finish();
     }
     // claims
-    if (
-      add(
-        quick(
-          'flow',
-          () => payload.flow === SIGN_IN_FLOW,
-          () => checkFlow(payload),
-        ),
-      )
-    )
-      return finish();
+    if (add(lean && payload.flow === SIGN_IN_FLOW ? PASSED.flow : checkFlow(payload))) return finish();
     if (add(await judgeClaim('obj', payload, request.obj))) return finish();
     if (add(await judgeClaim('sub', payload, request.sub))) return finish();
   }
