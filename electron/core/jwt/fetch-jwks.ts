@@ -110,6 +110,17 @@ export async function fetchJwks(url: string, options: FetchJwksOptions): Promise
 }
 
 /**
+ * The one rule for where a JWKS may come from (DESIGN.md "Bank endpoints": "redirects only to
+ * the same origin"): null when `reached` is on the origin of the JWKS URL asked for, else why
+ * keys from there are not trusted. The Service page's raw "Fetch JWKS" judges by it too.
+ */
+export function otherOrigin(asked: string, reached: URL): string | null {
+  const origin = new URL(asked).origin;
+  if (reached.origin === origin) return null;
+  return `redirected from origin ${origin} to another origin, ${reached.origin} (${reached.href}); a JWKS is only trusted from its own origin`;
+}
+
+/**
  * Where a redirect answer points, when it may be followed: same origin as `url` (the JWKS URL
  * asked for), a URL not visited yet, and at most JWKS_MAX_REDIRECTS hops. Throws otherwise.
  */
@@ -124,12 +135,8 @@ function redirectTarget(url: string, at: URL, res: Response, hops: number, visit
   } catch {
     throw fail(`redirected to ${JSON.stringify(location)}, which is not a URL`);
   }
-  const origin = new URL(url).origin;
-  if (next.origin !== origin) {
-    throw fail(
-      `redirected from origin ${origin} to another origin, ${next.origin} (${next.href}); a JWKS is only trusted from its own origin`,
-    );
-  }
+  const other = otherOrigin(url, next);
+  if (other !== null) throw fail(other);
   if (visited.has(next.href)) throw fail(`redirects in a loop (back to ${next.href})`);
   if (hops + 1 > JWKS_MAX_REDIRECTS) throw fail(`redirected more than ${JWKS_MAX_REDIRECTS} times`);
   visited.add(next.href);

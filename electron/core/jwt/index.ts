@@ -25,6 +25,7 @@ export {
 } from './decode';
 export {
   fetchJwks,
+  otherOrigin,
   parseJwksText,
   checkJwksShape,
   JWKS_TIMEOUT_MS,

@@ -22,7 +22,14 @@ import {
   type Environment,
   type Exchange,
 } from '../../contract/schemas/service';
-import { decodeCompact, inspectToken, keySetFromJwks, parseJwksText, SIGN_IN_FLOW } from '../jwt';
+import {
+  decodeCompact,
+  inspectToken,
+  keySetFromJwks,
+  otherOrigin,
+  parseJwksText,
+  SIGN_IN_FLOW,
+} from '../jwt';
 import { explainExchange } from './explain';
 import { ExchangeHistory } from './history';
 import { MAX_BODY_BYTES, sendServiceRequest, SERVICE_TIMEOUT_MS, toCurl, type ServiceRequest } from './http';
@@ -167,6 +174,7 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
     /** For a 2xx answer: is it what the operation expects? */
     judge?: (
       body: string,
+      reachedUrl: string,
     ) => { ok: true; jwkGuid?: string } | { ok: false; error: string; explanation: string };
   }
 
@@ -185,7 +193,7 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
           ? `HTTP ${response.status} with an empty body`
           : response.body.slice(0, 4096);
     } else if (p.judge) {
-      const verdict = p.judge(response.body);
+      const verdict = p.judge(response.body, response.url);
       if (verdict.ok) {
         if (verdict.jwkGuid) jwkGuid = verdict.jwkGuid;
       } else {
@@ -474,7 +482,17 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
         },
         signingKid: null,
         tokenExp: null,
-        judge: (body) => {
+        judge: (body, reached) => {
+          // The bank's JWKS client follows same-origin redirects only (fetch-jwks.ts): keys found
+          // elsewhere are keys it would never use, so this fetch fails by the same rule.
+          const other = otherOrigin(url, new URL(reached));
+          if (other !== null) {
+            return {
+              ok: false,
+              error: `JWKS URL ${url} ${other}`,
+              explanation: `The bank endpoints would not take these keys: point the environment's service_jwks_url (or base_url) at the origin that serves the JWKS.`,
+            };
+          }
           try {
             // The bank's rule for a service JWKS (key-source.ts): what it would leave out, and why.
             const set = keySetFromJwks(parseJwksText(body, `JWKS from ${url}`), { source: 'jwks-url', url });

@@ -31,6 +31,8 @@ export type ServiceResponse =
   | {
       ok: true;
       status: number;
+      /** Where the answer came from: the request's URL, or the last redirect's when followed. */
+      url: string;
       headers: Record<string, string>;
       body: string;
       truncated: boolean;
@@ -96,7 +98,14 @@ export async function sendServiceRequest(
         durationMs: elapsed(),
       };
     }
-    return { ok: true, status: res.status, headers, ...body, durationMs: elapsed() };
+    return {
+      ok: true,
+      status: res.status,
+      url: res.url || request.url,
+      headers,
+      ...body,
+      durationMs: elapsed(),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -299,6 +299,26 @@ describe('explanations', () => {
     expect((await running.service.fetchJwks()).ok).toBe(true);
   });
 
+  it('Fetch JWKS refuses keys reached through a redirect to another origin, as the bank would', async () => {
+    const running = await startCore();
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const elsewhere = await fakeService((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k', use: 'sig' }] }));
+    });
+    const service = await fakeService((req, res) => {
+      res.writeHead(302, { Location: `${elsewhere.url}/jwks.json` });
+      res.end();
+    });
+    await activateReal(running, service.url);
+    const r = await running.service.fetchJwks();
+    expect(r).toMatchObject({ ok: false, operation: 'fetch-jwks' });
+    expect(r.error).toMatch(
+      /to another origin, http:\/\/127\.0\.0\.1:\d+ .*only trusted from its own origin/,
+    );
+    expect(r.explanation).toMatch(/would not take these keys/);
+  });
+
   it('connection refused: is the service / the sandbox running?', async () => {
     const running = await startCore();
     const port = await closedPort();

@@ -19,7 +19,7 @@ const env: Environment = {
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 function answer(status: number, body = '', headers: Record<string, string> = {}): ServiceResponse {
-  return { ok: true, status, headers, body, truncated: false, durationMs: 12 };
+  return { ok: true, status, url: 'http://127.0.0.1:1/x', headers, body, truncated: false, durationMs: 12 };
 }
 
 function explain(over: Partial<ExplainContext>): string | null {
