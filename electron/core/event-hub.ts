@@ -13,8 +13,12 @@ export class EventHub {
   private readonly anyListeners = new Set<AnyListener>();
 
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const listeners = this.listeners.get(event);
+    // The contract's check protects listeners; with none (`serve` with no UI, the bench) there
+    // is nothing to protect, and an events.appended per stored event would pay for it anyway.
+    if ((listeners === undefined || listeners.size === 0) && this.anyListeners.size === 0) return;
     const checked = events[event].parse(payload) as unknown;
-    for (const l of this.listeners.get(event) ?? []) safely(() => l(checked));
+    for (const l of listeners ?? []) safely(() => l(checked));
     for (const l of this.anyListeners) safely(() => l(event, checked));
   }
 

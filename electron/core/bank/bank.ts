@@ -468,20 +468,13 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         forward: null,
       };
     }
+    // A repeat of one this process took is known here; one that an earlier process (or another
+    // writer of the profile) took is found by the store when it commits this one (repeatCheck):
+    // only an accepted one makes this a repeat (a rejected attempt was never taken).
     const key = read.id.toLowerCase();
     let outcome: 'accepted' | 'repeat' = 'accepted';
     if (seen.has(key)) outcome = 'repeat';
-    else {
-      seen.add(key);
-      // Earlier processes' notifications: the store's index (exact string) says whether any event
-      // carries the id; only an accepted one makes this a repeat (a rejected attempt was never taken).
-      if (options.store.hasTransaction(read.id)) {
-        const earlier = await options.store
-          .query({ kind: 'notification', transaction_id: read.id, outcome: 'accepted', limit: 1 })
-          .catch(() => ({ total: 1 }));
-        if (earlier.total > 0) outcome = 'repeat';
-      }
-    }
+    else seen.add(key);
     const b = behaviourFor(name);
     const forwardUrl = settings.get().forward.url;
     if (forwardUrl) {
@@ -605,7 +598,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       // Spec 4.3 / DESIGN.md: on disk before the answer, so an acknowledged notification is never lost.
       let summary: EventSummary;
       try {
-        summary = await options.store.append(event, { durable: true });
+        summary = await options.store.append(event, { durable: true, repeatCheck: true });
       } catch (err) {
         if (result.outcome === 'accepted' && result.transactionId)
           seen.delete(result.transactionId.toLowerCase());

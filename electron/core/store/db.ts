@@ -194,6 +194,22 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       END;
     `,
   },
+  {
+    // Version 7 (issue 12: durable notifications at ≥ 0.6× an eager group commit): a
+    // notification's search text stays in events_text as a callback's does (records.ts
+    // UNINDEXED_KINDS); its trigrams cost 32 µs of the 77 µs the store spent per notification.
+    // Notifications stored before this version keep their text where it is (the index, or
+    // pending); trimming a notification (the rejected class's cap, the user's retention) now
+    // deletes its plain text too.
+    version: 7,
+    sql: `
+      DROP TRIGGER events_text_delete;
+      CREATE TRIGGER events_text_delete AFTER DELETE ON events
+        WHEN old.kind IN ('callback', 'notification') BEGIN
+        DELETE FROM events_text WHERE text_seq = old.seq;
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

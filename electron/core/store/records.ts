@@ -277,12 +277,16 @@ export type EventRow = [
 ];
 
 /**
- * The kinds whose search text is never moved into the trigram index (db.ts version 6): it stays
- * in the plain events_text table, which search scans. Callbacks are the event recorded per bank
- * request, so their indexing was most of what recording one cost; their retention caps bound the
- * scan. Notifications and the others are indexed (their history may be kept whole).
+ * The kinds whose search text is never moved into the trigram index (db.ts versions 6 and 7): it
+ * stays, lower-cased, in the plain events_text table, which search scans. Callbacks and
+ * notifications are the events recorded per bank request, and a row's trigrams cost more than
+ * the row itself: 32 µs of a durable notification's 77 µs of store CPU (test/bench/micro/
+ * store-cpu.ts, pinned), as much again as a callback's row. A scan of a million rows' text takes
+ * about 170 ms, so `events --search` over a million events stays well under a second; past a few
+ * million kept notifications (their retention is the user's) it grows with them. Exchanges and
+ * traces, rarer, stay indexed.
  */
-export const UNINDEXED_KINDS: readonly string[] = ['callback'];
+export const UNINDEXED_KINDS: readonly string[] = ['callback', 'notification'];
 
 /** The places of an EventRow's fields. */
 export const ROW = {
@@ -290,6 +294,7 @@ export const ROW = {
   at: 1,
   kind: 3,
   cls: 4,
+  outcome: 8,
   tx_lower: 10,
   size: 17,
   record: 18,

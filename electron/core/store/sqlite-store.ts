@@ -51,7 +51,7 @@ import {
   ROW,
   toRow,
 } from './records';
-import type { EventStore, EventStoreOptions, NewEvent, ScanFilter } from './types';
+import type { AppendOptions, EventStore, EventStoreOptions, NewEvent, ScanFilter } from './types';
 import { type ClassCaps, type Reply, WriterClient, quickCheck } from './writer';
 
 /**
@@ -82,6 +82,8 @@ interface Pending {
   row: EventRow | null;
   summary: EventSummary | null;
   durable: boolean;
+  /** AppendOptions.repeatCheck: the writer decides accepted or repeat (writer.ts commit). */
+  repeatCheck: boolean;
   resolve: (s: EventSummary) => void;
   reject: (err: unknown) => void;
 }
@@ -252,7 +254,7 @@ class SqliteEventStore implements EventStore {
 
   // ------------------------------------------------------------------------------- writes
 
-  append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary> {
+  append(event: NewEvent, options?: AppendOptions): Promise<EventSummary> {
     if (this.readOnly)
       return Promise.reject(new ConsoleError('INTERNAL', 'The event store is open read-only.'));
     if (this.closed)
@@ -282,8 +284,13 @@ class SqliteEventStore implements EventStore {
     const tx = row[ROW.tx_lower];
     if (tx !== null) this.uncommittedTx.set(tx, (this.uncommittedTx.get(tx) ?? 0) + 1);
     const durable = options?.durable === true;
+    const repeatCheck =
+      options?.repeatCheck === true &&
+      event.kind === 'notification' &&
+      event.outcome === 'accepted' &&
+      tx !== null;
     return new Promise<EventSummary>((resolve, reject) => {
-      this.queue.push({ row, summary, durable, resolve, reject });
+      this.queue.push({ row, summary, durable, repeatCheck, resolve, reject });
       if (durable || this.queue.length >= COALESCE_MAX) this.pump();
       else this.pumpSoon();
     });
@@ -292,7 +299,14 @@ class SqliteEventStore implements EventStore {
   flush(): Promise<void> {
     if (this.readOnly) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ row: null, summary: null, durable: true, resolve: () => resolve(), reject });
+      this.queue.push({
+        row: null,
+        summary: null,
+        durable: true,
+        repeatCheck: false,
+        resolve: () => resolve(),
+        reject,
+      });
       this.pump();
     });
   }
@@ -318,21 +332,26 @@ class SqliteEventStore implements EventStore {
     const batch = this.queue;
     this.queue = [];
     const rows: EventRow[] = [];
+    /** The places in `rows` of the notifications the writer checks for an earlier acceptance. */
+    const check: number[] = [];
     let durable = false;
     for (const p of batch) {
-      if (p.row) rows.push(p.row);
+      if (p.row) {
+        if (p.repeatCheck) check.push(rows.length);
+        rows.push(p.row);
+      }
       if (p.durable) durable = true;
     }
     this.inFlight = true;
     const done =
       rows.length === 0
         ? Promise.resolve({ ok: true, firstSeq: 0 } as Reply)
-        : this.writerNow().request({ type: 'commit', rows, durable });
+        : this.writerNow().request({ type: 'commit', rows, durable, ...(check.length ? { check } : {}) });
     void done
       .then(
         (reply) =>
           reply.ok
-            ? this.settle(batch, reply.firstSeq ?? 0)
+            ? this.settle(batch, reply.firstSeq ?? 0, reply.repeats ?? [])
             : this.failBatch(batch, reply.message ?? 'commit failed'),
         (err: unknown) => this.failBatch(batch, err instanceof Error ? err.message : String(err)),
       )
@@ -353,16 +372,22 @@ class SqliteEventStore implements EventStore {
     }
   }
 
-  /** Resolves a committed batch; its rows got the ids from `firstSeq` on, in order. */
-  private settle(batch: Pending[], firstSeq: number): void {
+  /**
+   * Resolves a committed batch; its rows got the ids from `firstSeq` on, in order, and those at
+   * the places `repeats` (of the batch's rows) were stored as repeats.
+   */
+  private settle(batch: Pending[], firstSeq: number, repeats: number[]): void {
     if (batch.some((p) => p.row)) this.setHealth('ok', null);
+    const repeat = new Set(repeats);
     let seq = firstSeq;
+    let place = 0;
     for (const p of batch) {
       this.forget(p);
       if (!p.summary) {
         p.resolve(null as unknown as EventSummary);
         continue;
       }
+      if (repeat.has(place++)) p.summary.outcome = 'repeat';
       p.summary.id = formatEventId(seq++);
       p.resolve(p.summary);
       try {

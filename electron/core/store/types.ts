@@ -23,13 +23,23 @@ export type NewEvent = Omit<EventDetail, 'id'>;
 /** What a reader of events needs: queries and whole events (the export, the rebuilt callbacks). */
 export type EventReader = Pick<EventStore, 'query' | 'get' | 'scan'>;
 
+/** How {@link EventStore.append} stores an event. */
+export interface AppendOptions {
+  durable?: boolean;
+  repeatCheck?: boolean;
+}
+
 export interface EventStore {
   /**
    * Appends an event and returns its summary (with the id). With `durable`, resolves only once
    * the transaction holding it is committed with `synchronous=FULL` (possibly together with
    * others: group commit); rejects when it could not be (the event is then not stored).
+   * With `repeatCheck`, an accepted notification is stored as a `repeat` when an accepted one
+   * with the same transaction_id (any letter case) is already stored: decided inside the
+   * transaction that stores it, so no other writer of the profile can slip one in between; the
+   * summary says which it became.
    */
-  append(event: NewEvent, options?: { durable?: boolean }): Promise<EventSummary>;
+  append(event: NewEvent, options?: AppendOptions): Promise<EventSummary>;
   /** Newest first, filtered; `total` counts every match. */
   query(query: EventQuery): Promise<{ events: EventSummary[]; total: number }>;
   /** Counts over the matches of a query's filters: total, per column value, per time bucket. */

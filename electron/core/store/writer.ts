@@ -43,6 +43,15 @@ const INTO_PENDING = 'INSERT INTO events_fts_pending (pending_seq, text)';
 /** Where the text of the kinds never indexed goes (records.ts UNINDEXED_KINDS, db.ts version 6). */
 const INTO_TEXT = 'INSERT INTO events_text (text_seq, text)';
 /**
+ * Which of some transaction_ids (lower case, a JSON array) an accepted notification already
+ * carries: one lookup per id in events_tx, inside the writer's transaction (repeatCheck). The
+ * unary + keeps kind and outcome out of the index choice: with no ANALYZE statistics SQLite
+ * would otherwise walk events_kind_outcome, every accepted notification ever stored, per commit.
+ */
+export const ACCEPTED_AMONG_SQL = `SELECT DISTINCT tx_lower AS t FROM events
+  WHERE tx_lower IN (SELECT value FROM json_each(?)) AND +kind = 'notification' AND +outcome = 'accepted'`;
+
+/**
  * The writer inserts up to this many rows with one statement (one VALUES list): a libsql call
  * costs about what a small row does (about 2.5 µs each for the row and for its text, measured
  * on a 32-row group commit), so a group commit of 32 rows makes 2 calls, not 64.
@@ -60,7 +69,13 @@ export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
 interface WorkerData {
   libsql: string;
   /** The INSERT … (columns) heads of the events and pending-text tables, and the rows per statement. */
-  sql: { intoEvents: string; intoPending: string; intoText: string; rowsPerInsert: number };
+  sql: {
+    intoEvents: string;
+    intoPending: string;
+    intoText: string;
+    acceptedAmong: string;
+    rowsPerInsert: number;
+  };
   /** records.ts UNINDEXED_KINDS. */
   unindexed: readonly string[];
   file: string;
@@ -84,7 +99,18 @@ interface WorkerData {
 export const CHECKPOINT = { idleMs: 50, maxBytes: 4 * 1024 ** 2 } as const;
 
 type Request =
-  | { type: 'commit'; rows: EventRow[]; durable: boolean; meta?: [string, string][]; keepAll?: boolean }
+  | {
+      type: 'commit';
+      rows: EventRow[];
+      durable: boolean;
+      meta?: [string, string][];
+      keepAll?: boolean;
+      /**
+       * The places in `rows` of accepted notifications to store as repeats when an accepted
+       * one with their transaction_id is stored already (or earlier in this batch).
+       */
+      check?: number[];
+    }
   | { type: 'exec'; steps: Step[] }
   | { type: 'probe' }
   | { type: 'close' };
@@ -101,6 +127,8 @@ export interface Reply {
   code?: string;
   /** `commit`: the seq given to the batch's first new row (the others follow in order). */
   firstSeq?: number;
+  /** `commit`: the places of the `check` rows stored as repeats. */
+  repeats?: number[];
   /** `check` mode: quick_check's lines ("ok" when sound). */
   problems?: string[];
 }
@@ -286,7 +314,38 @@ function writerMain(require: (id: string) => any): void {
   // trimming); its record's JSON starts with the pending id, replaced here.
   const PENDING = '{"id":"e000000000000"';
 
-  function commit(rows: EventRow[], durable: boolean, meta: [string, string][], keepAll: boolean): number {
+  const acceptedAmong = db.prepare(data.sql.acceptedAmong);
+  /**
+   * The places of the `check` rows that repeat an accepted notification, stored or earlier in
+   * the batch (DESIGN.md "Bank endpoints": a repeat is still acknowledged; its event says so).
+   */
+  function repeatsOf(rows: EventRow[], check: number[], R: typeof data.row): number[] {
+    if (check.length === 0) return [];
+    const want = new Set(check);
+    const stored = new Set(
+      acceptedAmong.all(JSON.stringify(check.map((i) => rows[i]![R.tx_lower]))).map((r: any) => r.t),
+    );
+    const acceptedNow = new Set();
+    const repeats: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      const tx = r[R.tx_lower];
+      if (r[R.kind] !== 'notification' || r[R.outcome] !== 'accepted' || tx === null) continue;
+      if (want.has(i) && (stored.has(tx) || acceptedNow.has(tx))) {
+        r[R.outcome] = 'repeat';
+        repeats.push(i);
+      } else acceptedNow.add(tx);
+    }
+    return repeats;
+  }
+
+  function commit(
+    rows: EventRow[],
+    durable: boolean,
+    meta: [string, string][],
+    keepAll: boolean,
+    check: number[],
+  ): { first: number; repeats: number[] } {
     // A batch with nothing durable in it (callbacks, exchanges) commits without its own fsync;
     // the next durable commit's fsync of the WAL covers its frames too (WAL appends in order).
     setSync(durable ? 'FULL' : 'NORMAL');
@@ -294,7 +353,10 @@ function writerMain(require: (id: string) => any): void {
     let bytes = 0;
     let texts = 0;
     const R = data.row;
+    let repeats: number[] = [];
     inTransaction(() => {
+      repeats = repeatsOf(rows, check, R);
+      const repeat = new Set(repeats);
       const added = new Map<string, { n: number; bytes: number }>();
       let top = 0;
       let next = 0;
@@ -303,7 +365,8 @@ function writerMain(require: (id: string) => any): void {
       let eventParams: unknown[] = [];
       let textParams: unknown[] = [];
       let plainParams: unknown[] = [];
-      for (const r of rows) {
+      for (let place = 0; place < rows.length; place++) {
+        const r = rows[place]!;
         let seq = r[R.seq];
         if (seq === 0) {
           if (next === 0) next = first = Number(maxSeq.get().s) + 1;
@@ -311,6 +374,12 @@ function writerMain(require: (id: string) => any): void {
           const record = r[R.record];
           if (record.startsWith(PENDING))
             r[R.record] = `{"id":"e${String(seq).padStart(12, '0')}"${record.slice(PENDING.length)}`;
+        }
+        if (repeat.has(place)) {
+          // Rare (a re-sent notification): the record says what the column says.
+          const whole = JSON.parse(r[R.record]);
+          whole.outcome = 'repeat';
+          r[R.record] = JSON.stringify(whole);
         }
         for (let i = 0; i < R.search; i++) eventParams.push(r[i]);
         if (eventParams.length === per * R.search) {
@@ -360,7 +429,7 @@ function writerMain(require: (id: string) => any): void {
       for (const [k, v] of meta) setMeta.run(k, v);
     });
     wrote(bytes, texts);
-    return first;
+    return { first, repeats };
   }
 
   // The state tables' statements (sandbox, walkthrough), prepared once each.
@@ -385,9 +454,10 @@ function writerMain(require: (id: string) => any): void {
     let reply: Reply = { ok: true };
     try {
       if (m.type === 'exec') exec(m.steps);
-      else if (m.type === 'commit')
-        reply = { ok: true, firstSeq: commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true) };
-      else if (m.type === 'probe') {
+      else if (m.type === 'commit') {
+        const c = commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true, m.check ?? []);
+        reply = { ok: true, firstSeq: c.first, ...(c.repeats.length ? { repeats: c.repeats } : {}) };
+      } else if (m.type === 'probe') {
         setSync('FULL');
         inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
       } else if (m.type === 'close') {
@@ -420,6 +490,7 @@ const STATEMENTS = {
     intoEvents: INTO_EVENTS,
     intoPending: INTO_PENDING,
     intoText: INTO_TEXT,
+    acceptedAmong: ACCEPTED_AMONG_SQL,
     rowsPerInsert: ROWS_PER_INSERT,
   },
   unindexed: UNINDEXED_KINDS,

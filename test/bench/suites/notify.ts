@@ -167,6 +167,8 @@ export const notifySuite: Suite = {
     const runs = await runInterleaved(targets, roundPlan(cfg), {
       log: ctx.log,
       beforeRun: (t) => alive(t.id),
+      // Each child's CPU (every thread: the bank's writer included) per acknowledged request.
+      cpuMicros: (t) => servers.get(t.id as TargetId)?.cpuMicros() ?? Promise.resolve(null),
     });
 
     // Stop the bank (graceful: the core closes and flushes the store), then count what is stored.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
+import { ACCEPTED_AMONG_SQL } from '../../../electron/core/store/writer';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
@@ -328,6 +329,8 @@ describe('event store: full-text search across indexed and pending text (db.ts v
   it('finds, counts and pages the same whether an event is in the index yet or not', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir);
+    // Exchanges are an indexed kind (callbacks and notifications are scanned: version 7).
+    const exchange = (tx: string) => ({ ...notification({ transaction_id: tx }), kind: 'exchange' as const });
     const pendingRows = () => {
       const db = new Database(path.join(dir, 'console.db'), { readonly: true });
       try {
@@ -336,13 +339,11 @@ describe('event store: full-text search across indexed and pending text (db.ts v
         db.close();
       }
     };
-    for (let i = 0; i < 3; i++)
-      await store.append(notification({ transaction_id: `Old-Ünïque-${i}` }), { durable: true });
+    for (let i = 0; i < 3; i++) await store.append(exchange(`Old-Ünïque-${i}`), { durable: true });
     // The writer indexes pending text once idle; wait for it (bounded).
     for (let i = 0; i < 200 && pendingRows() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(pendingRows()).toBe(0);
-    for (let i = 0; i < 2; i++)
-      await store.append(notification({ transaction_id: `NEW-ÜNÏQUE-${i}` }), { durable: true });
+    for (let i = 0; i < 2; i++) await store.append(exchange(`NEW-ÜNÏQUE-${i}`), { durable: true });
     expect(pendingRows()).toBe(2);
 
     const all = await store.query({ text: 'ünïque' });
@@ -356,7 +357,7 @@ describe('event store: full-text search across indexed and pending text (db.ts v
     ]);
     const page = await store.query({ text: 'UNÏQUE', limit: 3 });
     expect(page.total).toBe(0); // Ü is not U
-    const first = await store.query({ text: 'Ünïque', kind: 'notification', limit: 3 });
+    const first = await store.query({ text: 'Ünïque', kind: 'exchange', limit: 3 });
     expect(first.total).toBe(5);
     const rest = await store.query({ text: 'Ünïque', limit: 3, before: first.events[2]!.id });
     expect(rest.events.map((e) => e.transaction_id)).toEqual(['Old-Ünïque-1', 'Old-Ünïque-0']);
@@ -372,10 +373,10 @@ describe('event store: full-text search across indexed and pending text (db.ts v
   });
 });
 
-describe('event store: callbacks searched in their plain text table (db.ts version 6)', () => {
-  it('finds and counts callbacks exactly after idle indexing, and trimming removes their text', async () => {
+describe('event store: callbacks and notifications searched in their plain text table (db.ts versions 6, 7)', () => {
+  it('finds and counts them exactly beside indexed kinds, and trimming removes their text', async () => {
     const dir = tempDir();
-    const { store } = await openStore(dir, { retention: { callback: 3 } });
+    const { store } = await openStore(dir, { retention: { callback: 3, rejected: 1 } });
     const count = (sql: string) => {
       const db = new Database(path.join(dir, 'console.db'), { readonly: true });
       try {
@@ -388,16 +389,24 @@ describe('event store: callbacks searched in their plain text table (db.ts versi
     for (let i = 0; i < 4; i++) await store.append(callback({ obj: `Shared-Obj-${i}` }));
     for (let i = 0; i < 2; i++)
       await store.append(notification({ transaction_id: `shared-obj-tx-${i}` }), { durable: true });
-    // The writer indexes pending text once idle; wait for it (bounded).
+    // Two rejected notifications under a cap of one: the older is trimmed, its text with it.
+    for (let i = 0; i < 2; i++)
+      await store.append(notification({ outcome: 'rejected', transaction_id: `shared-obj-bad-${i}` }), {
+        durable: true,
+      });
+    // An exchange is indexed: its text waits pending, then the idle writer moves it (bounded wait).
+    await store.append({ ...notification(), kind: 'exchange', outcome: null, path: '/shared-obj-exchange' });
     for (let i = 0; i < 200 && count(pending) > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(count(pending)).toBe(0);
-    // The oldest callback was trimmed by its cap, and its text with it; none went to the index.
-    expect(count('SELECT count(*) AS n FROM events_text')).toBe(3);
-    expect(count('SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH \'"shared-obj-"\'')).toBe(2);
+    // 3 callbacks (the oldest trimmed by its cap), 2 accepted notifications, 1 rejected: all plain.
+    expect(count('SELECT count(*) AS n FROM events_text')).toBe(6);
+    expect(count('SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH \'"shared-obj-"\'')).toBe(1);
 
     const all = await store.query({ text: 'shared-OBJ' });
-    expect(all.total).toBe(5);
-    expect(all.events.map((e) => e.obj ?? e.transaction_id)).toEqual([
+    expect(all.total).toBe(7);
+    expect(all.events.map((e) => e.obj ?? e.transaction_id ?? e.path)).toEqual([
+      '/shared-obj-exchange',
+      'shared-obj-bad-1',
       'shared-obj-tx-1',
       'shared-obj-tx-0',
       'Shared-Obj-3',
@@ -409,12 +418,66 @@ describe('event store: callbacks searched in their plain text table (db.ts versi
     expect(callbacks.events.map((e) => e.obj)).toEqual(['Shared-Obj-3', 'Shared-Obj-2']);
     const rest = await store.query({ text: 'shared-obj', kind: 'callback', before: callbacks.events[1]!.id });
     expect(rest.events.map((e) => e.obj)).toEqual(['Shared-Obj-1']);
-    expect((await store.query({ text: 'shared-obj', kind: 'notification' })).total).toBe(2);
+    expect((await store.query({ text: 'SHARED-OBJ-TX', kind: 'notification' })).total).toBe(2);
+    expect((await store.query({ text: 'shared-obj', kind: 'notification' })).total).toBe(3);
+    expect((await store.query({ text: 'shared-obj', kind: 'exchange' })).total).toBe(1);
     expect((await store.query({ text: 'kid-1' })).total).toBe(3);
     const stats = await store.stats({ query: { text: 'shared-obj' }, by: 'outcome' });
-    expect(stats.total).toBe(5);
+    expect(stats.total).toBe(7);
     const every: (string | null)[] = [];
     for await (const e of store.scan({ text: 'shared-obj', kind: 'callback' })) every.push(e.obj);
     expect(every).toEqual(['Shared-Obj-1', 'Shared-Obj-2', 'Shared-Obj-3']);
+  });
+});
+
+describe('event store: repeatCheck decides accepted or repeat inside the commit', () => {
+  it('finds an earlier acceptance in any letter case, from another writer or the same batch, and never a rejected one', async () => {
+    const dir = tempDir();
+    const a = await openStore(dir);
+    const b = await openStore(dir);
+    const check = { durable: true, repeatCheck: true };
+    const rejected = await a.store.append(
+      notification({ transaction_id: 'TX-R', outcome: 'rejected' }),
+      check,
+    );
+    expect(rejected.outcome).toBe('rejected');
+    expect((await a.store.append(notification({ transaction_id: 'tx-r' }), check)).outcome).toBe('accepted');
+    const first = await a.store.append(notification({ transaction_id: 'TX-A' }), check);
+    expect(first.outcome).toBe('accepted');
+    // Another writer of the same profile (serve beside the desktop app), another letter case.
+    const again = await b.store.append(notification({ transaction_id: 'tx-a' }), check);
+    expect(again.outcome).toBe('repeat');
+    const stored = await b.store.get(again.id);
+    expect(stored.outcome).toBe('repeat');
+    expect(stored.transaction_id).toBe('tx-a');
+    expect((await b.store.query({ kind: 'notification', outcome: 'repeat' })).total).toBe(1);
+    // Two in one group commit: the first is taken, the second repeats it.
+    const [x, y] = await Promise.all([
+      b.store.append(notification({ transaction_id: 'TX-B' }), check),
+      b.store.append(notification({ transaction_id: 'Tx-B' }), check),
+    ]);
+    expect([x.outcome, y.outcome]).toEqual(['accepted', 'repeat']);
+    // Without repeatCheck the producer's outcome stands.
+    expect((await a.store.append(notification({ transaction_id: 'TX-A' }), { durable: true })).outcome).toBe(
+      'accepted',
+    );
+  });
+
+  it('looks the ids up in events_tx, never by walking every accepted notification', async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir);
+    await store.append(notification({ transaction_id: 'TX-1' }), { durable: true });
+    const db = new Database(path.join(dir, 'console.db'), { readonly: true });
+    try {
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${ACCEPTED_AMONG_SQL}`).all('["tx-1"]') as { detail: string }[]
+      )
+        .map((r) => r.detail)
+        .join(' | ');
+      expect(plan).toMatch(/SEARCH events USING INDEX events_tx \(tx_lower=\?\)/);
+      expect(plan).not.toMatch(/events_kind_outcome|SCAN events/);
+    } finally {
+      db.close();
+    }
   });
 });
