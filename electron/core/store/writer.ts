@@ -43,13 +43,18 @@ const INTO_PENDING = 'INSERT INTO events_fts_pending (pending_seq, text)';
 /** Where the text of the kinds never indexed goes (records.ts UNINDEXED_KINDS, db.ts version 6). */
 const INTO_TEXT = 'INSERT INTO events_text (text_seq, text)';
 /**
- * Which of some transaction_ids (lower case, a JSON array) an accepted notification already
- * carries: one lookup per id in events_tx, inside the writer's transaction (repeatCheck). The
- * unary + keeps kind and outcome out of the index choice: with no ANALYZE statistics SQLite
- * would otherwise walk events_kind_outcome, every accepted notification ever stored, per commit.
+ * Which of some transaction_ids (lower case) an accepted notification already carries: one probe
+ * of events_tx per id, inside the writer's transaction (repeatCheck); the writer appends the
+ * `(?, ?, …)` list, one statement per list length ({@link acceptedAmongSql}). The unary + keeps
+ * kind and outcome out of the index choice: with no ANALYZE statistics SQLite would otherwise walk
+ * events_kind_outcome, every accepted notification ever stored, per commit.
  */
-export const ACCEPTED_AMONG_SQL = `SELECT DISTINCT tx_lower AS t FROM events
-  WHERE tx_lower IN (SELECT value FROM json_each(?)) AND +kind = 'notification' AND +outcome = 'accepted'`;
+const ACCEPTED_AMONG = `SELECT tx_lower AS t FROM events
+  WHERE +kind = 'notification' AND +outcome = 'accepted' AND tx_lower IN `;
+/** The statement the writer runs to check `n` transaction_ids. */
+export function acceptedAmongSql(n: number): string {
+  return `${ACCEPTED_AMONG}(${new Array(n).fill('?').join(', ')})`;
+}
 
 /**
  * The writer inserts up to this many rows with one statement (one VALUES list): a libsql call
@@ -314,7 +319,7 @@ function writerMain(require: (id: string) => any): void {
   // trimming); its record's JSON starts with the pending id, replaced here.
   const PENDING = '{"id":"e000000000000"';
 
-  const acceptedAmong = db.prepare(data.sql.acceptedAmong);
+  const acceptedAmong = new Map<number, any>();
   /**
    * The places of the `check` rows that repeat an accepted notification, stored or earlier in
    * the batch (DESIGN.md "Bank endpoints": a repeat is still acknowledged; its event says so).
@@ -322,9 +327,13 @@ function writerMain(require: (id: string) => any): void {
   function repeatsOf(rows: EventRow[], check: number[], R: typeof data.row): number[] {
     if (check.length === 0) return [];
     const want = new Set(check);
-    const stored = new Set(
-      acceptedAmong.all(JSON.stringify(check.map((i) => rows[i]![R.tx_lower]))).map((r: any) => r.t),
-    );
+    let st = acceptedAmong.get(check.length);
+    if (!st) {
+      st = db.prepare(`${data.sql.acceptedAmong}(${new Array(check.length).fill('?').join(', ')})`);
+      if (acceptedAmong.size > 64) acceptedAmong.clear();
+      acceptedAmong.set(check.length, st);
+    }
+    const stored = new Set(st.all(check.map((i) => rows[i]![R.tx_lower])).map((r: any) => r.t));
     const acceptedNow = new Set();
     const repeats: number[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -490,7 +499,7 @@ const STATEMENTS = {
     intoEvents: INTO_EVENTS,
     intoPending: INTO_PENDING,
     intoText: INTO_TEXT,
-    acceptedAmong: ACCEPTED_AMONG_SQL,
+    acceptedAmong: ACCEPTED_AMONG,
     rowsPerInsert: ROWS_PER_INSERT,
   },
   unindexed: UNINDEXED_KINDS,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
-import { ACCEPTED_AMONG_SQL } from '../../../electron/core/store/writer';
+import { acceptedAmongSql } from '../../../electron/core/store/writer';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
@@ -470,7 +470,9 @@ describe('event store: repeatCheck decides accepted or repeat inside the commit'
     const db = new Database(path.join(dir, 'console.db'), { readonly: true });
     try {
       const plan = (
-        db.prepare(`EXPLAIN QUERY PLAN ${ACCEPTED_AMONG_SQL}`).all('["tx-1"]') as { detail: string }[]
+        db.prepare(`EXPLAIN QUERY PLAN ${acceptedAmongSql(3)}`).all(['tx-1', 'tx-2', 'tx-3']) as {
+          detail: string;
+        }[]
       )
         .map((r) => r.detail)
         .join(' | ');
