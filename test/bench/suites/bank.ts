@@ -36,6 +36,7 @@ import type { LoadTarget } from '../lib/load';
 import { runPaced } from '../lib/paced';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved, withCpu, type TargetRun } from '../lib/rounds';
+import { snapshotThreads, threadSplits } from '../lib/thread-cpu';
 import { makeRsaKey, signJwtSync } from '../lib/rs256';
 import { isClean, summarizeTarget, type RoundStats } from '../lib/stats';
 import {
@@ -294,11 +295,15 @@ export const bankSuite: Suite = {
         summary: summarizeTarget(acc.rounds, acc.latencies),
       };
     });
+    const threadsBefore = snapshotThreads(servers, ['bank', 'bank-norec']);
     const runs = await runInterleaved(targets, roundPlan(cfg), {
       log: ctx.log,
       beforeRun: (t) => alive(t.id),
       cpuMicros: (t) => cpuOf(t.id)(),
     });
+    // Where the bank's CPU went: its event loop, the store's writer thread, the rest.
+    const threadNotes = threadSplits(servers, threadsBefore, runs);
+    for (const line of threadNotes) ctx.log(`  ${line}`);
 
     const rateRun = rateRuns.find((r) => r.id === 'bank-fixed-rate') ?? null;
     const floorRateRun = rateRuns.find((r) => r.id === 'verify-floor-fixed-rate') ?? null;
@@ -391,6 +396,7 @@ export const bankSuite: Suite = {
     ];
     const fetchedDuringLoad = jwksAfter !== null && jwksBefore !== null ? jwksAfter - jwksBefore : null;
     const notes = [
+      ...threadNotes,
       `${roundsNote(cfg)}; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
       `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
       `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,

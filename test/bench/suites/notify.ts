@@ -22,6 +22,7 @@ import { countDurable, formatDurability } from '../lib/durability';
 import type { LoadTarget } from '../lib/load';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved } from '../lib/rounds';
+import { snapshotThreads, threadSplits } from '../lib/thread-cpu';
 import { summarizeLatencies } from '../lib/stats';
 import {
   aliveCheck,
@@ -164,12 +165,16 @@ export const notifySuite: Suite = {
         : {}),
     }));
     const alive = aliveCheck(servers);
+    const threadsBefore = snapshotThreads(servers, ['bank-notify']);
     const runs = await runInterleaved(targets, roundPlan(cfg), {
       log: ctx.log,
       beforeRun: (t) => alive(t.id),
       // Each child's CPU (every thread: the bank's writer included) per acknowledged request.
       cpuMicros: (t) => servers.get(t.id as TargetId)?.cpuMicros() ?? Promise.resolve(null),
     });
+    // Where the bank's CPU went: its event loop, the store's writer thread, the rest.
+    const threadNotes = threadSplits(servers, threadsBefore, runs);
+    for (const line of threadNotes) ctx.log(`  ${line}`);
 
     // Stop the bank (graceful: the core closes and flushes the store), then count what is stored.
     const exits = await Promise.all(
@@ -246,6 +251,7 @@ export const notifySuite: Suite = {
       verdicts,
       checks,
       notes: [
+        ...threadNotes,
         `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s after a ${cfg.warmupSeconds} s warm-up; a fresh UUID per request.`,
         durability
           ? `durability: ${formatDurability(durability)}, read back through openEventStore after the bank child stopped.`
