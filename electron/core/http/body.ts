@@ -59,7 +59,10 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       reject(err);
     };
     req.on('error', fail);
-    req.on('close', () => fail(new Error('the client went away before sending the whole body')));
+    // 'close' comes after every request, read or not: an Error (and its stack) only when it matters.
+    req.on('close', () => {
+      if (!done) fail(new Error('the client went away before sending the whole body'));
+    });
   });
 }
 
