@@ -36,7 +36,7 @@ describe.runIf(linux)('bench: CPU by thread (/proc)', () => {
       expect(after.writer).toBeGreaterThan(before.writer);
       expect(after.main).toBeGreaterThan(before.main);
       expect(formatThreadSplit(before, after, 100)).toMatch(
-        /^main thread \d+\.\d, writer thread \d+\.\d, other threads \d+\.\d µs\/req$/,
+        /^main thread \d+\.\d, writer threads \d+\.\d, other threads \d+\.\d µs\/req$/,
       );
     } finally {
       await store.close();

@@ -1,12 +1,13 @@
 /**
  * A server child's CPU time by thread, from /proc/<pid>/task/<tid>/stat (Linux): the main thread
- * (tid = pid), the event store's writer (named `dets-writer`, store/writer.ts), and the rest
+ * (tid = pid), the event store's writer and its checkpointer (`dets-writer`, `dets-checkpoint`,
+ * store/writer.ts), and the rest
  * (V8's GC helpers, libuv's pool), so the bench can say where a request's CPU goes. Ticks are
  * USER_HZ (100 on Linux): over a round of thousands of requests the split is exact to a few
  * percent. Null where /proc cannot be read (not Linux, or the child has exited).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { WRITER_THREAD_NAME } from '../../../electron/core/store/writer';
+import { CHECKPOINT_THREAD_NAME, WRITER_THREAD_NAME } from '../../../electron/core/store/writer';
 
 export interface ThreadCpu {
   main: number;
@@ -37,7 +38,7 @@ export function threadCpu(pid: number): ThreadCpu | null {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const us = (Number(fields[11]) + Number(fields[12])) * TICK_US;
     if (tid === String(pid)) out.main += us;
-    else if (comm === WRITER_THREAD_NAME) out.writer += us;
+    else if (comm === WRITER_THREAD_NAME || comm === CHECKPOINT_THREAD_NAME) out.writer += us;
     else out.other += us;
   }
   return out;
@@ -46,7 +47,7 @@ export function threadCpu(pid: number): ThreadCpu | null {
 /** `after − before` per request, as "main X, writer Y, other Z µs/req". */
 export function formatThreadSplit(before: ThreadCpu, after: ThreadCpu, requests: number): string {
   const per = (k: keyof ThreadCpu) => ((after[k] - before[k]) / Math.max(1, requests)).toFixed(1);
-  return `main thread ${per('main')}, writer thread ${per('writer')}, other threads ${per('other')} µs/req`;
+  return `main thread ${per('main')}, writer threads ${per('writer')}, other threads ${per('other')} µs/req`;
 }
 
 /** Each listed server's threads now (those /proc cannot read are left out). */
