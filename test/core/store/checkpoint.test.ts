@@ -8,19 +8,23 @@ import { notification, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
 
-/** The names of this process's threads (Linux /proc). */
-function threadNames(): string[] {
+/** This process's threads (Linux /proc): name and nice value. */
+function threads(): { name: string; nice: number }[] {
   return fs
     .readdirSync('/proc/self/task')
     .map((t) => {
       try {
-        return fs.readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
+        const stat = fs.readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+        // proc(5): after "pid (comm) ", nice is the 19th field.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice: Number(fields[16]) };
       } catch {
-        return '';
+        return { name: '', nice: 0 };
       }
     })
-    .filter(Boolean);
+    .filter((t) => t.name !== '');
 }
+const threadNames = () => threads().map((t) => t.name);
 
 describe.runIf(process.platform === 'linux')(
   'event store: checkpoints under load (writer.ts CHECKPOINT)',
@@ -47,6 +51,9 @@ describe.runIf(process.platform === 'linux')(
         expect((await store.query({ kind: 'notification' })).total).toBe(1500);
         // The writer and its checkpointer each on a thread of their own, named (top -H shows them).
         expect(threadNames()).toEqual(expect.arrayContaining([WRITER_THREAD_NAME, CHECKPOINT_THREAD_NAME]));
+        // The checkpointer yields the CPU to the writer and the event loop; the writer does not.
+        expect(threads().find((t) => t.name === CHECKPOINT_THREAD_NAME)?.nice).toBe(10);
+        expect(threads().find((t) => t.name === WRITER_THREAD_NAME)?.nice).toBe(0);
       } finally {
         await store.close();
       }
