@@ -617,6 +617,7 @@ export class WriterClient {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   private dead: Error | null = null;
+  private closing = false;
 
   constructor(file: string, caps: ClassCaps) {
     const channel = new MessageChannel();
@@ -654,7 +655,7 @@ export class WriterClient {
     });
     const die = (err: Error) => {
       // A writer that stopped leaves no checkpointer behind (the store starts a new pair).
-      if (this.dead === null) void this.checkpointer.terminate();
+      if (this.dead === null && !this.closing) void this.checkpointer.terminate();
       this.dead ??= err;
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
@@ -683,8 +684,16 @@ export class WriterClient {
       await this.checkpointer.terminate();
       return;
     }
+    this.closing = true;
+    const ended = new Promise((resolve) => this.checkpointer.once('exit', resolve));
     await this.request({ type: 'close' }).catch(() => undefined);
-    await Promise.all([this.worker.terminate(), this.checkpointer.terminate()]);
+    await this.worker.terminate();
+    // The writer's close told the checkpointer to close its connection and its port, after which
+    // its thread ends by itself; stopping both threads at once could crash the process as it
+    // exits (libsql's native teardown, seen under vitest's forks). Cut it only if it hangs.
+    const late = setTimeout(() => void this.checkpointer.terminate(), 2_000);
+    await ended;
+    clearTimeout(late);
   }
 }
 
