@@ -168,8 +168,6 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
   const servers = new Set<RunningServer>();
   const pending = new Set<Promise<unknown>>();
   const replayWaiters = new Map<string, (summary: EventSummary | Error) => void>();
-  /** transaction_ids seen by this process (lower case), so a repeat is known without a query. */
-  const seen = new Set<string>();
 
   const statusNow = () => {
     const s = settings.get();
@@ -468,13 +466,11 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         forward: null,
       };
     }
-    // A repeat of one this process took is known here; one that an earlier process (or another
-    // writer of the profile) took is found by the store when it commits this one (repeatCheck):
-    // only an accepted one makes this a repeat (a rejected attempt was never taken).
-    const key = read.id.toLowerCase();
-    let outcome: 'accepted' | 'repeat' = 'accepted';
-    if (seen.has(key)) outcome = 'repeat';
-    else seen.add(key);
+    // Accepted, unless the store finds, in the transaction that stores it, an accepted one with
+    // the same transaction_id in any letter case, from this process, an earlier one or another
+    // writer of the profile (repeatCheck); a rejected attempt was never taken. One place decides,
+    // and nothing here grows with every transaction_id ever seen.
+    const outcome = 'accepted' as const;
     const b = behaviourFor(name);
     const forwardUrl = settings.get().forward.url;
     if (forwardUrl) {
@@ -600,8 +596,6 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       try {
         summary = await options.store.append(event, { durable: true, repeatCheck: true });
       } catch (err) {
-        if (result.outcome === 'accepted' && result.transactionId)
-          seen.delete(result.transactionId.toLowerCase());
         send(
           res,
           errorReply(
