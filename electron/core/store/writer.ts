@@ -610,10 +610,26 @@ const STATEMENTS = {
   unindexed: UNINDEXED_KINDS,
 };
 
+/** What every thread of the store is started with, but its mode, port and name. */
+function commonData(file: string, caps: ClassCaps) {
+  return {
+    libsql: libsqlPath(),
+    ...STATEMENTS,
+    file,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    caps,
+    checkpoint: CHECKPOINT,
+    index: INDEX,
+    row: ROW,
+  };
+}
+
 export class WriterClient {
   private readonly worker: Worker;
   /** The writer's checkpointer (CHECKPOINT): its own thread and connection. */
   private readonly checkpointer: Worker;
+  /** Settles when the checkpointer's thread has ended, however (closed, failed, terminated). */
+  private readonly checkpointerEnded: Promise<unknown>;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   private dead: Error | null = null;
@@ -621,16 +637,7 @@ export class WriterClient {
 
   constructor(file: string, caps: ClassCaps) {
     const channel = new MessageChannel();
-    const common = {
-      libsql: libsqlPath(),
-      ...STATEMENTS,
-      file,
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-      caps,
-      checkpoint: CHECKPOINT,
-      index: INDEX,
-      row: ROW,
-    };
+    const common = commonData(file, caps);
     this.checkpointer = startWorker({
       ...common,
       mode: 'checkpoint',
@@ -638,6 +645,7 @@ export class WriterClient {
       threadName: CHECKPOINT_THREAD_NAME,
     });
     this.checkpointer.unref();
+    this.checkpointerEnded = new Promise((resolve) => this.checkpointer.once('exit', resolve));
     // Its failure only leaves the checkpoints to the writer (CHECKPOINT.hardBytes).
     this.checkpointer.on('error', () => undefined);
     this.worker = startWorker({
@@ -685,14 +693,14 @@ export class WriterClient {
       return;
     }
     this.closing = true;
-    const ended = new Promise((resolve) => this.checkpointer.once('exit', resolve));
     await this.request({ type: 'close' }).catch(() => undefined);
     await this.worker.terminate();
     // The writer's close told the checkpointer to close its connection and its port, after which
     // its thread ends by itself; stopping both threads at once could crash the process as it
     // exits (libsql's native teardown, seen under vitest's forks). Cut it only if it hangs.
+    // (A checkpointer that failed earlier has ended already: nothing to wait for.)
     const late = setTimeout(() => void this.checkpointer.terminate(), 2_000);
-    await ended;
+    await this.checkpointerEnded;
     clearTimeout(late);
   }
 }
@@ -700,18 +708,7 @@ export class WriterClient {
 /** Runs `PRAGMA quick_check` on its own thread and connection: the problems found, or []. */
 export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const w = startWorker({
-      libsql: libsqlPath(),
-      ...STATEMENTS,
-      file,
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-      caps: {} as ClassCaps,
-      mode: 'check',
-      checkpoint: CHECKPOINT,
-      index: INDEX,
-      row: ROW,
-      threadName: 'dets-check',
-    });
+    const w = startWorker({ ...commonData(file, {} as ClassCaps), mode: 'check', threadName: 'dets-check' });
     w.once('message', (r: Reply) => {
       void w.terminate();
       if (r.ok) resolve((r.problems ?? []).filter((p) => p !== 'ok'));

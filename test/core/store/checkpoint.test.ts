@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
-import { CHECKPOINT, CHECKPOINT_THREAD_NAME, WRITER_THREAD_NAME } from '../../../electron/core/store/writer';
+import {
+  CHECKPOINT,
+  CHECKPOINT_THREAD_NAME,
+  WRITER_THREAD_NAME,
+  WriterClient,
+} from '../../../electron/core/store/writer';
+import { DEFAULT_RETENTION } from '../../../electron/core/store/sqlite-store';
 import { notification, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
@@ -61,6 +67,19 @@ describe.runIf(process.platform === 'linux')(
       for (let i = 0; i < 100 && threadNames().includes(CHECKPOINT_THREAD_NAME); i++)
         await new Promise((r) => setTimeout(r, 20));
       expect(threadNames()).not.toContain(CHECKPOINT_THREAD_NAME);
+    });
+
+    it('closes even when its checkpointer thread ended earlier (a fault), without waiting for it', async () => {
+      const dir = tempDir();
+      const store = await openEventStore({ dataDir: dir, events: new EventHub() });
+      await store.close(); // the database exists, migrated
+      const client = new WriterClient(path.join(dir, 'console.db'), DEFAULT_RETENTION);
+      await (
+        client as unknown as { checkpointer: { terminate(): Promise<number> } }
+      ).checkpointer.terminate();
+      // Waiting for an 'exit' that had already happened would hang here (the test's timeout).
+      await client.close();
+      expect(client.alive).toBe(false);
     });
   },
 );
