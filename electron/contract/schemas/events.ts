@@ -89,6 +89,13 @@ export const EventQuery = z.object({
    * 12-digit sequence), so the last id of a page is the `before` of the next.
    */
   before: z.string().max(100).optional(),
+  /**
+   * Only events stored after this id (exclusive), in commit order: what a live list asks for to
+   * catch up. Unlike `since`, it never misses an event committed after a newer one although it
+   * arrived earlier (a notification waits for its commit; another process writes the profile).
+   * `total` counts only these.
+   */
+  after: z.string().max(100).optional(),
   limit: z.number().int().min(1).max(10_000).optional(),
 });
 export type EventQuery = z.infer<typeof EventQuery>;

@@ -6,7 +6,8 @@
  */
 import type { EventDetail, EventQuery } from '../../contract/schemas/events';
 import { type Database, type Statement, isCorruption } from './db';
-import { UNINDEXED_KINDS, parseRecord } from './records';
+import { ConsoleError } from '../../contract/errors';
+import { UNINDEXED_KINDS, parseEventId, parseRecord } from './records';
 
 export interface Where {
   /** The condition on `events` alone (a walk over all matches: readRecords). */
@@ -158,6 +159,12 @@ export function whereOf(
   if (q.until !== undefined) {
     sql.push('at_ms <= ?');
     params.push(Date.parse(q.until));
+  }
+  if (q.after !== undefined) {
+    const seq = parseEventId(q.after);
+    if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `after: ${q.after} is not an event id`);
+    sql.push('seq > ?');
+    params.push(seq);
   }
   const text = q.text ?? '';
   if (text !== '' && [...text].length >= TRIGRAM) {

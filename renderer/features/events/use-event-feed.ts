@@ -155,11 +155,13 @@ const nextFrame: (fn: () => void) => void = (fn) =>
   typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : setTimeout(fn, 16);
 
 /**
- * Brings the feed under `key` up to date with the store: what matched `filters` since its newest
- * event (the store says what matches: its search is FTS, its failed rule SQL). `'again'` while the
- * feed's first page is still loading: events written meanwhile may be missing from that answer.
+ * Brings the feed under `key` up to date with the store: what matched `filters` and was stored
+ * after its newest event (the store says what matches: its search is FTS, its failed rule SQL).
+ * By id, not by time: an event that arrived earlier but was committed later (a notification
+ * waits for its commit; another process writes the same profile) is not skipped. `'again'` while
+ * the feed's first page is still loading: events written meanwhile may be missing from that answer.
  */
-async function refreshHead(
+export async function refreshHead(
   api: ConsoleApi,
   client: QueryClient,
   key: QueryKey,
@@ -173,14 +175,16 @@ async function refreshHead(
     await client.refetchQueries({ queryKey: key, exact: true });
     return 'done';
   }
-  const page = await api.events.query({ ...filters, since: newest.at, limit: HEAD_LIMIT });
+  // The highest id listed (ids sort in commit order; a filled gap is shown by time, so the first
+  // row is not always the last stored).
+  const after = old.pages[0]!.events.reduce((m, e) => (e.id > m ? e.id : m), newest.id);
+  const page = await api.events.query({ ...filters, after, limit: HEAD_LIMIT });
   if (page.events.length >= HEAD_LIMIT) {
     // More matched than a page: the newest HEAD_LIMIT become the list (older ones load by `before`
     // as the reader scrolls, so nothing is skipped) rather than leave a gap, and without a
     // reload that would compete with the reader's next filter. `page.total` counts every match
-    // since (inclusive: those listed at that very time are counted once).
-    const listedAtNewest = old.pages[0]!.events.filter((e) => e.at === newest.at).length;
-    const total = old.pages[0]!.total + page.total - listedAtNewest;
+    // stored after the feed's newest, none of which is listed yet.
+    const total = old.pages[0]!.total + page.total;
     client.setQueryData<Feed>(key, { pages: [{ events: page.events, total }], pageParams: [undefined] });
     return 'done';
   }

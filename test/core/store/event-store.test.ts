@@ -106,6 +106,32 @@ describe('event store: append, get, query', () => {
     expect(store.hasTransaction('nope')).toBe(false);
   });
 
+  it('`after` an id answers what was stored after it, even an event that arrived earlier but was committed later', async () => {
+    const { store } = await openStore(tempDir());
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    const first = await store.append(callback({ at: at(10) }), { durable: true });
+    // Arrived at 5 s (a notification waiting for its commit, or another process), stored second.
+    const late = await store.append(notification({ at: at(5), transaction_id: 'late-1' }), { durable: true });
+    const third = await store.append(callback({ at: at(11), path: '/key' }), { durable: true });
+    // By time, a list whose newest row is `first` would never see `late`.
+    const bySince = await store.query({ since: at(10) });
+    expect(bySince.events.map((e) => e.id)).not.toContain(late.id);
+    const page = await store.query({ after: first.id });
+    expect(page.events.map((e) => e.id)).toEqual([third.id, late.id]);
+    expect(page.total).toBe(2);
+    // With other filters, and counted by the same rule in stats.
+    expect((await store.query({ after: first.id, kind: 'notification' })).events.map((e) => e.id)).toEqual([
+      late.id,
+    ]);
+    expect((await store.stats({ query: { after: late.id } })).total).toBe(1);
+    expect((await store.query({ after: third.id })).total).toBe(0);
+    await expect(store.query({ after: 'yesterday' })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringContaining('after: yesterday is not an event id'),
+    });
+  });
+
   it('group commit: concurrent durable appends all land, ids unique and increasing', async () => {
     const { store } = await openStore(tempDir());
     const done = await Promise.all(
