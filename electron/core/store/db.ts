@@ -210,6 +210,18 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       END;
     `,
   },
+  {
+    // Version 8: a kind in seq order. A page's default list (the newest callbacks or
+    // notifications, newest first) and \`events --kind\` (oldest first, in chunks) ask for one
+    // kind ordered by seq; (kind, outcome) and (kind, at_ms) are not in that order, and without
+    // statistics the planner sorted every event of the kind for each page: 1 s per page, and
+    // O(n²) for \`events --kind\`, at a million notifications. An index on kind holds (kind,
+    // seq): both read it in order and stop at the page's end (0.7 ms at a million).
+    version: 8,
+    sql: `
+      CREATE INDEX events_kind_seq ON events (kind);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -195,6 +195,16 @@ export function bySeq(seqs: readonly number[]): Where {
   return { sql, params, sources: [eventsSource(sql, params)] };
 }
 
+/** The statement {@link newest} runs on one source: its newest rows, by key, a LIMIT of them. */
+export function newestSql(
+  s: Pick<Source, 'from' | 'sql' | 'key'>,
+  columns: string,
+  boundOp?: '<' | '>',
+): string {
+  const bound = boundOp ? ` AND ${s.key} ${boundOp} ?` : '';
+  return `SELECT ${columns} FROM ${s.from} WHERE ${s.sql}${bound} ORDER BY ${s.key} DESC LIMIT ?`;
+}
+
 /**
  * The newest `limit` rows of `where` (with `extra` on each source's key, e.g. `< ?`), newest
  * first: each source's newest, merged. `columns` must include `seq`.
@@ -208,12 +218,12 @@ export function newest(
 ): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   for (const s of where.sources) {
-    const bound = keyBound ? ` AND ${s.key} ${keyBound.op} ?` : '';
     rows.push(
-      ...prepared(
-        db,
-        `SELECT ${columns} FROM ${s.from} WHERE ${s.sql}${bound} ORDER BY ${s.key} DESC LIMIT ?`,
-      ).all(...s.params, ...(keyBound ? [keyBound.seq] : []), limit),
+      ...prepared(db, newestSql(s, columns, keyBound?.op)).all(
+        ...s.params,
+        ...(keyBound ? [keyBound.seq] : []),
+        limit,
+      ),
     );
   }
   if (where.sources.length === 1) return rows;
@@ -254,6 +264,11 @@ export function snapshot<T>(db: Database, fn: () => T): T {
 
 const CHUNK = 500;
 
+/** The statement {@link readRecords} reads each chunk with: rows past a seq, oldest first. */
+export function scanChunkSql(whereSql: string): string {
+  return `SELECT seq, record FROM events WHERE seq > ? AND ${whereSql} ORDER BY seq LIMIT ${CHUNK}`;
+}
+
 /**
  * Records with seq > `after` matching `where`, oldest first, in chunks (a million rows stream
  * without being held). A chunk that meets damage is read again row by row over its seq range;
@@ -265,9 +280,7 @@ export async function* readRecords(
   options: { after: number; where: Where; onDamage?: (why: string) => void; upTo?: number },
 ): AsyncGenerator<EventDetail> {
   const { where } = options;
-  const chunk = db.prepare(
-    `SELECT seq, record FROM events WHERE seq > ? AND ${where.sql} ORDER BY seq LIMIT ${CHUNK}`,
-  );
+  const chunk = db.prepare(scanChunkSql(where.sql));
   const one = db.prepare(`SELECT seq, record FROM events WHERE seq = ? AND ${where.sql}`);
   let after = options.after;
   let highest: number | null = options.upTo ?? null;

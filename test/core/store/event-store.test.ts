@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
+import { newestSql, scanChunkSql, whereOf } from '../../../electron/core/store/reader';
 import { acceptedAmongSql } from '../../../electron/core/store/writer';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
@@ -130,6 +131,39 @@ describe('event store: append, get, query', () => {
       code: 'BAD_ARGUMENT',
       message: expect.stringContaining('after: yesterday is not an event id'),
     });
+  });
+
+  it("reads a kind in seq order through events_kind_seq: a page's newest and `events --kind` never sort every event of the kind", async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir);
+    await store.append(notification({ transaction_id: 'tx-plan' }), { durable: true });
+    await store.append(callback({}), { durable: true });
+    const db = new Database(path.join(dir, 'console.db'), { readonly: true });
+    const plan = (sql: string, ...params: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+    try {
+      for (const kind of ['notification', 'callback'] as const) {
+        const where = whereOf({ kind });
+        const source = where.sources[0]!;
+        // The page's first page, and the next one (`before`).
+        for (const op of [undefined, '<'] as const) {
+          const p = plan(newestSql(source, 'seq, at', op), ...source.params, ...(op ? [10] : []), 100);
+          expect(p).toMatch(/USING (COVERING )?INDEX events_kind_seq \(kind=\?/);
+          expect(p).not.toMatch(/TEMP B-TREE/);
+        }
+        // `events --kind` (store.scan), chunk after chunk.
+        const s = plan(scanChunkSql(where.sql), 0, ...where.params);
+        expect(s).toMatch(/INDEX events_kind_seq \(kind=\? AND rowid>\?\)/);
+        expect(s).not.toMatch(/TEMP B-TREE/);
+      }
+    } finally {
+      db.close();
+    }
+    expect((await store.query({ kind: 'notification' })).events.map((e) => e.transaction_id)).toEqual([
+      'tx-plan',
+    ]);
   });
 
   it('group commit: concurrent durable appends all land, ids unique and increasing', async () => {
