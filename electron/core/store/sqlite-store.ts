@@ -88,6 +88,13 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/**
+ * The lowest seq of the events at or after a time (`since`): where a scan of the window starts.
+ * `seq + 0`: a bare min(seq) makes SQLite walk the table in seq order until a row is in the
+ * window (150 ms at a million for a recent one); this reads the at_ms index's range instead.
+ */
+export const SINCE_FIRST_SEQ_SQL = 'SELECT min(seq + 0) AS s FROM events WHERE at_ms >= ?';
+
 const SUMMARY_COLUMNS =
   'seq, at, kind, path, method, status, outcome, transaction_id, failed_check, obj, sub, duration_ms, warning, remote';
 
@@ -574,6 +581,16 @@ class SqliteEventStore implements EventStore {
           .get(...where.params, after, Math.max(0, filter.last! - 1)),
       );
       if (nth) after = Number(nth.seq) - 1;
+    }
+    if (filter.since !== undefined && upTo === undefined) {
+      // A time window's rows start at its lowest seq (the at_ms index gives it): the chunks walk
+      // from there, not from the start of the table past every older row (\`events --since 10m\`
+      // at a million events: 1.6 s, most of it that walk, before this).
+      const first = this.reading(() =>
+        this.db.prepare(SINCE_FIRST_SEQ_SQL).get(Date.parse(filter.since!)),
+      ) as { s: unknown } | undefined;
+      if (first?.s === null || first?.s === undefined) return;
+      after = Math.max(after, Number(first.s) - 1);
     }
     yield* readRecords(this.db, {
       after,

@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
 import { newestSql, scanChunkSql, whereOf } from '../../../electron/core/store/reader';
+import { SINCE_FIRST_SEQ_SQL } from '../../../electron/core/store/sqlite-store';
 import { acceptedAmongSql } from '../../../electron/core/store/writer';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
@@ -164,6 +165,36 @@ describe('event store: append, get, query', () => {
     expect((await store.query({ kind: 'notification' })).events.map((e) => e.transaction_id)).toEqual([
       'tx-plan',
     ]);
+  });
+
+  it("scan({since}) starts at the window's lowest seq, read from the at_ms index, and misses no event of the window", async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir);
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    // Times out of seq order: 50 s stored before 20 s, 45 s after 60 s.
+    for (const s of [10, 50, 20, 30, 60, 45, 5]) await store.append(callback({ at: at(s), obj: `o${s}` }));
+    const objs = async (since: string) => {
+      const out: string[] = [];
+      for await (const e of store.scan({ since })) out.push(String(e.obj));
+      return out;
+    };
+    expect(await objs(at(30))).toEqual(['o50', 'o30', 'o60', 'o45']);
+    expect(await objs(at(0))).toEqual(['o10', 'o50', 'o20', 'o30', 'o60', 'o45', 'o5']);
+    expect(await objs(at(61))).toEqual([]);
+    // With --limit (last) and a kind, the same window.
+    const last: string[] = [];
+    for await (const e of store.scan({ since: at(30), kind: 'callback', last: 2 })) last.push(String(e.obj));
+    expect(last).toEqual(['o60', 'o45']);
+    const db = new Database(path.join(dir, 'console.db'), { readonly: true });
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${SINCE_FIRST_SEQ_SQL}`).all(0) as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+      expect(plan).toMatch(/INDEX events_at \(at_ms>\?\)/);
+    } finally {
+      db.close();
+    }
   });
 
   it('group commit: concurrent durable appends all land, ids unique and increasing', async () => {
