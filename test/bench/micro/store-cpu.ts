@@ -10,14 +10,28 @@
  * notification; notification also runs 32 concurrent durable appenders for MICRO_SECONDS, 8),
  * MICRO_CALLBACK_CAP (the callback class's cap; e.g. 4000 puts every round at the cap, as a
  * long-running console is: each commit then also trims as many callbacks as it adds).
+ *
+ * MICRO_KIND=row-floor: a lower bound on what storing a callback can cost in this schema. The
+ * rows records.ts toRow makes of the same callbacks go straight into the database with the
+ * writer's statements (ROWS_PER_INSERT per call, 512 rows per transaction, synchronous=NORMAL as
+ * the writer commits a batch with nothing durable): no event, no message to a thread, no queue.
+ * Then the same without the secondary indexes, without the text row, and with a record cut to
+ * 600 bytes: what each part of the row costs SQLite and the binding.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Database from 'libsql';
 import { EventHub } from '../../../electron/core/event-hub';
 import { blankEvent, openEventStore, type NewEvent } from '../../../electron/core/store';
+import { PENDING_ID, ROW, toRow, type EventRow } from '../../../electron/core/store/records';
+import {
+  INSERT_EVENT_SQL,
+  INSERT_UNINDEXED_TEXT_SQL,
+  ROWS_PER_INSERT,
+} from '../../../electron/core/store/writer';
 
 const N = Number(process.env.MICRO_N ?? 10_000);
 const KIND = process.env.MICRO_KIND ?? 'callback';
@@ -110,7 +124,79 @@ async function settle(): Promise<void> {
   }
 }
 
+/** The row-floor mode (see the header): µs of CPU per row, for each variant of the row. */
+async function rowFloor(): Promise<void> {
+  const rows = Array.from({ length: N }, (_, i) => {
+    const e = callback(i);
+    return toRow({ id: PENDING_ID, ...e }, 0, 256 * 1024).row;
+  });
+  const variants: { name: string; dropIndexes: boolean; text: boolean; recordChars: number | null }[] = [
+    { name: 'as stored (every index, its text row)', dropIndexes: false, text: true, recordChars: null },
+    { name: 'no secondary index on events', dropIndexes: true, text: true, recordChars: null },
+    { name: 'no index, no text row', dropIndexes: true, text: false, recordChars: null },
+    { name: 'no index, no text row, a 600-byte record', dropIndexes: true, text: false, recordChars: 600 },
+  ];
+  const heads = (sql: string) => sql.slice(0, sql.indexOf('VALUES')).trim();
+  for (const v of variants) {
+    const results: number[] = [];
+    for (let round = 0; round < Number(process.env.MICRO_ROUNDS ?? 3); round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'dets-micro-floor-'));
+      const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
+      await store.close();
+      const db = new Database(join(dir, 'console.db'));
+      db.pragma('synchronous = NORMAL');
+      if (v.dropIndexes) {
+        const names = db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL",
+          )
+          .all() as { name: string }[];
+        for (const { name } of names) db.exec(`DROP INDEX ${name}`);
+      }
+      const group = (width: number) => `(${new Array(width).fill('?').join(', ')})`;
+      const many = (head: string, width: number) =>
+        db.prepare(`${head} VALUES ${new Array(ROWS_PER_INSERT).fill(group(width)).join(', ')}`);
+      const insertEvents = many(heads(INSERT_EVENT_SQL).replace(/\s+/g, ' '), 19);
+      const insertText = many(heads(INSERT_UNINDEXED_TEXT_SQL), 2);
+      // The statements' parameters are made before the clock starts: only SQLite and the binding count.
+      let seq = 1;
+      const chunks: { ev: unknown[]; tx: unknown[] }[] = [];
+      for (let i = 0; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+        const ev: unknown[] = [];
+        const tx: unknown[] = [];
+        for (const r of rows.slice(i, i + ROWS_PER_INSERT)) {
+          const row = [...r] as EventRow;
+          row[ROW.seq] = seq;
+          if (v.recordChars !== null) row[ROW.record] = r[ROW.record].slice(0, v.recordChars);
+          ev.push(...row.slice(0, 19));
+          tx.push(seq++, r[ROW.search]);
+        }
+        chunks.push({ ev, tx });
+      }
+      const perTransaction = 512 / ROWS_PER_INSERT;
+      const c0 = process.cpuUsage();
+      for (let at = 0; at < chunks.length; at += perTransaction) {
+        db.exec('BEGIN');
+        for (const { ev, tx } of chunks.slice(at, at + perTransaction)) {
+          insertEvents.run(ev);
+          if (v.text) insertText.run(tx);
+        }
+        db.exec('COMMIT');
+      }
+      const c = process.cpuUsage(c0);
+      results.push((c.user + c.system) / (seq - 1));
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    results.sort((a, b) => a - b);
+    process.stdout.write(
+      `row floor, ${v.name}: median ${results[Math.floor(results.length / 2)]!.toFixed(1)} µs/row (${results.map((r) => r.toFixed(1)).join(', ')}; record ${v.recordChars ?? rows[0]![ROW.record].length} chars)\n`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
+  if (KIND === 'row-floor') return rowFloor();
   const dir = mkdtempSync(join(tmpdir(), 'dets-micro-'));
   const cap = process.env.MICRO_CALLBACK_CAP;
   const store = await openEventStore({

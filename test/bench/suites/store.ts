@@ -6,6 +6,9 @@
  *            from spawn to its ready line (target ≤ 1.5 s), stopped by its PID each time
  *   search   `dets-console events --data-dir DIR --search TEXT --limit 20 --json`, wall time, for
  *            a TEXT a few events carry and one most callbacks carry (target < 1 s each)
+ *   kind     `events --kind notification --limit 100 --json`: a page of the commonest kind, the
+ *            newest 100 (db.ts version 8; "the pages and events query through indexes": < 1 s)
+ *   since    `events --since 1h --json`: the last hour of the year, a recent window (< 1 s)
  *
  * each the median of BENCH_STORE_RUNS runs (default 3). The profile is built fast but honestly:
  * the store opens the database once (schema and migrations), then the rows go in directly
@@ -28,7 +31,8 @@ import { atMost, below } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 
 const SUITE_ID = 'store';
-const SUITE_TITLE = 'Profile database: a year of events, serve ready and events --search (issue 12)';
+const SUITE_TITLE =
+  'Profile database: a year of events, serve ready, events --search, a page of a kind, a recent window (issue 12)';
 /** Events carrying the "few" search text, spread evenly over the profile. */
 const NEEDLES = 5;
 const SERVE_READY_MS = 30_000;
@@ -123,49 +127,47 @@ export const storeSuite: Suite = {
     }
     checks.push({ id: 'serve.stops', ok: true, detail: 'exit 0 on SIGTERM every run' });
 
-    // events --search: a text a few events carry, one most callbacks carry.
-    const searches = [
-      { id: 'few', text: needle, expect: NEEDLES },
-      { id: 'many', text: 'user_auth', expect: 20 },
+    // events --search: a text a few events carry, one most callbacks carry; then a page of a
+    // kind and a recent window. `expect` checks what each printed (a number, or at least one).
+    const queries = [
+      { id: 'few', args: ['--search', needle, '--limit', '20'], expect: Math.min(20, NEEDLES) },
+      { id: 'many', args: ['--search', 'user_auth', '--limit', '20'], expect: 20 },
+      { id: 'kind', args: ['--kind', 'notification', '--limit', '100'], expect: 100 },
+      { id: 'since', args: ['--since', '1h'], expect: 'some' },
     ] as const;
     const searchMs = new Map<string, number[]>();
-    for (const s of searches) {
+    for (const q of queries) {
       const times: number[] = [];
+      const shown = q.args.join(' ');
       for (let run = 1; run <= cfg.storeRuns; run++) {
-        const r = await runCli(cli, [
-          'events',
-          '--data-dir',
-          dataDir,
-          '--search',
-          s.text,
-          '--limit',
-          '20',
-          '--json',
-        ]);
+        const r = await runCli(cli, ['events', '--data-dir', dataDir, ...q.args, '--json']);
         times.push(r.ms);
         const lines = r.stdout.split('\n').filter((l) => l.startsWith('{'));
         if (run === 1) {
-          const ok = lines.length === Math.min(20, s.expect);
+          const ok = q.expect === 'some' ? lines.length > 0 : lines.length === q.expect;
+          const wanted = q.expect === 'some' ? 'at least one' : String(q.expect);
           checks.push({
-            id: `events.search-${s.id}`,
+            id: q.id === 'few' || q.id === 'many' ? `events.search-${q.id}` : `events.${q.id}`,
             ok,
-            detail: `--search ${s.text}: ${lines.length} events printed, expected ${Math.min(20, s.expect)}`,
+            detail: `${shown}: ${lines.length} events printed, expected ${wanted}`,
           });
           if (!ok)
             throw new BenchBroken(
-              `store suite: events --search ${s.text} printed ${lines.length} events, expected ${Math.min(20, s.expect)}`,
+              `store suite: events ${shown} printed ${lines.length} events, expected ${wanted}`,
             );
         }
         ctx.log(
-          `  events --search ${s.text} (${s.id}) ${run}/${cfg.storeRuns}: ${r.ms.toFixed(0)} ms, ${lines.length} events`,
+          `  events ${shown} (${q.id}) ${run}/${cfg.storeRuns}: ${r.ms.toFixed(0)} ms, ${lines.length} events`,
         );
       }
-      searchMs.set(s.id, times);
+      searchMs.set(q.id, times);
     }
 
     const serveMedian = median(serveMs);
     const fewMedian = median(searchMs.get('few')!);
     const manyMedian = median(searchMs.get('many')!);
+    const kindMedian = median(searchMs.get('kind')!);
+    const sinceMedian = median(searchMs.get('since')!);
     const verdicts = [
       atMost(
         'store_serve_ready',
@@ -186,6 +188,18 @@ export const storeSuite: Suite = {
         manyMedian,
         1000,
       ),
+      below(
+        'store_kind_page',
+        `events --kind notification --limit 100 over ${n} events, the newest page of a kind (median of ${cfg.storeRuns})`,
+        kindMedian,
+        1000,
+      ),
+      below(
+        'store_since_recent',
+        `events --since 1h over ${n} events, a recent window (median of ${cfg.storeRuns})`,
+        sinceMedian,
+        1000,
+      ),
     ];
     return {
       id: SUITE_ID,
@@ -196,7 +210,7 @@ export const storeSuite: Suite = {
       checks,
       notes: [
         `profile: ${n} events over a year (3 in 4 acknowledged notifications, 1 in 4 judged /user_auth callbacks), rows made by records.ts toRow and inserted with the writer's statements; built in ${(buildMs / 1000).toFixed(1)} s.`,
-        `serve timed from spawn to its --json ready line (UI, bank and sandbox listeners on port 0), stopped by SIGTERM to its PID; events timed from spawn to exit, --limit 20 --json.`,
+        `serve timed from spawn to its --json ready line (UI, bank and sandbox listeners on port 0), stopped by SIGTERM to its PID; events timed from spawn to exit with --json (the searches with --limit 20, the kind with --limit 100, the window unlimited).`,
         n < 1_000_000
           ? `${n} events, not the million issue 12 names (BENCH_STORE_EVENTS / BENCH_SCALE): the targets are judged on this smaller profile.`
           : 'a million events, as issue 12 names.',
@@ -218,6 +232,8 @@ export const storeSuite: Suite = {
           .map((m) => m.toFixed(0))
           .join(', '),
         search_many_ms_median: Number(manyMedian.toFixed(0)),
+        kind_page_ms_median: Number(kindMedian.toFixed(0)),
+        since_recent_ms_median: Number(sinceMedian.toFixed(0)),
       },
     };
   },
