@@ -39,7 +39,7 @@ import {
   judgeNotification,
   type ForwardOutcome,
 } from './forward';
-import { JwksClient } from '../jwt';
+import { JwksClient, type JwksState } from '../jwt';
 import { BUDGET_CHECK_ID, budgetDetail, overBudget } from '../http/budget';
 import { rebuildCallbackDetail, recordVerdict } from './callback-detail';
 import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
@@ -69,6 +69,8 @@ interface Reply {
    * is written, so masking costs the request nothing.
    */
   recorded: () => string | null;
+  /** The headers as sent, Content-Length included, when made with the reply (else send adds it). */
+  wire?: Record<string, string>;
 }
 
 const masked = (key: string) => `<masked: ${[...key].length} characters>`;
@@ -80,20 +82,23 @@ function jsonReply(
   extra: Record<string, string> = {},
 ): Reply {
   const text = JSON.stringify(body);
+  let masking: string | undefined;
   const recorded =
     maskKey && body && typeof body === 'object' && typeof (body as { key?: unknown }).key === 'string'
-      ? () => JSON.stringify({ ...body, key: masked((body as { key: string }).key) })
+      ? () => (masking ??= JSON.stringify({ ...body, key: masked((body as { key: string }).key) }))
       : () => text;
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...extra,
+  };
   return {
     status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...extra,
-    },
+    headers,
     text,
     recorded,
+    wire: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) },
   };
 }
 
@@ -133,7 +138,8 @@ function clip(text: string): string {
 
 function recordHeaders(raw: IncomingMessage['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name];
     if (value === undefined || name === REPLAY_HEADER) continue;
     out[name] = MASKED_HEADERS.has(name) ? '<masked>' : Array.isArray(value) ? value.join(', ') : value;
   }
@@ -231,16 +237,30 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
 
   const send = (res: ServerResponse, reply: Reply) => {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(reply.status, {
-      ...reply.headers,
-      'Content-Length': String(Buffer.byteLength(reply.text)),
-    });
+    res.writeHead(
+      reply.status,
+      reply.wire ?? { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.text)) },
+    );
     res.end(reply.text);
   };
 
   const behaviourFor = (route: string) => settings.get().behaviours[route];
 
   // ------------------------------------------------------------------------------- callbacks
+
+  /**
+   * A customer's success answer per route, made once and sent again as it is (the body, its
+   * masked record and the headers): a callback's answer costs a lookup, not a JSON of the
+   * customer (issue 11). A customer changed or imported again is a new object, so an answer is
+   * never stale; a behaviour set for the route (Bank page) makes its answer afresh each time.
+   */
+  const successReplies = new WeakMap<Customer, Partial<Record<CallbackPath, Reply>>>();
+  function successReply(route: CallbackPath, c: Customer, b: BehavioursValue[string] | undefined): Reply {
+    if (b) return jsonReply(200, successBody(route, c, b), true);
+    let byRoute = successReplies.get(c);
+    if (!byRoute) successReplies.set(c, (byRoute = {}));
+    return (byRoute[route] ??= jsonReply(200, successBody(route, c, undefined), true));
+  }
 
   function successBody(
     route: CallbackPath,
@@ -303,7 +323,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         forward: null,
       };
     }
-    return { reply: jsonReply(200, successBody(route, verdict.customer, b), true), verdict, forward: null };
+    return { reply: successReply(route, verdict.customer, b), verdict, forward: null };
   }
 
   /** A callback answered, waiting for its event to be built (after the turn's answers are written). */
@@ -346,7 +366,8 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         ? budgetDetail(duration)
         : null;
     const over = late && failed !== BUDGET_CHECK_ID ? budgetDetail(duration) : null;
-    const warning = [verdict?.warning ?? null, over].filter(Boolean).join('; ') || null;
+    const own = verdict?.warning || null;
+    const warning = own && over ? `${own}; ${over}` : own || over || null;
     return {
       ...blankEvent('callback', new Date(a.at).toISOString()),
       path: a.path,
@@ -362,7 +383,8 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       response: { status: reply.status, headers: reply.headers, body: reply.recorded() },
       // The decoded token and the checks are rebuilt on read from the raw token and this.
       ...(verdict ? { data: recordVerdict(failedDetail) } : {}),
-      jwks: verdict?.jwks.url ? { ...verdict.jwks, url: verdict.jwks.url } : null,
+      // The client's state as it is (a frozen snapshot shared until it changes), not a copy.
+      jwks: verdict?.jwks.url ? (verdict.jwks as JwksState & { url: string }) : null,
       forward: forward
         ? {
             url: forward.url,

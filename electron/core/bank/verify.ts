@@ -43,7 +43,10 @@ export interface VerifyDeps {
   noUrlHint: string;
   /** When the callback's budget ends (ms, on the clock the JWKS client uses). */
   deadlineMs?: number;
-  /** Passed checks without words (a callback's checks are rebuilt when its event is read). */
+  /**
+   * Passed checks without words, and no list of checks in the verdict (a callback's checks are
+   * rebuilt when its event is read).
+   */
   lean?: boolean;
 }
 
@@ -127,7 +130,8 @@ export async function verifySessionToken(
     ok: v.ok,
     failed: v.failed as BankCheckId | null,
     detail: v.detail,
-    checks: v.checks.filter((c) => c.id !== 'present' && c.id !== 'lifetime'),
+    // Lean (a callback's hot path): its checks are rebuilt when its event is read, not kept here.
+    checks: deps.lean === true ? [] : v.checks.filter((c) => c.id !== 'present' && c.id !== 'lifetime'),
     decoded: v.decoded,
     customer: v.ok || v.failed === 'sub' ? customer : null,
     obj: claim(payload, 'obj'),
