@@ -135,7 +135,9 @@ export function fakeEventsConsole(
   };
   const eventsApi = {
     query: vi.fn(async (q: EventQuery = {}) => {
-      let list = events.filter((e) => matches(e, q));
+      // `after`: stored after that event, i.e. above it in this newest-first list (as seq orders the store).
+      const upTo = q.after === undefined ? -1 : events.findIndex((e) => e.id === q.after);
+      let list = (upTo >= 0 ? events.slice(0, upTo) : events).filter((e) => matches(e, q));
       const total = list.length;
       if (q.before) list = list.slice(list.findIndex((e) => e.id === q.before) + 1);
       return { events: list.slice(0, q.limit ?? 100), total };

@@ -143,7 +143,7 @@ describe('CallbacksPage', () => {
     await waitFor(() => expect(rowIds()).toEqual(['c9']));
     expect(fake.events.query).toHaveBeenCalledWith({ kind: 'callback', text: 'gb33', limit: 1_000 });
     expect(screen.getByTestId('callbacks-count').textContent).toBe('1 match');
-    // A live callback: whether it matches is the store's to say (one query since the newest).
+    // A live callback: whether it matches is the store's to say (one query after the newest listed).
     const live = summary({ id: 'cA', obj: 'GB33BUKB20201555555556', at: '2025-01-01T12:00:01.000Z' });
     const other = summary({ id: 'cB', obj: 'DE89', at: '2025-01-01T12:00:02.000Z' });
     fake.setEvents([other, live, c9, ...EVENTS]);
@@ -153,7 +153,7 @@ describe('CallbacksPage', () => {
     });
     await waitFor(() => expect(rowIds()).toEqual(['cA', 'c9']));
     expect(fake.events.query).toHaveBeenCalledWith(
-      expect.objectContaining({ kind: 'callback', text: 'gb33', since: '2025-01-01T12:00:00.000Z' }),
+      expect.objectContaining({ kind: 'callback', text: 'gb33', after: 'c9' }),
     );
     await waitFor(() => expect(screen.getByTestId('callbacks-count').textContent).toBe('2 matches'));
   });

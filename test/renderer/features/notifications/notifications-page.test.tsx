@@ -116,7 +116,7 @@ describe('NotificationsPage', () => {
     );
   });
 
-  it('with a search open, live notifications are asked of the store (one query since the newest), batched per frame', async () => {
+  it('with a search open, live notifications are asked of the store (one query after the newest listed), batched per frame', async () => {
     const fake = await renderPage(fakeEventsConsole({ events: [notification(2), notification(1)] }));
     fireEvent.change(screen.getByTestId('notifications-search'), { target: { value: '000000000002' } });
     await waitFor(() => expect(rowIds()).toEqual(['n2']));
@@ -134,7 +134,7 @@ describe('NotificationsPage', () => {
     expect(fake.events.query).toHaveBeenLastCalledWith({
       kind: 'notification',
       text: '000000000002',
-      since: notification(2).at,
+      after: notification(2).id,
       limit: 500,
     });
   });
@@ -154,7 +154,7 @@ describe('NotificationsPage', () => {
     await waitFor(() => expect(rowIds()).toEqual(['n4', 'n3', 'n2', 'n1']));
     expect(fake.events.query).toHaveBeenLastCalledWith({
       kind: 'notification',
-      since: notification(2).at,
+      after: notification(2).id,
       limit: 500,
     });
     expect(screen.getByTestId('notifications-count').getAttribute('data-total')).toBe('4');
