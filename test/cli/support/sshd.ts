@@ -97,6 +97,10 @@ export async function sshFixture(dir: string, port: number): Promise<SshFixture>
       'StrictModes no',
       'AllowTcpForwarding yes',
       'GatewayPorts no',
+      // Remote forwards on IPv4 only: with both families, sshd picks a free port on one and takes
+      // the same number on the other, which another test's server may hold on 127.0.0.1 (a CI
+      // run reached such a server through the "forwarded" port once: 404 for /user_auth).
+      'AddressFamily inet',
       'UsePAM no',
       `PidFile ${path.join(dir, 'sshd.pid')}`,
       '',
