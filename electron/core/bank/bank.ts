@@ -401,7 +401,12 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
 
   interface NotificationResult {
     reply: Reply;
-    outcome: 'accepted' | 'repeat' | 'rejected';
+    /**
+     * What the request was, before the store: a readable notification is `accepted`; the store
+     * turns it into a `repeat` in the transaction that stores it (repeatCheck), the one place
+     * that decides it, and nothing here grows with every transaction_id ever seen.
+     */
+    outcome: 'accepted' | 'rejected';
     transactionId: string | null;
     bodyText: string | null;
     forward: ForwardOutcome | null;
@@ -488,11 +493,6 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         forward: null,
       };
     }
-    // Accepted, unless the store finds, in the transaction that stores it, an accepted one with
-    // the same transaction_id in any letter case, from this process, an earlier one or another
-    // writer of the profile (repeatCheck); a rejected attempt was never taken. One place decides,
-    // and nothing here grows with every transaction_id ever seen.
-    const outcome = 'accepted' as const;
     const b = behaviourFor(name);
     const forwardUrl = settings.get().forward.url;
     if (forwardUrl) {
@@ -506,7 +506,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       outcomeF.verdicts = judgeNotification(outcomeF.result);
       return {
         reply: passThrough(outcomeF),
-        outcome,
+        outcome: 'accepted',
         transactionId: read.id,
         bodyText: read.text,
         forward: outcomeF,
@@ -521,7 +521,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
             `a fixed status ${b.status} is set for ${name} (Bank page, behaviours)`,
           )
         : { status: 200, headers: {}, text: '', recorded: () => null };
-    return { reply, outcome, transactionId: read.id, bodyText: read.text, forward: null };
+    return { reply, outcome: 'accepted', transactionId: read.id, bodyText: read.text, forward: null };
   }
 
   // ----------------------------------------------------------------------------------- handle
