@@ -128,6 +128,20 @@ describe('event store: append, get, query', () => {
     ]);
     expect((await store.stats({ query: { after: late.id } })).total).toBe(1);
     expect((await store.query({ after: third.id })).total).toBe(0);
+    // With a search: the plain text of callbacks and notifications and the index of exchanges alike.
+    const ex = await store.append(
+      {
+        ...notification({ at: at(12), transaction_id: null, obj: 'SEEK-ex' }),
+        kind: 'exchange',
+        outcome: null,
+      },
+      { durable: true },
+    );
+    const cb = await store.append(callback({ at: at(13), obj: 'SEEK-cb' }), { durable: true });
+    const found = await store.query({ after: late.id, text: 'seek-' });
+    expect(found.events.map((e) => e.id)).toEqual([cb.id, ex.id]);
+    expect(found.total).toBe(2);
+    expect((await store.query({ after: ex.id, text: 'seek-' })).events.map((e) => e.id)).toEqual([cb.id]);
     await expect(store.query({ after: 'yesterday' })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
       message: expect.stringContaining('after: yesterday is not an event id'),
