@@ -32,6 +32,12 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       reject(tooLarge(limit));
       return;
     }
+    if (req.destroyed) {
+      // Gone before its handler ran (a listener handles a turn's requests after the turn's
+      // reads, listener.ts turnBatched): its 'close' has passed, so nothing would settle this.
+      reject(new Error('the client went away before its request was read'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;

@@ -6,8 +6,9 @@
  * after 5 s, checked every second. A slow or abandoned client then holds only its own connection,
  * and for at most those bounds.
  *
- * {@link startServer}, which the sandbox and the bank endpoints share, adds: loopback by default
- * (the host decides), malformed HTTP answered with a JSON 400, and a close that stops accepting,
+ * {@link startServer}, which the sandbox and the bank endpoints share, adds: requests handled a
+ * turn at a time ({@link turnBatched}), loopback by default (the host decides), malformed HTTP
+ * answered with a JSON 400, and a close that stops accepting,
  * lets in-flight requests finish (bounded), and then resolves. Given `tls` (a PEM certificate and
  * key, checked by core/tunnel/tls.ts before they get here) it serves HTTPS with the same bounds
  * (DESIGN.md "Command line": `--tls-cert`/`--tls-key`).
@@ -76,6 +77,59 @@ export function createBoundedServer(
   server.requestTimeout = b.requestTimeoutMs;
   server.keepAliveTimeout = b.keepAliveTimeoutMs;
   return server;
+}
+
+/** The answer to a request whose handler threw before answering. */
+const HANDLER_FAILED = JSON.stringify({ error: 'internal', detail: 'the request handler failed' });
+
+/**
+ * `handle`, run a turn at a time: the requests node parses in one turn of the event loop (its
+ * poll phase reads every socket that is ready) are handled together right after it (one
+ * setImmediate), in the order they arrived, so their answers leave in one burst.
+ *
+ * Answered one by one as each is parsed, every answer on a busy listener wakes its client
+ * separately: on loopback the write runs the client's receive path and wakes its thread, on
+ * another core. Answered in a burst, the first answer wakes the client and the rest find it
+ * awake. Measured on one pinned core, 32 connections (docs/benchmarks.md, "Answers a turn at a
+ * time"): the same node:http + node:crypto RS256 verifier spends 60 µs of CPU per request this
+ * way against 84 µs answering each at once, and the bank endpoints 94 against 116 µs on their
+ * event loop; the syscalls and context switches per request are the same, the kernel's wakeup
+ * path is what shrinks. The delay is only the rest of the turn: an idle listener answers as soon
+ * as before.
+ *
+ * A handler that throws (rather than answering 500 itself) gets a 500 for its request and the
+ * turn's other requests are still handled.
+ *
+ * @example
+ * http.createServer(turnBatched((req, res) => res.end('ok')));
+ */
+export function turnBatched(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  // Requests and their responses, alternately: one array, no pair objects.
+  let waiting: (IncomingMessage | ServerResponse)[] = [];
+  const drain = () => {
+    const turn = waiting;
+    waiting = [];
+    for (let i = 0; i < turn.length; i += 2) {
+      const req = turn[i] as IncomingMessage;
+      const res = turn[i + 1] as ServerResponse;
+      try {
+        handle(req, res);
+      } catch {
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(500, {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Length': String(Buffer.byteLength(HANDLER_FAILED)),
+          });
+          res.end(HANDLER_FAILED);
+        }
+      }
+    }
+  };
+  return (req, res) => {
+    if (waiting.push(req, res) === 2) setImmediate(drain);
+  };
 }
 
 /** A PEM certificate (chain) and its private key, for an HTTPS listener. */
@@ -162,9 +216,10 @@ export function startServer(
     tls?: TlsMaterial;
   },
 ): Promise<RunningServer> {
+  const inTurns = turnBatched(handle);
   const server = options.tls
-    ? createBoundedTlsServer(handle, options.tls, options.bounds)
-    : createBoundedServer(handle, options.bounds);
+    ? createBoundedTlsServer(inTurns, options.tls, options.bounds)
+    : createBoundedServer(inTurns, options.bounds);
   const scheme = options.tls ? 'https' : 'http';
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, type Server } from 'node:http';
+import { Socket, connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBody } from '../../../electron/core/http/body';
 import { HttpError } from '../../../electron/core/http/http-error';
@@ -43,6 +43,14 @@ describe('readBody', () => {
     socket.destroy();
     // node reports it as an 'aborted' error; without one, the close names it.
     await expect(outcomes[0]).rejects.toThrow(/aborted|the client went away before sending the whole body/);
+  });
+
+  it('rejects at once a request whose client went away before its handler ran', async () => {
+    // A listener handles a turn's requests after the turn's reads (listener.ts turnBatched): a
+    // client that sent a request and left in the same turn is destroyed, its 'close' long past.
+    const req = new IncomingMessage(new Socket());
+    req.destroy();
+    await expect(readBody(req)).rejects.toThrow(/went away before its request was read/);
   });
 
   it('refuses a declared size over the limit with a 413', async () => {
