@@ -9,10 +9,15 @@
  * 401 naming it.
  *
  * Argument: the customers JSON file (the `--users` format). Env BENCH_SERVICE_JWKS_URL.
+ * Env BENCH_FLOOR_TURNS=1: the same handler answering a turn at a time, as the console's
+ * listeners do (electron/core/http/listener.ts turnBatched): the bank suite's "crypto floor in
+ * turns", printed beside the plain floor so the bank's ratio is never read as beating the
+ * crypto.
  */
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { turnBatched } from '../../../electron/core/http/listener';
 import { announce, closeServer, listenLoopback, stopOn } from '../lib/child-runtime';
 import type { BenchCustomer } from '../lib/customers';
 
@@ -44,7 +49,7 @@ const refuse = (res: ServerResponse, check: string) =>
 
 const decode = (segment: string): unknown => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
 
-const server = createServer((req, res) => {
+function handle(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
   const token = req.headers['x-session-id'];
   if (typeof token !== 'string' || token === '') return refuse(res, 'present');
@@ -88,8 +93,10 @@ const server = createServer((req, res) => {
       email: c.email,
     }),
   );
-});
+}
 
+const inTurns = process.env.BENCH_FLOOR_TURNS === '1';
+const server = createServer(inTurns ? turnBatched(handle) : handle);
 const url = await listenLoopback(server);
 stopOn(() => closeServer(server));
-announce({ url, kids: [...keys.keys()] });
+announce({ url, kids: [...keys.keys()], turns: inTurns });

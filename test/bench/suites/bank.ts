@@ -12,6 +12,10 @@
  *   verify-floor  the node:crypto verifying floor (servers/verify-floor.ts): node:http, the token
  *                 split once, RS256 crypto.verify with a KeyObject cached per kid from the same
  *                 JWKS, the claim checks, the same spec 2.5 body; what a callback costs at least
+ *   floor-turns   the same floor answering a turn at a time (BENCH_FLOOR_TURNS=1), as the
+ *                 console's listeners do (core/http/listener.ts turnBatched): no target, printed
+ *                 so that the bank's ratio to the plain floor is read with what the technique
+ *                 alone is worth
  *   express       what a bank typically writes: express + jwks-rsa (cached) + jsonwebtoken with
  *                 the same checks (servers/express-bank.ts)
  *   http-floor    node:http answering a constant /user_auth JSON of the same size
@@ -63,11 +67,12 @@ const TARGETS = {
   bank: 'bank GET /user_auth',
   'bank-norec': 'bank GET /user_auth, event recording off',
   'verify-floor': 'crypto floor (node:http + node:crypto verify)',
+  'floor-turns': 'crypto floor answering a turn at a time',
   express: 'express + jsonwebtoken + jwks-rsa',
   'http-floor': 'http floor (constant JSON)',
 } as const;
 type TargetId = keyof typeof TARGETS;
-const ORDER: TargetId[] = ['bank', 'bank-norec', 'verify-floor', 'express', 'http-floor'];
+const ORDER: TargetId[] = ['bank', 'bank-norec', 'verify-floor', 'floor-turns', 'express', 'http-floor'];
 
 const SUITE_ID = 'bank';
 const SUITE_TITLE = 'Bank endpoints: GET /user_auth with X-Session-ID (issue 5)';
@@ -174,7 +179,7 @@ export const bankSuite: Suite = {
             },
           };
         }
-        if (id === 'express' || id === 'verify-floor')
+        if (id === 'express' || id === 'verify-floor' || id === 'floor-turns')
           return {
             id,
             ...pin,
@@ -184,7 +189,7 @@ export const bankSuite: Suite = {
               usersFile,
             ],
             cwd: ctx.root,
-            env: { BENCH_SERVICE_JWKS_URL: jwksUrl },
+            env: { BENCH_SERVICE_JWKS_URL: jwksUrl, BENCH_FLOOR_TURNS: id === 'floor-turns' ? '1' : '0' },
           };
         return {
           id,
@@ -323,7 +328,13 @@ export const bankSuite: Suite = {
 
     await Promise.all([...servers.values(), jwks].map((s) => s.stop()));
     const profiles = profilesOf(ctx, want, (id) =>
-      id === 'express' ? 'express-bank' : id === 'bank-norec' ? 'bank' : id,
+      id === 'express'
+        ? 'express-bank'
+        : id === 'bank-norec'
+          ? 'bank'
+          : id === 'floor-turns'
+            ? 'verify-floor'
+            : id,
     );
 
     const { by, ratio, paired } = runFigures<TargetId>(runs);
@@ -341,6 +352,8 @@ export const bankSuite: Suite = {
       recording_on_vs_off: ratio('bank', 'bank-norec'),
       recording_on_vs_off_paired: paired('bank', 'bank-norec'),
       bank_vs_crypto_floor_paired: paired('bank', 'verify-floor'),
+      bank_vs_crypto_floor_in_turns: ratio('bank', 'floor-turns'),
+      crypto_floor_in_turns_vs_plain: ratio('floor-turns', 'verify-floor'),
       bank_vs_http_floor_paired: paired('bank', 'http-floor'),
     };
     const verdicts = [
@@ -395,8 +408,10 @@ export const bankSuite: Suite = {
       ),
     ];
     const fetchedDuringLoad = jwksAfter !== null && jwksBefore !== null ? jwksAfter - jwksBefore : null;
+    const turnsCpu = cpuOfRun('floor-turns');
     const notes = [
       ...threadNotes,
+      `no target: the crypto floor answering a turn at a time (as the console's listeners do) served ${fmtRatio(ratios.crypto_floor_in_turns_vs_plain)} the plain floor's throughput at ${fmtUs(turnsCpu)} per request; the bank served ${fmtRatio(ratios.bank_vs_crypto_floor_in_turns)} of it.`,
       `${roundsNote(cfg)}; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
       `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
       `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,
@@ -417,6 +432,7 @@ export const bankSuite: Suite = {
 };
 
 const fmtUs = (us: number | null) => (us === null ? 'n/a' : `${us.toFixed(1)} µs`);
+const fmtRatio = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
 
 async function jwksFetches(jwks: ChildServer): Promise<number | null> {
   try {
