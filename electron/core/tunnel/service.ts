@@ -71,6 +71,24 @@ export interface TunnelService {
 const FILE = 'public-url.json';
 
 /**
+ * An unreachable probe of an ssh tunnel's own URL, with its commonest cause: sshd binds a remote
+ * forward to the host's loopback unless its `GatewayPorts` is `yes` (or `clientspecified`), and
+ * `no` is sshd's default, so the port answers on the host itself and nowhere else. Any other
+ * result is returned as it is.
+ *
+ * @example
+ * withSshHint(result, supervisor.info()).detail; // "nothing answered at http://host:40123 (…); …GatewayPorts…"
+ */
+export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null | undefined): ProbeResult {
+  if (result.outcome !== 'unreachable' || tunnel?.client !== 'ssh' || tunnel.state !== 'up') return result;
+  if (!tunnel.url || !result.url?.startsWith(tunnel.url.replace(/\/+$/, ''))) return result;
+  return {
+    ...result,
+    detail: `${result.detail}. Through an ssh tunnel this is most often the ssh host's sshd: it binds the forwarded port to its own loopback unless its sshd_config has \`GatewayPorts yes\` (or \`clientspecified\`), and \`no\` is the default; set it, reload sshd, and test again (docs/real-environment.md)`,
+  };
+}
+
+/**
  * What the bank gives the service for a bank URL: bank_auth_url (spec 4.2) and the notification
  * URLs under the bank's prefix (spec 4.3). One rule for the Bank page and the walkthrough.
  */
@@ -152,7 +170,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
 
   async function probe(): Promise<ProbeResult> {
     const { url } = await publicUrl();
-    lastProbe = await runProbe(url, book);
+    lastProbe = withSshHint(await runProbe(url, book), supervisor?.info());
     options.events.emit('tunnel.probed', lastProbe);
     announce();
     return lastProbe;

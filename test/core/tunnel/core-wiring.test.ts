@@ -4,7 +4,8 @@
  * the notification prefix, the probe through the bank listener, a tunnel that cannot be made
  * shown as failed, and a damaged saved file named without losing it.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,6 +81,46 @@ describe('tunnel.* through dispatch', () => {
     const damaged = await core.dispatch('tunnel.status', undefined);
     expect(damaged).toMatchObject({ ok: false, error: { code: 'STATE_DAMAGED' } });
     expect(await readFile(join(dir, 'public-url.json'), 'utf8')).toBe('{"public_url": 42}');
+  });
+
+  it("names sshd's GatewayPorts when an ssh tunnel's URL answers nothing", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dets-tunnel-wiring-'));
+    // A port nothing listens on: what a forward bound to the ssh host's loopback looks like from
+    // anywhere else.
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      });
+    });
+    // A stand-in for ssh: says what ssh says for `-R 0:…` (the allocated port), then stays up
+    // until the console stops it.
+    const fake = join(dir, 'fake-ssh');
+    await writeFile(
+      fake,
+      `#!/bin/sh\necho "Allocated port ${closed} for remote forward to 127.0.0.1:7301" >&2\nexec sleep 600\n`,
+    );
+    await chmod(fake, 0o755);
+    core = await createConsoleCore({
+      dataDir: dir,
+      host: 'cli',
+      env: { ...process.env, DETS_SSH_COMMAND: fake },
+    });
+    await core.listenBank({ host: '127.0.0.1', port: 0 });
+    const st = await value('tunnel.start', { target: 'ssh:127.0.0.1' });
+    expect(st.tunnel).toMatchObject({ client: 'ssh', state: 'up', url: `http://127.0.0.1:${closed}` });
+
+    const probe = await value('tunnel.probe');
+    methods['tunnel.probe'].output.parse(probe);
+    expect(probe).toMatchObject({ outcome: 'unreachable', url: expect.stringContaining(`:${closed}/`) });
+    expect(probe.detail).toMatch(/^nothing answered at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED/);
+    expect(probe.detail).toContain('`GatewayPorts yes`');
+    // The same URL saved on the Bank page, with no tunnel: no word of ssh.
+    await value('tunnel.stop');
+    await value('tunnel.setPublicUrl', { url: `http://127.0.0.1:${closed}` });
+    const plain = await value('tunnel.probe');
+    expect(plain.outcome).toBe('unreachable');
+    expect(plain.detail).not.toContain('GatewayPorts');
   });
 
   it('shows a tunnel that cannot be made as failed, with the client named', async () => {
