@@ -79,8 +79,11 @@ export function createBoundedServer(
   return server;
 }
 
-/** The answer to a request whose handler threw before answering. */
-const HANDLER_FAILED = JSON.stringify({ error: 'internal', detail: 'the request handler failed' });
+/** The answer to a request whose handler threw before answering (as the bank's own 500s say it). */
+function handlerFailed(err: unknown): string {
+  const why = err instanceof Error ? err.message : String(err);
+  return JSON.stringify({ error: 'internal', detail: `the request handler failed: ${why}` });
+}
 
 /**
  * `handle`, run a turn at a time: the requests node parses in one turn of the event loop (its
@@ -92,8 +95,8 @@ const HANDLER_FAILED = JSON.stringify({ error: 'internal', detail: 'the request 
  * another core. Answered in a burst, the first answer wakes the client and the rest find it
  * awake. Measured on one pinned core, 32 connections (docs/benchmarks.md, "Answers a turn at a
  * time"): the same node:http + node:crypto RS256 verifier spends 60 µs of CPU per request this
- * way against 84 µs answering each at once, and the bank endpoints 94 against 116 µs on their
- * event loop; the syscalls and context switches per request are the same, the kernel's wakeup
+ * way against 84 µs answering each at once, and the bank endpoints' event loop 72–80 against
+ * 113–125 µs; the syscalls and context switches per request are the same, the kernel's wakeup
  * path is what shrinks. The delay is only the rest of the turn: an idle listener answers as soon
  * as before.
  *
@@ -116,13 +119,14 @@ export function turnBatched(
       const res = turn[i + 1] as ServerResponse;
       try {
         handle(req, res);
-      } catch {
+      } catch (err) {
         if (!res.headersSent && !res.destroyed) {
+          const text = handlerFailed(err);
           res.writeHead(500, {
             'Content-Type': 'application/json; charset=utf-8',
-            'Content-Length': String(Buffer.byteLength(HANDLER_FAILED)),
+            'Content-Length': String(Buffer.byteLength(text)),
           });
-          res.end(HANDLER_FAILED);
+          res.end(text);
         }
       }
     }

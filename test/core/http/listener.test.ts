@@ -89,7 +89,7 @@ describe('turnBatched', () => {
     const text = await exchangeRaw(s.port, get('/throw') + get('/fine'), 2);
     const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
     expect(statuses).toEqual(['500', '200']);
-    expect(text).toContain('"error":"internal"');
+    expect(text).toContain('"error":"internal","detail":"the request handler failed: boom"');
     expect(text.endsWith('ok.')).toBe(true);
   });
 
