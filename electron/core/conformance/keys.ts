@@ -11,6 +11,7 @@
 import { createHmac, generateKeyPair, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { decodeCompact, SERVICE_ALG, SIGN_IN_FLOW } from '../jwt';
+import { publicRsaJwk } from '../jwt/rsa';
 import type { PublishedJwk } from '../sandbox/signing-keys';
 
 const generateRsa = promisify(generateKeyPair);
@@ -29,7 +30,7 @@ export interface RunnerKey {
 /** A fresh RS256 key pair with a random kid. */
 export async function generateRunnerKey(kid: string = randomUUID()): Promise<RunnerKey> {
   const pair = await generateRsa('rsa', { modulusLength: RUNNER_KEY_BITS, publicExponent: 0x10001 });
-  const pub = pair.publicKey.export({ format: 'jwk' });
+  const pub = publicRsaJwk(pair.publicKey);
   return {
     kid,
     jwk: { alg: SERVICE_ALG, e: String(pub.e), kid, kty: 'RSA', n: String(pub.n), use: 'sig' },

@@ -9,7 +9,7 @@
  * reach of factoring), and an even exponent is not a valid RSA key at all. Such a key is never
  * used to verify anything.
  */
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { MIN_RSA_BITS } from '../../contract/schemas/rsa-rules';
 
 // The numbers the contract's schemas also need (keys.generate's bits) live in the contract.
@@ -77,4 +77,23 @@ export function rsaKeyObjectProblem(key: KeyObject): string | null {
   }
   const details = key.asymmetricKeyDetails ?? {};
   return rsaRuleProblem(details.modulusLength ?? 0, details.publicExponent ?? 0n);
+}
+
+/**
+ * The public JWK members (n, e) of an RSA public key, read from a copy of it. Use it for a key
+ * just generated (generateKeyPair, jose's generateKeyPair through KeyObject.from).
+ *
+ * Why a copy: Node 20's `export({ format: 'jwk' })` holds the key's mutex while it builds the
+ * JWK's members, and a garbage collection in that moment may finalize the job that generated the
+ * pair, whose destructor takes the same mutex: the thread then waits on itself forever (seen
+ * once, a test suite hung in `ExportJWKRsaKey` → GC → `~KeyGenJob`). The SPKI DER export holds
+ * no lock, and a key made from it shares its mutex with no generation job.
+ *
+ * @example
+ * const { n, e } = publicRsaJwk(pair.publicKey);
+ */
+export function publicRsaJwk(publicKey: KeyObject): { n: string; e: string } {
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  const jwk = createPublicKey({ key: der, type: 'spki', format: 'der' }).export({ format: 'jwk' });
+  return { n: String(jwk.n), e: String(jwk.e) };
 }

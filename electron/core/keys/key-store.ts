@@ -20,8 +20,8 @@
  * other's changes; changes within one process are serialized. Two processes changing keys in
  * the same instant can still race (the later write wins); the file itself is never torn.
  */
-import { createPublicKey, randomUUID, webcrypto } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { createPublicKey, KeyObject, randomUUID, webcrypto } from 'node:crypto';
+import { calculateJwkThumbprint, generateKeyPair, SignJWT } from 'jose';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import {
@@ -39,7 +39,7 @@ import type { SecretSealer } from '../vault/sealer';
 import { serializer } from './atomic-file';
 import { daysUntil, isExpired } from './expiry';
 import { KeyFile, type StoredKey } from './key-file';
-import { rsaRuleProblem } from '../jwt/rsa';
+import { publicRsaJwk, rsaRuleProblem } from '../jwt/rsa';
 import { readPrivateKey, type RsaPublicParts } from './private-key';
 import type { KeyStore, KeyStoreOptions } from './types';
 
@@ -236,7 +236,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       const pair = await generateKeyPair(alg, { modulusLength: bits, extractable: true });
       const pkcs8 = new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
       const sealed = await seal(sealer, kid, pkcs8);
-      const pub = await exportJWK(pair.publicKey);
+      const pub = publicRsaJwk(KeyObject.from(pair.publicKey as webcrypto.CryptoKey));
       return add({
         kid,
         alg,

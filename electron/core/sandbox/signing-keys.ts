@@ -23,6 +23,7 @@ import { createPrivateKey, generateKeyPair, randomUUID, sign as rsaSign, type Ke
 import { promisify } from 'node:util';
 import type { PublicJwk, SandboxKey } from '../../contract/schemas/sandbox';
 import { SERVICE_ALG } from '../jwt';
+import { publicRsaJwk } from '../jwt/rsa';
 import type { SecretSealer } from '../vault/sealer';
 import type { StoredSandboxKey } from './state-schema';
 
@@ -62,7 +63,7 @@ const headerFor = (kid: string) =>
 async function generate(nowMs: number, sealer: SecretSealer | undefined): Promise<LiveKey> {
   const kid = randomUUID();
   const pair = await generateRsa('rsa', { modulusLength: SANDBOX_KEY_BITS, publicExponent: 0x10001 });
-  const pub = pair.publicKey.export({ format: 'jwk' });
+  const pub = publicRsaJwk(pair.publicKey);
   const jwk: PublishedJwk = {
     alg: SERVICE_ALG,
     e: String(pub.e),

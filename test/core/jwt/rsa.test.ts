@@ -2,12 +2,14 @@
  * The RSA key rules of electron/core/jwt/rsa.ts (DESIGN.md "Bank endpoints", FIPS 186-5 §5.4):
  * modulus of at least 2048 bits, public exponent odd and strictly between 2^16 and 2^256.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, KeyObject, webcrypto } from 'node:crypto';
+import { generateKeyPair as joseGenerateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
   exponentOf,
   MIN_RSA_BITS,
   modulusBits,
+  publicRsaJwk,
   RSA_KEY_RULES,
   rsaJwkProblem,
   rsaKeyObjectProblem,
@@ -105,5 +107,28 @@ describe('rsaKeyObjectProblem (node:crypto keys)', () => {
     );
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     expect(rsaKeyObjectProblem(ec.publicKey)).toBe('the key is ec, not RSA');
+  });
+});
+
+describe("publicRsaJwk (a generated key's n and e, read from a copy)", () => {
+  it('gives the n and e the key itself exports, for node:crypto and jose key pairs', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const own = publicKey.export({ format: 'jwk' });
+    expect(publicRsaJwk(publicKey)).toEqual({ n: own.n, e: own.e });
+    // The same public key as derived from the private half.
+    expect(publicRsaJwk(createPublicKey(privateKey))).toEqual({ n: own.n, e: own.e });
+
+    const jose = await joseGenerateKeyPair('PS256', { modulusLength: 2048, extractable: true });
+    const viaWebCrypto = await webcrypto.subtle.exportKey('jwk', jose.publicKey as webcrypto.CryptoKey);
+    expect(publicRsaJwk(KeyObject.from(jose.publicKey as webcrypto.CryptoKey))).toEqual({
+      n: viaWebCrypto.n,
+      e: viaWebCrypto.e,
+    });
+    expect(modulusBits(publicRsaJwk(publicKey).n)).toBe(2048);
+  });
+
+  it('refuses a private key instead of exporting its secret members', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    expect(() => publicRsaJwk(privateKey)).toThrow();
   });
 });
