@@ -5,13 +5,14 @@
  * exit 2 and one line naming the rule; nothing already stored is lost. A passphrase vault
  * (DETS_VAULT_PASSPHRASE) keeps this file off the OS keychain.
  */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleCore } from '../../electron/core/console-core';
 import { runBuiltCli, type CliResult } from './helpers';
 import { tempDataDirs } from './support/cli-run';
+import { rsaKeyPair } from '../support/rsa-pair';
 
 const passphrase = 'a passphrase for the key rules test';
 const temp = tempDataDirs('dets-cli-keyrules-');
@@ -38,8 +39,8 @@ beforeAll(async () => {
   await core.close();
 });
 
-const e3 = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 }).privateKey;
-const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+const e3 = rsaKeyPair({ modulusLength: 2048, publicExponent: 3 }).privateKey;
+const short = rsaKeyPair({ modulusLength: 1024 }).privateKey;
 const forms: Array<[string, string, (k: KeyObject) => string]> = [
   ['PEM PKCS#8', 'pem', (k) => k.export({ type: 'pkcs8', format: 'pem' }) as string],
   ['PEM PKCS#1', 'pem', (k) => k.export({ type: 'pkcs1', format: 'pem' }) as string],
@@ -48,7 +49,7 @@ const forms: Array<[string, string, (k: KeyObject) => string]> = [
 
 describe('dets-console keys and the RSA key rules (built CLI)', () => {
   it('imports a 2048-bit key with e = 65537 first: it is what must not be lost', async () => {
-    const good = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const good = rsaKeyPair({ modulusLength: 2048 }).privateKey;
     writeFileSync(join(files, 'good.pem'), good.export({ type: 'pkcs8', format: 'pem' }) as string);
     const r = await keys('import', join(files, 'good.pem'), '--kid', 'good');
     expect(r.stderr).toBe('');

@@ -4,7 +4,7 @@
  * the keychain vault is the real Secret Service; the passphrase vault is real scrypt. Keychain
  * items made here are deleted afterwards.
  */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { type KeyObject } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { promptHidden, PromptCancelled, type CliIo } from '../../electron/cli/io
 import { createConsoleCore } from '../../electron/core/console-core';
 import { privateMaterialIn } from '../core/keys/helpers';
 import { runCaptured, tempDataDirs, type Run } from './support/cli-run';
+import { rsaKeyPair } from '../support/rsa-pair';
 
 const SPEC_MEMBERS = ['alg', 'e', 'kid', 'kty', 'n', 'use'];
 const temp = tempDataDirs('dets-cli-keys-');
@@ -126,7 +127,7 @@ describe('dets-console keys (keychain vault)', () => {
 
   it('import FILE takes PEM (PKCS#1 here) or a private JWK on stdin; export gives back the original public part', async () => {
     const outside = newDir('dets-cli-keyfiles-');
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { privateKey, publicKey } = rsaKeyPair({ modulusLength: 2048 });
     imported = privateKey;
     const { n, e } = publicKey.export({ format: 'jwk' });
     writeFileSync(join(outside, 'pkcs1.pem'), privateKey.export({ type: 'pkcs1', format: 'pem' }) as string);
@@ -147,7 +148,7 @@ describe('dets-console keys (keychain vault)', () => {
       /^dets-console keys: FILE: this key is already stored, with kid "imported-1"/,
     );
 
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const other = rsaKeyPair({ modulusLength: 2048 }).privateKey;
     const fromStdin = await cli(['keys', 'import', '-', '--kid', 'from-stdin'], dataDir, {
       readStdin: async () => JSON.stringify(other.export({ format: 'jwk' })),
     });
@@ -157,7 +158,7 @@ describe('dets-console keys (keychain vault)', () => {
 
   it('import refuses what is not a private key with exit 2, naming FILE and what was found', async () => {
     const outside = newDir('dets-cli-keyfiles-');
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { publicKey } = rsaKeyPair({ modulusLength: 2048 });
     writeFileSync(join(outside, 'public.pem'), publicKey.export({ type: 'spki', format: 'pem' }) as string);
     expect(usageLine(await cli(['keys', 'import', join(outside, 'public.pem')], dataDir))).toMatch(
       /^dets-console keys: FILE: this is a public key \(PEM "PUBLIC KEY"\)/,

@@ -4,13 +4,14 @@
  * it breaks, in the state's `rejected`. This needs key-source.ts's keySetFromJwks to list the
  * keys it leaves out (`rejected` on the KeySet); the client only passes the list on.
  */
-import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { type JsonWebKey } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JwksClient } from '../../../electron/core/jwt/jwks-client';
 import { startFakeServer, type FakeServer } from '../../support/fake-server';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 function rsaJwk(kid: string, modulusLength: number, publicExponent = 65537): JsonWebKey & { kid: string } {
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength, publicExponent });
+  const { publicKey } = rsaKeyPair({ modulusLength, publicExponent });
   return { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
 }
 

@@ -4,17 +4,18 @@
  * clock; the backoff and staleness tests drive a controllable clock (fetches then start only
  * when a call asks, so the counts are exact).
  */
-import { generateKeyPairSync, randomUUID, type JsonWebKey } from 'node:crypto';
+import { randomUUID, type JsonWebKey } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchJwks } from '../../../electron/core/jwt/fetch-jwks';
 import { JwksClient, type JwksClientOptions, type JwksLookup } from '../../../electron/core/jwt/jwks-client';
 import { startFakeServer, type FakeServer, type Received } from '../../support/fake-server';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 type Jwk = JsonWebKey & { kid: string };
 
 function rsaJwk(kid: string): Jwk {
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { publicKey } = rsaKeyPair({ modulusLength: 2048 });
   return { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
 }
 

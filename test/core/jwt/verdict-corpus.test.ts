@@ -13,7 +13,7 @@
  * an unknown obj or a foreign sub passes there (DESIGN.md "Sandbox service"), and the corpus says
  * so per token; every other verdict is the same everywhere.
  */
-import { constants, createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { constants, createHmac, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectToken } from '../../../electron/core/jwt/inspect';
 import {
@@ -26,6 +26,7 @@ import {
 } from '../bank/helpers';
 import { call, cleanup as cleanupSandbox, startSandbox, type RunningSandbox } from '../sandbox/helpers';
 import { runBuiltCli } from '../../cli/helpers';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 type Alg = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512';
 const HASH: Record<Alg, string> = {
@@ -45,7 +46,7 @@ interface Pair {
 }
 
 function rsaPair(kid: string, publicExponent = 0x10001, modulusLength = 2048): Pair {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength, publicExponent });
+  const { privateKey, publicKey } = rsaKeyPair({ modulusLength, publicExponent });
   const pub = publicKey.export({ format: 'jwk' });
   // No alg in the JWK: one key verifies every RSA alg the corpus signs with.
   return {

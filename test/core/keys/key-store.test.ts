@@ -8,6 +8,7 @@ import { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createKeyStore, type KeyStore } from '../../../electron/core/keys';
 import { privateMaterialIn, tempDir, testSealer, testVault } from './helpers';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 const SPEC_MEMBERS = ['alg', 'e', 'kid', 'kty', 'n', 'use'];
 const DAY = 86_400_000;
@@ -211,7 +212,7 @@ describe('expiry', () => {
 // ---------------------------------------------------------------------------------- import
 
 function rsa(bits = 2048): { privateKey: KeyObject; publicKey: KeyObject } {
-  return generateKeyPairSync('rsa', { modulusLength: bits });
+  return rsaKeyPair({ modulusLength: bits });
 }
 
 function publicParts(k: KeyObject) {
@@ -390,7 +391,7 @@ describe('import', () => {
 });
 
 describe('the RSA key rules (DESIGN.md "Bank endpoints")', () => {
-  const e3 = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 }).privateKey;
+  const e3 = rsaKeyPair({ modulusLength: 2048, publicExponent: 3 }).privateKey;
   const short = rsa(1024).privateKey;
   const forms: Array<[string, (k: KeyObject) => string]> = [
     ['PEM PKCS#8', (k) => k.export({ type: 'pkcs8', format: 'pem' }) as string],

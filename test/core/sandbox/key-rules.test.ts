@@ -4,15 +4,15 @@
  * e = 3 or a 1024-bit modulus is refused with 400 naming the rule, and nothing registered
  * changes; a 2048-bit key with e = 65537 is still taken.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bankJwt, call, cleanup, errorOf, makeBankKey, startSandbox, startWithCounterparty } from './helpers';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 afterEach(cleanup);
 
 /** A public JWK as a bank would send it, from a node:crypto key pair (not through jose). */
 function publicJwk(kid: string, options: { modulusLength: number; publicExponent?: number }) {
-  const { publicKey } = generateKeyPairSync('rsa', options);
+  const { publicKey } = rsaKeyPair(options);
   const { n, e } = publicKey.export({ format: 'jwk' });
   return { alg: 'RS256', e: String(e), kid, kty: 'RSA', n: String(n), use: 'sig' };
 }

@@ -1,5 +1,4 @@
 /** The spec's endpoints under /api/v1 (spec 4.1) and the guide's POST/GET .../jwk. */
-import { generateKeyPairSync } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +12,7 @@ import {
   rawJwt,
   startWithCounterparty,
 } from './helpers';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 afterEach(cleanup);
 
@@ -334,7 +334,7 @@ describe('PUT /api/v1/counterparty/{guid}/jwk/{jwk_guid}', () => {
 
   it('refuses a 1024-bit RSA key', async () => {
     const sb = await startWithCounterparty();
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const { publicKey } = rsaKeyPair({ modulusLength: 1024 });
     const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'small', alg: 'RS256', use: 'sig' };
     const r = await call(sb.url, 'PUT', `/api/v1/counterparty/${sb.guid}/jwk/${crypto.randomUUID()}`, {
       token: await bankJwt(sb.key),

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 /**
  * The service client against the core's own sandbox over real HTTP, and against fake services
  * that refuse the way the real one can: exchanges recorded, emitted and explained.
@@ -21,6 +20,7 @@ import {
   statusOf,
   SUB,
 } from './helpers';
+import { rsaKeyPair } from '../../support/rsa-pair';
 
 afterEach(cleanup);
 
@@ -272,8 +272,8 @@ describe('explanations', () => {
 
   it("Fetch JWKS judges the keys by the bank's own rule: a key left out and a duplicate kid are named", async () => {
     const running = await startCore();
-    const { publicKey: good } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const { publicKey: e3 } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 });
+    const { publicKey: good } = rsaKeyPair({ modulusLength: 2048 });
+    const { publicKey: e3 } = rsaKeyPair({ modulusLength: 2048, publicExponent: 3 });
     const jwk = (k: typeof good, kid: string) => ({
       ...k.export({ format: 'jwk' }),
       kid,
@@ -301,7 +301,7 @@ describe('explanations', () => {
 
   it('Fetch JWKS refuses keys reached through a redirect to another origin, as the bank would', async () => {
     const running = await startCore();
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { publicKey } = rsaKeyPair({ modulusLength: 2048 });
     const elsewhere = await fakeService((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k', use: 'sig' }] }));
