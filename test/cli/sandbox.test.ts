@@ -5,11 +5,12 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
+import { SignJWT, createRemoteJWKSet, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { slowPost } from '../headless/http-client';
 import { withBusyPort } from '../support/free-port';
 import { cliTestFile, failedRun, type SpawnedCli } from './support/spawn-cli';
+import { jwkOf } from '../support/rsa-pair';
 
 const cli = cliTestFile('dets-sandbox-cli-');
 const { dataDir } = cli;
@@ -26,7 +27,7 @@ async function startSandbox(dir: string): Promise<{ s: SpawnedCli; base: string 
 /** A bank's RS256 key: the public JWK with exactly the spec's fields (2.1), and a signer. */
 async function bankKey(kid: string) {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const { n, e, kty } = await exportJWK(publicKey);
+  const { n, e, kty } = jwkOf(publicKey);
   return {
     kid,
     jwk: { alg: 'RS256', e, kid, kty, n, use: 'sig' },

@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CompactSign, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
+import { CompactSign, generateKeyPair, type CryptoKey } from 'jose';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from '../../../electron/core/bank';
 import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
@@ -19,6 +19,7 @@ import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
 import { openEventStore, type EventStore, type Retention } from '../../../electron/core/store';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
 import type { SignedPairs } from '../../../electron/core/service/types';
+import { jwkOf } from '../../support/rsa-pair';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 
@@ -45,7 +46,7 @@ export interface ServiceKey {
 
 export async function makeServiceKey(kid = `svc-${randomBytes(4).toString('hex')}`): Promise<ServiceKey> {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const pub = await exportJWK(publicKey);
+  const pub = jwkOf(publicKey);
   return {
     kid,
     privateKey,

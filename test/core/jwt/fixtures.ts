@@ -1,13 +1,5 @@
 /** Real keys and tokens for the jwt tests: jose makes the keys, the clock is pinned. */
-import {
-  CompactSign,
-  base64url,
-  exportJWK,
-  exportSPKI,
-  generateKeyPair,
-  type CryptoKey,
-  type JWK,
-} from 'jose';
+import { CompactSign, base64url, exportSPKI, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { expect } from 'vitest';
 import {
   InspectReport,
@@ -17,6 +9,7 @@ import {
   type InspectInput,
 } from '../../../electron/contract/schemas/inspector';
 import { inspectToken } from '../../../electron/core/jwt/inspect';
+import { jwkOf } from '../../support/rsa-pair';
 
 /** 2026-01-15T12:00:00Z, the pinned "now" of every test. */
 export const NOW_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -36,8 +29,8 @@ export interface TestKey {
 
 export async function makeKey(kid: string, alg = 'RS256'): Promise<TestKey> {
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
-  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
+  const jwk = { ...jwkOf(publicKey), kid, alg, use: 'sig' };
+  const privateJwk = { ...jwkOf(privateKey), kid, alg, use: 'sig' };
   return { kid, alg, publicKey, privateKey, jwk, privateJwk, spki: await exportSPKI(publicKey) };
 }
 

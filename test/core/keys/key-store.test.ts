@@ -8,7 +8,7 @@ import { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createKeyStore, type KeyStore } from '../../../electron/core/keys';
 import { privateMaterialIn, tempDir, testSealer, testVault } from './helpers';
-import { rsaKeyPair } from '../../support/rsa-pair';
+import { jwkOf, rsaKeyPair } from '../../support/rsa-pair';
 
 const SPEC_MEMBERS = ['alg', 'e', 'kid', 'kty', 'n', 'use'];
 const DAY = 86_400_000;
@@ -322,7 +322,7 @@ describe('import', () => {
         ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string,
         /EC private key \(PEM "EC PRIVATE KEY"\).*RSA keys only/,
       ],
-      ['an EC JWK', JSON.stringify(ec.privateKey.export({ format: 'jwk' })), /kty "EC".*RSA keys only/],
+      ['an EC JWK', JSON.stringify(jwkOf(ec.privateKey)), /kty "EC".*RSA keys only/],
       [
         'an Ed25519 key',
         ed.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,

@@ -11,12 +11,13 @@ import { startFakeServer, type FakeServer, type Received } from '../../support/f
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { CompactSign, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createSandbox } from '../../../electron/core/sandbox';
 import type { Sandbox } from '../../../electron/core/sandbox';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
 import { openDatabase } from '../../../electron/core/store/db';
+import { jwkOf } from '../../support/rsa-pair';
 
 // ------------------------------------------------------------------------------ cleanup
 
@@ -52,9 +53,9 @@ export async function makeBankKey(
   alg = 'RS256',
 ): Promise<BankKey> {
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
-  const pub = await exportJWK(publicKey);
+  const pub = jwkOf(publicKey);
   const jwk = { alg, e: String(pub.e), kid, kty: 'RSA', n: String(pub.n), use: 'sig' };
-  const privateJwk = { ...(await exportJWK(privateKey)), alg, kid, use: 'sig' };
+  const privateJwk = { ...jwkOf(privateKey), alg, kid, use: 'sig' };
   return { kid, alg, privateKey, jwk, privateJwk };
 }
 

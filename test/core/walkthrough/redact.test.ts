@@ -4,15 +4,16 @@
  * JWK made by jose, a PEM private key, a customer's secret key as a member and inside recorded
  * JSON text, and real signed tokens alone, in a header and in a curl command.
  */
-import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
+import { exportPKCS8, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { redactPack, shortenSignature } from '../../../electron/core/walkthrough/redact';
+import { jwkOf } from '../../support/rsa-pair';
 
 const SECRET = 'user-secret-key-Qx7vR2m9';
 
 async function salted() {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const privateJwk = await exportJWK(privateKey);
+  const privateJwk = jwkOf(privateKey);
   const pem = await exportPKCS8(privateKey);
   const token = await new SignJWT({ flow: 'sign-in', obj: 'DE89370400440532013000', sub: 'ops@bank.example' })
     .setProtectedHeader({ alg: 'RS256', kid: '54321', typ: 'JWT' })

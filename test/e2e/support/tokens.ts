@@ -1,4 +1,5 @@
-import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { SignJWT, generateKeyPair, type JWK } from 'jose';
+import { jwkOf } from '../../support/rsa-pair';
 
 export interface TestSigner {
   kid: string;
@@ -9,7 +10,7 @@ export interface TestSigner {
 /** A fresh RS256 key pair: real crypto, as a bank's key would be. */
 export async function createSigner(kid: string): Promise<TestSigner> {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = await exportJWK(publicKey);
+  const jwk = jwkOf(publicKey);
   return {
     kid,
     publicJwk: { alg: 'RS256', e: jwk.e, kid, kty: jwk.kty, n: jwk.n, use: 'sig' },
