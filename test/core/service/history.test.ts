@@ -13,10 +13,20 @@ import { tempDir } from '../keys/helpers';
 import { ExchangeHistory as LegacyHistory } from './fixtures/legacy-exchange-history';
 
 let dataDir: string;
+/** Every history a test opens: closed before its folder goes (their writer threads touch it). */
+const opened: ExchangeHistory[] = [];
+const historyOf = (...args: ConstructorParameters<typeof ExchangeHistory>) => {
+  const h = new ExchangeHistory(...args);
+  opened.push(h);
+  return h;
+};
 beforeEach(() => {
   dataDir = tempDir('dets-history-');
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const h of opened.splice(0)) await h.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 /** An exchange with every field set (the optional ones too, on every other one). */
 function exchange(i: number): Exchange {
@@ -52,11 +62,11 @@ function rowCount(): number {
 
 describe('exchange history', () => {
   it('keeps the most recent exchanges up to its own cap, newest first, seen by every instance', async () => {
-    const history = new ExchangeHistory(dataDir, 5);
+    const history = historyOf(dataDir, 5);
     for (let i = 0; i < 9; i++) await history.append(exchange(i));
     expect(rowCount()).toBe(5);
     expect((await history.list(5)).map((e) => e.id)).toEqual(['x-8', 'x-7', 'x-6', 'x-5', 'x-4']);
-    expect((await new ExchangeHistory(dataDir).list(2)).map((e) => e.id)).toEqual(['x-8', 'x-7']);
+    expect((await historyOf(dataDir).list(2)).map((e) => e.id)).toEqual(['x-8', 'x-7']);
     expect(await history.list(1)).toEqual([exchange(8)]);
     if (process.platform !== 'win32')
       expect(statSync(path.join(dataDir, 'console.db')).mode & 0o777).toBe(0o600);
@@ -64,7 +74,7 @@ describe('exchange history', () => {
   });
 
   it('lists what was appended just before, without waiting for the caller', async () => {
-    const history = new ExchangeHistory(dataDir);
+    const history = historyOf(dataDir);
     void history.append(exchange(1));
     void history.append(exchange(2));
     expect((await history.list()).map((e) => e.id)).toEqual(['x-2', 'x-1']);
@@ -80,7 +90,7 @@ describe('exchange history: migration of service/exchanges.jsonl', () => {
     const text = readFileSync(file, 'utf8');
 
     const log: string[] = [];
-    const history = new ExchangeHistory(dataDir, 1000, (l) => log.push(l));
+    const history = historyOf(dataDir, 1000, (l) => log.push(l));
     expect(await history.list(100)).toEqual([...written].reverse());
     expect(existsSync(file)).toBe(false);
     expect(readFileSync(`${file}.migrated`, 'utf8')).toBe(text);
@@ -93,7 +103,7 @@ describe('exchange history: migration of service/exchanges.jsonl', () => {
 
     // Appends go on after the migrated ones; a second instance copies nothing twice.
     await history.append(exchange(99));
-    expect((await new ExchangeHistory(dataDir).list(2)).map((e) => e.id)).toEqual(['x-99', 'x-11']);
+    expect((await historyOf(dataDir).list(2)).map((e) => e.id)).toEqual(['x-99', 'x-11']);
     expect(rowCount()).toBe(13);
   });
 
@@ -107,7 +117,7 @@ describe('exchange history: migration of service/exchanges.jsonl', () => {
     const text = readFileSync(file, 'utf8');
 
     const log: string[] = [];
-    const history = new ExchangeHistory(dataDir, 1000, (l) => log.push(l));
+    const history = historyOf(dataDir, 1000, (l) => log.push(l));
     expect((await history.list()).map((e) => e.id)).toEqual(['x-2', 'x-1']);
     const report = log.join('\n');
     expect(report).toContain('3 line(s)');
