@@ -55,7 +55,7 @@ export async function main(opts: MainOptions): Promise<number> {
   const tmpDirs: string[] = [];
   installCleanup((signal) => {
     out(`\nbench: ${signal}, stopping the servers`);
-    for (const d of tmpDirs) void rm(d, { recursive: true, force: true });
+    for (const d of tmpDirs) void rm(d, { recursive: true, force: true, maxRetries: 5 });
   });
 
   const workDir = join(opts.root, '.bench');
@@ -111,7 +111,7 @@ export async function main(opts: MainOptions): Promise<number> {
       killAllSync(); // anything a suite left behind (a failed start, an abort)
     }
   }
-  for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
+  for (const d of tmpDirs) await rm(d, { recursive: true, force: true, maxRetries: 5 });
   // Other work on the machine shows here; a high figure explains noisy rounds.
   const loadAfter = loadavg().map((l) => Number(l.toFixed(2)));
 

@@ -40,7 +40,7 @@ describe.runIf(linux)('bench: CPU by thread (/proc)', () => {
       );
     } finally {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 

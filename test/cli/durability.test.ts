@@ -19,7 +19,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-durability-'));
 });
 afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  if (tmp) await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** POSTs one pay-in; resolves to the status, or 0 when the connection failed. */

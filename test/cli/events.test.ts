@@ -35,7 +35,7 @@ afterEach(() => {
   for (const s of running.splice(0)) s.kill();
 });
 afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  if (tmp) await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('dets-console events: usage', () => {

@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const cli = (argv: string[], extra: Partial<JwtIo> = {}): Promise<Run> =>

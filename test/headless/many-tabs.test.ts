@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await core?.close();
-  await rm(tmp, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The `name=value` pair a browser would send back from a Set-Cookie header. */

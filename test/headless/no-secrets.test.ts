@@ -106,7 +106,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await core?.close();
-  await rm(tmp, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Read methods and the arguments they are called with (several calls where the argument matters). */

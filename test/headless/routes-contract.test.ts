@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await core?.close();
-  await rm(tmp, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A JSON value the method's own schema refuses, so the call stops at validation. */

@@ -44,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await core?.close();
-  await rm(tmp, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 interface SlowClient {

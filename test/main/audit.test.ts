@@ -35,7 +35,7 @@ beforeAll(async () => {
   await mkdir(join(base, 'empty'));
 });
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true, maxRetries: 5 });
 });
 
 // Each run takes a few seconds (the tool tries to download translations), so they run together.

@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await core.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 beforeEach(() => {
   unregister = registerIpcHandlers(ipcMain, core, policy);

@@ -82,7 +82,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await quit();
   vi.unstubAllEnvs();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('the desktop lifecycle', () => {

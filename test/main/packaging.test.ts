@@ -184,7 +184,7 @@ describe('build/icon.png', () => {
         readPng(await readFile(out)).raw.equals(readPng(readFileSync(join(root, 'build/icon.png'))).raw),
       ).toBe(true);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });
@@ -244,7 +244,7 @@ describe.skipIf(process.platform !== 'linux')(
       unpacked = join(base, 'release', 'linux-unpacked');
     }, 150_000);
     afterAll(async () => {
-      if (base) await rm(base, { recursive: true, force: true });
+      if (base) await rm(base, { recursive: true, force: true, maxRetries: 5 });
     });
 
     it('packages without a download', () => {

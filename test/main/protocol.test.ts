@@ -34,7 +34,7 @@ beforeAll(async () => {
   handler = createRendererHandler(root);
 });
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const get = (url: string, init?: RequestInit) => handler(new Request(url, init));

@@ -15,7 +15,7 @@ beforeAll(async () => {
   expect(existsSync(join(root, 'dist/cli/dets-console.js'))).toBe(true);
 });
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('npm start without the Electron binary', () => {

@@ -94,7 +94,9 @@ describe('the preload', () => {
     expect(err).toEqual({ code: 'FORBIDDEN', message: 'app.info: refused' });
     expect(structuredClone(err)).toEqual(err);
     // The renderer's side revives it into a ConsoleError with its code.
-    const revived = await reviveBridgedErrors(api).app.info().catch((e: unknown) => e);
+    const revived = await reviveBridgedErrors(api)
+      .app.info()
+      .catch((e: unknown) => e);
     expect(revived).toBeInstanceOf(ConsoleError);
     expect(revived).toMatchObject({ code: 'FORBIDDEN', message: 'app.info: refused' });
   });
@@ -159,7 +161,7 @@ describe('preload and main together', () => {
   afterAll(async () => {
     unregister();
     await core.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('reaches the real core from the app page', async () => {

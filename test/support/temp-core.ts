@@ -12,7 +12,7 @@ export async function tempCore(
   options: Omit<CoreOptions, 'dataDir' | 'host'> & { host?: CoreOptions['host'] } = {},
 ): Promise<{ core: ConsoleCore; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'dets-core-test-'));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  onTestFinished(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   const core = await createConsoleCore({ host: 'cli', ...options, dataDir: dir });
   onTestFinished(() => core.close());
   return { core, dir };

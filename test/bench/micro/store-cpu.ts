@@ -186,7 +186,7 @@ async function rowFloor(): Promise<void> {
       const c = process.cpuUsage(c0);
       results.push((c.user + c.system) / (seq - 1));
       db.close();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
     results.sort((a, b) => a - b);
     process.stdout.write(
@@ -273,7 +273,7 @@ async function main(): Promise<void> {
     );
   }
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 void main();

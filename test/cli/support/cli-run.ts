@@ -48,7 +48,7 @@ export function tempDataDirs(prefix: string): {
         } catch {
           // no vault in this folder
         }
-        rmSync(dir, { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
       }
     },
   };

@@ -120,7 +120,7 @@ export function cliTestFile(tmpPrefix: string): {
     children.clear();
   });
   afterAll(async () => {
-    if (tmp) await rm(tmp, { recursive: true, force: true });
+    if (tmp) await rm(tmp, { recursive: true, force: true, maxRetries: 5 });
   });
   return {
     get tmp() {

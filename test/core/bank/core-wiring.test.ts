@@ -12,7 +12,7 @@ let dir: string | undefined;
 afterEach(async () => {
   await core?.close();
   core = undefined;
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   dir = undefined;
 });
 

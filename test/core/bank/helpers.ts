@@ -32,7 +32,7 @@ export async function cleanup(): Promise<void> {
 
 export async function tempDir(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-bank-'));
-  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true }));
+  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await cleanup();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('bank.replay over HTTPS', () => {

@@ -16,7 +16,7 @@ import type { CoreDeps } from '../../../electron/core/core-deps';
 
 const tmpRoots: string[] = [];
 afterAll(async () => {
-  for (const dir of tmpRoots) await fs.rm(dir, { recursive: true, force: true });
+  for (const dir of tmpRoots) await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tmpRoot(): Promise<string> {

@@ -57,7 +57,11 @@ beforeEach(async () => {
   composer = createComposer({ keys, pairs, environments, now: () => clock });
   await keys.generate({ kid: 'bank-key' });
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(async () => {
+  // The signed pairs hold the profile database, whose writer threads write in dataDir.
+  await pairs.close?.();
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
+});
 
 async function verify(token: string, kid = 'bank-key') {
   const jwk = JSON.parse((await keys.export({ kid, format: 'jwk' })).text) as { alg: string };

@@ -214,7 +214,7 @@ describe('pasted keys', () => {
       expect(checkOf(r, 'signature')).toMatchObject({ status: 'passed' });
       expect(r.keys.description).toMatch(/^pasted PEM X\.509 certificate/);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 

@@ -26,7 +26,7 @@ beforeEach(() => {
   dataDir = tempDir('dets-pairs-');
   clock = T0;
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 }));
 
 describe('signed pairs', () => {
   it('answers [] before anything was signed', async () => {

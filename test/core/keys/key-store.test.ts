@@ -34,7 +34,7 @@ beforeEach(() => {
   store = open();
 });
 
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 }));
 
 async function rejection(p: Promise<unknown>): Promise<ConsoleError> {
   try {

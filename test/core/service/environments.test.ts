@@ -13,7 +13,7 @@ let core: ConsoleCore | undefined;
 afterEach(async () => {
   await core?.close();
   core = undefined;
-  while (dirs.length) await fs.rm(dirs.pop() as string, { recursive: true, force: true });
+  while (dirs.length) await fs.rm(dirs.pop() as string, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tempDir(): Promise<string> {

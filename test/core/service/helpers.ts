@@ -36,7 +36,7 @@ export async function cleanup(): Promise<void> {
 
 export async function tempDir(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-service-'));
-  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true }));
+  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   for (const h of opened.splice(0)) await h.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** An exchange with every field set (the optional ones too, on every other one). */

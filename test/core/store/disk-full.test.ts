@@ -24,7 +24,7 @@ afterAll(async () => {
   // libsql releases a closed connection's files when the garbage collector frees it: a lazy
   // unmount detaches the file system now and lets the kernel finish when they are released.
   execFileSync('umount', ['-l', mountPoint]);
-  fs.rmSync(mountPoint, { recursive: true, force: true });
+  fs.rmSync(mountPoint, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Fills the file system up with one file, to the last byte it takes. */

@@ -13,7 +13,7 @@ export function tempDir(): string {
 }
 
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 export function notification(over: Partial<NewEvent> = {}): NewEvent {

@@ -40,7 +40,7 @@ async function durable(concurrency: number, seconds: number): Promise<void> {
   lat.sort((a, b) => a - b);
   const p = (q: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * q))]!.toFixed(2);
   log(`durable x${concurrency}: ${(lat.length / seconds).toFixed(0)}/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
-  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 async function million(): Promise<void> {
@@ -93,7 +93,7 @@ async function million(): Promise<void> {
   for (const e of page.events) await store.get(e.id);
   log(`get x100: ${ms(t2)}`);
   await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 for (const c of [1, 32, 128]) await durable(c, 3);

@@ -84,7 +84,7 @@ describe('runProbe', () => {
       );
       expect(await readFile(certs.cert, 'utf8')).toContain('BEGIN CERTIFICATE');
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   certs = await makeCerts(dir);
 });
 afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('loadTlsFiles', () => {

@@ -31,7 +31,7 @@ export function onCleanup(fn: () => Promise<unknown>): void {
 
 export async function tempDir(prefix = 'dets-vault-'): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
-  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true }));
+  cleanups.unshift(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 
@@ -148,7 +148,10 @@ let bundled: Promise<string> | undefined;
 function childScript(): Promise<string> {
   bundled ??= (async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-vault-child-'));
-    process.once('exit', () => void fs.rm(dir, { recursive: true, force: true }).catch(() => undefined));
+    process.once(
+      'exit',
+      () => void fs.rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch(() => undefined),
+    );
     const outfile = path.join(dir, 'try-sealer.mjs');
     await build({
       entryPoints: [path.join(here, 'fixtures/try-sealer.ts')],

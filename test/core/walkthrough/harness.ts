@@ -14,7 +14,7 @@ const dirs: string[] = [];
 
 export async function closeAll(): Promise<void> {
   for (const core of cores.splice(0)) await core.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 export async function newDataDir(): Promise<string> {

@@ -16,7 +16,7 @@ const opened: ProgressStore[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) await fs.rm(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) await fs.rm(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tempDir(): Promise<string> {

@@ -104,7 +104,7 @@ export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): 
           await exited;
           throw new Error('serve did not exit within 10 s of SIGTERM');
         }
-        await rm(dataDir, { recursive: true, force: true });
+        await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
         return code;
       })();
       return stopped;

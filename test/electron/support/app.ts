@@ -46,7 +46,7 @@ export async function freshProfile(): Promise<string> {
 }
 
 export async function removeProfile(dataDir: string): Promise<void> {
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 /** Starts the app on `dataDir` and waits for its window and the live event stream. */
