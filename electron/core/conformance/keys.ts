@@ -33,7 +33,7 @@ export async function generateRunnerKey(kid: string = randomUUID()): Promise<Run
   const pub = publicRsaJwk(pair.publicKey);
   return {
     kid,
-    jwk: { alg: SERVICE_ALG, e: String(pub.e), kid, kty: 'RSA', n: String(pub.n), use: 'sig' },
+    jwk: { alg: SERVICE_ALG, e: pub.e, kid, kty: 'RSA', n: pub.n, use: 'sig' },
     privateKey: pair.privateKey,
     publicPem: pair.publicKey.export({ type: 'spki', format: 'pem' }) as string,
   };

@@ -9,7 +9,7 @@
  * reach of factoring), and an even exponent is not a valid RSA key at all. Such a key is never
  * used to verify anything.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { MIN_RSA_BITS } from '../../contract/schemas/rsa-rules';
 
 // The numbers the contract's schemas also need (keys.generate's bits) live in the contract.
@@ -80,20 +80,34 @@ export function rsaKeyObjectProblem(key: KeyObject): string | null {
 }
 
 /**
- * The public JWK members (n, e) of an RSA public key, read from a copy of it. Use it for a key
- * just generated (generateKeyPair, jose's generateKeyPair through KeyObject.from).
+ * A copy of an asymmetric key made from its DER encoding (SPKI for a public key, PKCS#8 for a
+ * private one), sharing nothing with the key it was made from. Take the JWK of a key just
+ * generated (generateKeyPair, jose's generateKeyPair through KeyObject.from) from such a copy.
  *
- * Why a copy: Node 20's `export({ format: 'jwk' })` holds the key's mutex while it builds the
- * JWK's members, and a garbage collection in that moment may finalize the job that generated the
- * pair, whose destructor takes the same mutex: the thread then waits on itself forever (seen
- * once, a test suite hung in `ExportJWKRsaKey` → GC → `~KeyGenJob`). The SPKI DER export holds
- * no lock, and a key made from it shares its mutex with no generation job.
+ * Why: Node 20's `export({ format: 'jwk' })` holds the key's mutex while it builds the JWK's
+ * members, and a garbage collection in that moment may finalize the job that generated the pair,
+ * whose destructor takes the same mutex: the thread then waits on itself forever (seen once, a
+ * test suite hung in `ExportJWKRsaKey` → GC → `~KeyGenJob`). The DER exports hold no lock, and
+ * a key made from one shares its mutex with no generation job.
+ *
+ * @example
+ * const jwk = unsharedCopy(pair.privateKey).export({ format: 'jwk' });
+ */
+export function unsharedCopy(key: KeyObject): KeyObject {
+  return key.type === 'private'
+    ? createPrivateKey({ key: key.export({ type: 'pkcs8', format: 'der' }), type: 'pkcs8', format: 'der' })
+    : createPublicKey({ key: key.export({ type: 'spki', format: 'der' }), type: 'spki', format: 'der' });
+}
+
+/**
+ * The public JWK members (n, e) of an RSA public key just generated, read from an
+ * {@link unsharedCopy} of it.
  *
  * @example
  * const { n, e } = publicRsaJwk(pair.publicKey);
  */
 export function publicRsaJwk(publicKey: KeyObject): { n: string; e: string } {
-  const der = publicKey.export({ type: 'spki', format: 'der' });
-  const jwk = createPublicKey({ key: der, type: 'spki', format: 'der' }).export({ format: 'jwk' });
+  if (publicKey.type !== 'public') throw new TypeError('publicRsaJwk takes a public key');
+  const jwk = unsharedCopy(publicKey).export({ format: 'jwk' });
   return { n: String(jwk.n), e: String(jwk.e) };
 }

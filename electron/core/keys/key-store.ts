@@ -245,7 +245,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
         counterparty_guid: input.counterparty_guid ?? null,
         expires: input.expires ?? null,
         status: input.status,
-        public_jwk: specJwk({ kty: 'RSA', n: String(pub.n), e: String(pub.e) }, kid, alg),
+        public_jwk: specJwk({ kty: 'RSA', ...pub }, kid, alg),
         sealed_private_key: sealed,
       });
     },

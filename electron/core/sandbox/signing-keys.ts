@@ -66,10 +66,10 @@ async function generate(nowMs: number, sealer: SecretSealer | undefined): Promis
   const pub = publicRsaJwk(pair.publicKey);
   const jwk: PublishedJwk = {
     alg: SERVICE_ALG,
-    e: String(pub.e),
+    e: pub.e,
     kid,
     kty: 'RSA',
-    n: String(pub.n),
+    n: pub.n,
     use: 'sig',
   };
   let sealed: string | null = null;
