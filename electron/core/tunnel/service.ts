@@ -71,17 +71,17 @@ export interface TunnelService {
 const FILE = 'public-url.json';
 
 /**
- * An unreachable probe of an ssh tunnel's own URL, with its commonest cause: sshd binds a remote
- * forward to the host's loopback unless its `GatewayPorts` is `yes` (or `clientspecified`), and
- * `no` is sshd's default, so the port answers on the host itself and nowhere else. Any other
- * result is returned as it is.
+ * An unreachable probe of an ssh tunnel's own URL (`tunnel`: the tunnel whose URL was probed,
+ * null when the URL came from elsewhere), with its commonest cause: sshd binds a remote forward
+ * to the host's loopback unless its `GatewayPorts` is `yes` (or `clientspecified`), and `no` is
+ * sshd's default, so the port answers on the host itself and nowhere else. Any other result is
+ * returned as it is.
  *
  * @example
- * withSshHint(result, supervisor.info()).detail; // "nothing answered at http://host:40123 (…); …GatewayPorts…"
+ * withSshHint(result, tunnel).detail; // "nothing answered at http://host:40123 (…). …GatewayPorts…"
  */
-export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null | undefined): ProbeResult {
-  if (result.outcome !== 'unreachable' || tunnel?.client !== 'ssh' || tunnel.state !== 'up') return result;
-  if (!tunnel.url || !result.url?.startsWith(tunnel.url.replace(/\/+$/, ''))) return result;
+export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null): ProbeResult {
+  if (result.outcome !== 'unreachable' || tunnel?.client !== 'ssh') return result;
   return {
     ...result,
     detail: `${result.detail}. Through an ssh tunnel this is most often the ssh host's sshd: it binds the forwarded port to its own loopback unless its sshd_config has \`GatewayPorts yes\` (or \`clientspecified\`), and \`no\` is the default; set it, reload sshd, and test again (docs/real-environment.md)`,
@@ -169,8 +169,10 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
       .catch(() => undefined);
 
   async function probe(): Promise<ProbeResult> {
-    const { url } = await publicUrl();
-    lastProbe = withSshHint(await runProbe(url, book), supervisor?.info());
+    // One snapshot of the tunnel: the URL probed and whether it is the tunnel's come from it.
+    const tunnel = supervisor?.info();
+    const { url, source } = await publicUrl(tunnel);
+    lastProbe = withSshHint(await runProbe(url, book), source === 'tunnel' ? (tunnel ?? null) : null);
     options.events.emit('tunnel.probed', lastProbe);
     announce();
     return lastProbe;
