@@ -75,6 +75,12 @@ interface Reply {
 
 const masked = (key: string) => `<masked: ${[...key].length} characters>`;
 
+/** A reply's headers as they go on the wire: its own, and the Content-Length of its text. */
+const wireHeaders = (headers: Record<string, string>, text: string): Record<string, string> => ({
+  ...headers,
+  'Content-Length': String(Buffer.byteLength(text)),
+});
+
 function jsonReply(
   status: number,
   body: unknown,
@@ -98,7 +104,7 @@ function jsonReply(
     headers,
     text,
     recorded,
-    wire: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) },
+    wire: wireHeaders(headers, text),
   };
 }
 
@@ -237,10 +243,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
 
   const send = (res: ServerResponse, reply: Reply) => {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(
-      reply.status,
-      reply.wire ?? { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.text)) },
-    );
+    res.writeHead(reply.status, reply.wire ?? wireHeaders(reply.headers, reply.text));
     res.end(reply.text);
   };
 
