@@ -3,6 +3,8 @@
  * settings, token claims, profile attribution) and one tiny real run against a bare server child
  * on 127.0.0.1, bounded by count. Counts only: speed is the bench's business, never a test's.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killAllSync, parseCpu, parseReady, startChild } from './lib/children';
 import { ConfigError, readConfig } from './lib/config';
@@ -24,6 +26,7 @@ import {
   summarizeTarget,
   type RoundStats,
 } from './lib/stats';
+import { keepOffCpu } from './lib/steps';
 import { poolClaims, rotate } from './lib/tokens';
 import { sessionBodyCheck, tamper } from './suites/sandbox';
 
@@ -362,6 +365,33 @@ describe('a tiny real run on 127.0.0.1', () => {
     expect(exit.code).toBe(0);
   });
 
+  it("keeps the load generator off the servers' core, every thread of it, and gives the affinity back", () => {
+    const allowed = () => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]!;
+    const before = allowed();
+    const last = cpus().length - 1;
+    const restore = keepOffCpu(last);
+    try {
+      if (last === 0) expect(allowed()).toBe(before);
+      else {
+        const during = allowed();
+        expect(during).not.toBe(before);
+        expect(during.split(',').flatMap(expandRange)).not.toContain(last);
+        // Every thread of this process, not only the one that asked.
+        for (const tid of readdirSync('/proc/self/task')) {
+          const list = /Cpus_allowed_list:\s*(\S+)/.exec(
+            readFileSync(`/proc/self/task/${tid}/status`, 'utf8'),
+          )![1]!;
+          expect(list.split(',').flatMap(expandRange)).not.toContain(last);
+        }
+      }
+    } finally {
+      restore();
+    }
+    expect(allowed()).toBe(before);
+    expect(keepOffCpu(null)).toBeTypeOf('function');
+    expect(allowed()).toBe(before);
+  });
+
   it('calls the bench broken when a target answers non-2xx', async () => {
     const server = await startChild({ id: 'bare', args: ['-e', bare] });
     const target: LoadTarget = {
@@ -401,3 +431,9 @@ describe('a tiny real run on 127.0.0.1', () => {
     ).rejects.toThrow(/dies: exited before it was ready \(code 3\)[\s\S]*boom/);
   });
 });
+
+/** "0-2" → [0, 1, 2]; "3" → [3] (a Cpus_allowed_list item). */
+function expandRange(item: string): number[] {
+  const [a, b] = item.split('-').map(Number);
+  return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+}

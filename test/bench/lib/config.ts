@@ -27,7 +27,7 @@
  *   BENCH_STORE_RUNS      3      timed runs of serve and of each events --search (the median counts)
  *   BENCH_STORE_BUILD_SECONDS 900 the profile's build gives up (bench broken) past this
  *   BENCH_CHROMIUM        /usr/bin/chromium
- *   BENCH_PIN             auto   CPU the bank suite's servers are pinned to (taskset -c): auto (the last
+ *   BENCH_PIN             auto   CPU the bank and notify suites' servers are pinned to (taskset -c): auto (the last
  *                                CPU, when there are 2 or more and taskset exists), off, or a CPU number
  */
 

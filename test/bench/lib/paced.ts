@@ -1,6 +1,9 @@
 /**
- * A fixed-rate load run with evenly paced requests: request i is due at start + i / rate, and a
- * 1 ms timer sends every request that is due (at 2,000 req/s, two per millisecond). autocannon's
+ * A fixed-rate load run with evenly paced requests: request i is due at start + i / rate and is
+ * sent when it is due: within a millisecond of it the generator polls (`setImmediate`), so a
+ * request is not held up to a timer tick (a 1 ms timer alone added about 1 ms to every p50 and
+ * p99, the floors' included: docs/benchmarks.md). The bench keeps this process off the servers'
+ * core while it polls (steps.ts `keepOffCpu`). autocannon's
  * `overallRate` instead lets each connection send its share of a second at the start of that
  * second, so its latencies measure the bursts it makes, not the server (docs/benchmarks.md).
  *
@@ -56,6 +59,7 @@ export function runPaced(target: LoadTarget, opts: PacedOptions): Promise<LoadRe
       if (done) return;
       done = true;
       clearTimeout(tick);
+      clearImmediate(poll);
       clearTimeout(cap);
       agent.destroy();
       const elapsedMs = (lastResponseAt || performance.now()) - started;
@@ -129,14 +133,21 @@ export function runPaced(target: LoadTarget, opts: PacedOptions): Promise<LoadRe
       req.end(spec.body);
     };
 
-    let tick: NodeJS.Timeout;
+    let tick: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Immediate | undefined;
     const pump = () => {
       const now = performance.now();
       while (sent < opts.amount && started + sent * intervalMs <= now) {
         send(started + sent * intervalMs);
         sent++;
       }
-      if (sent < opts.amount) tick = setTimeout(pump, 1);
+      if (sent >= opts.amount) return;
+      // The next request is sent when it is due, not up to a timer tick later: within a
+      // millisecond of it, the loop polls (setImmediate: sockets are still served between two
+      // polls); further off, a timer wakes it a millisecond early.
+      const dueIn = started + sent * intervalMs - performance.now();
+      if (dueIn > 2) tick = setTimeout(pump, dueIn - 1);
+      else poll = setImmediate(pump);
     };
     const cap = setTimeout(() => {
       capped = true;

@@ -126,6 +126,27 @@ export function pinCpu(cfg: Pick<BenchConfig, 'pin'>): number | null {
   return cfg.pin;
 }
 
+/**
+ * Keeps this process (the load generator: every thread it has and starts) off `cpu`, the one the
+ * servers are pinned to, until the returned function restores the affinity it had: otherwise the
+ * scheduler may run the generator's event loop or its GC helpers on the servers' core, and a
+ * server's figures would carry the generator's work. Does nothing where `taskset` is absent.
+ */
+export function keepOffCpu(cpu: number | null): () => void {
+  const count = cpus().length;
+  if (cpu === null || count < 2) return () => {};
+  const pid = String(process.pid);
+  const mask = /:\s*([0-9a-f]+)\s*$/i.exec(
+    spawnSync('taskset', ['-p', pid], { encoding: 'utf8' }).stdout ?? '',
+  )?.[1];
+  const others = Array.from({ length: count }, (_, i) => i).filter((i) => i !== cpu);
+  const set = spawnSync('taskset', ['-a', '-p', '-c', others.join(','), pid], { stdio: 'ignore' });
+  if (set.status !== 0 || mask === undefined) return () => {};
+  return () => {
+    spawnSync('taskset', ['-a', '-p', mask, pid], { stdio: 'ignore' });
+  };
+}
+
 /** The verdict of a rule `value ≤ threshold` (a ratio, unit × unless told). */
 export function atMost(
   id: string,

@@ -50,6 +50,7 @@ import {
   below,
   describeServers,
   finite,
+  keepOffCpu,
   pinCpu,
   reportChecks,
   requireCheck,
@@ -251,43 +252,57 @@ export const bankSuite: Suite = {
       rateIds.map((id) => [id, { rounds: [], latencies: [] }]),
     );
     const amount = Math.max(cfg.connections, Math.round(cfg.rate * cfg.rateSeconds));
-    for (const id of rateIds) {
-      alive(id);
-      const t = targets.find((x) => x.id === id)!;
-      const w = await runPaced(
-        { ...t, id: `${id}-fixed-rate-warmup` },
-        {
-          connections: cfg.connections,
-          amount: Math.round(cfg.rate * cfg.warmupSeconds),
-          maxSeconds: cfg.warmupSeconds * 2 + 2,
-          rate: cfg.rate,
-        },
-      );
-      if (!isClean(w))
-        throw new BenchBroken(`${id} fixed-rate warm-up: ${w.non2xx} non-2xx, ${w.errors} errors`);
-    }
-    for (let round = 1; round <= cfg.rateRounds; round++) {
+    // The load generator (this process) stays off the servers' core while it loads them.
+    const restoreAffinity = keepOffCpu(cpu);
+    let threadsBefore: ReturnType<typeof snapshotThreads>;
+    let runs: Awaited<ReturnType<typeof runInterleaved>>;
+    try {
       for (const id of rateIds) {
-        const t = targets.find((x) => x.id === id)!;
         alive(id);
-        const r = await withCpu(cpuOf(id), () =>
-          runPaced(
-            { ...t, id: `${id}-fixed-rate` },
-            { connections: cfg.connections, amount, maxSeconds: cfg.rateSeconds * 2 + 2, rate: cfg.rate },
-          ),
+        const t = targets.find((x) => x.id === id)!;
+        const w = await runPaced(
+          { ...t, id: `${id}-fixed-rate-warmup` },
+          {
+            connections: cfg.connections,
+            amount: Math.round(cfg.rate * cfg.warmupSeconds),
+            maxSeconds: cfg.warmupSeconds * 2 + 2,
+            rate: cfg.rate,
+          },
         );
-        if (!isClean(r))
-          throw new BenchBroken(
-            `${id} fixed-rate run: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} bad bodies of ${r.responses} [${JSON.stringify(r.statusCodes)}]`,
-          );
-        const { latencies, statusCodes: _s, ...stats } = r;
-        const acc = rateStats.get(id)!;
-        acc.rounds.push(stats);
-        for (const l of latencies) acc.latencies.push(l);
-        ctx.log(
-          `  fixed rate ${round}/${cfg.rateRounds}, ${id}: ${r.responses} req in ${(r.elapsedMs / 1000).toFixed(1)} s, p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms`,
-        );
+        if (!isClean(w))
+          throw new BenchBroken(`${id} fixed-rate warm-up: ${w.non2xx} non-2xx, ${w.errors} errors`);
       }
+      for (let round = 1; round <= cfg.rateRounds; round++) {
+        for (const id of rateIds) {
+          const t = targets.find((x) => x.id === id)!;
+          alive(id);
+          const r = await withCpu(cpuOf(id), () =>
+            runPaced(
+              { ...t, id: `${id}-fixed-rate` },
+              { connections: cfg.connections, amount, maxSeconds: cfg.rateSeconds * 2 + 2, rate: cfg.rate },
+            ),
+          );
+          if (!isClean(r))
+            throw new BenchBroken(
+              `${id} fixed-rate run: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} bad bodies of ${r.responses} [${JSON.stringify(r.statusCodes)}]`,
+            );
+          const { latencies, statusCodes: _s, ...stats } = r;
+          const acc = rateStats.get(id)!;
+          acc.rounds.push(stats);
+          for (const l of latencies) acc.latencies.push(l);
+          ctx.log(
+            `  fixed rate ${round}/${cfg.rateRounds}, ${id}: ${r.responses} req in ${(r.elapsedMs / 1000).toFixed(1)} s, p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms`,
+          );
+        }
+      }
+      threadsBefore = snapshotThreads(servers, ['bank', 'bank-norec']);
+      runs = await runInterleaved(targets, roundPlan(cfg), {
+        log: ctx.log,
+        beforeRun: (t) => alive(t.id),
+        cpuMicros: (t) => cpuOf(t.id)(),
+      });
+    } finally {
+      restoreAffinity();
     }
     const rateRuns: TargetRun[] = rateIds.map((id) => {
       const acc = rateStats.get(id)!;
@@ -299,12 +314,6 @@ export const bankSuite: Suite = {
         rounds: acc.rounds,
         summary: summarizeTarget(acc.rounds, acc.latencies),
       };
-    });
-    const threadsBefore = snapshotThreads(servers, ['bank', 'bank-norec']);
-    const runs = await runInterleaved(targets, roundPlan(cfg), {
-      log: ctx.log,
-      beforeRun: (t) => alive(t.id),
-      cpuMicros: (t) => cpuOf(t.id)(),
     });
     // Where the bank's CPU went: its event loop, the store's writer thread, the rest.
     const threadNotes = threadSplits(servers, threadsBefore, runs);

@@ -30,6 +30,8 @@ import {
   below,
   describeServers,
   finite,
+  keepOffCpu,
+  pinCpu,
   reportChecks,
   roundPlan,
   runFigures,
@@ -92,11 +94,15 @@ export const notifySuite: Suite = {
     ctx.log(
       `  this disk: append + fdatasync p50 ${fsyncMs.p50.toFixed(2)} ms, p99 ${fsyncMs.p99.toFixed(2)} ms, max ${fsyncMs.max.toFixed(1)} ms (200 sequential)`,
     );
+    // Every server on one CPU (the load generator keeps the others): its figures are one core's.
+    const cpu = pinCpu(cfg);
+    const pin = cpu === null ? {} : { cpu };
     const servers = await startServers(want, async (id) => {
       const flags = ctx.nodeFlags(id);
       return id === 'bank-notify'
         ? {
             id,
+            ...pin,
             args: [...flags, join(ctx.buildDir, 'servers/bank.mjs'), dataDir],
             cwd: ctx.root,
             env: { DETS_DATA_DIR: dataDir },
@@ -104,6 +110,7 @@ export const notifySuite: Suite = {
         : id === 'fsync-floor'
           ? {
               id,
+              ...pin,
               args: [
                 ...flags,
                 join(ctx.buildDir, 'servers/fsync-floor.mjs'),
@@ -112,11 +119,14 @@ export const notifySuite: Suite = {
             }
           : {
               id,
+              ...pin,
               args: [...flags, join(ctx.buildDir, 'servers/http-floor.mjs')],
               env: { BENCH_HTTP_FLOOR_BODY: '' },
             };
     });
-    ctx.log(`  servers: ${describeServers(servers.values())}`);
+    ctx.log(
+      `  servers: ${describeServers(servers.values())}; ${cpu === null ? 'not pinned' : `pinned to CPU ${cpu}`}`,
+    );
 
     // Every id the bank answered 200 for (spot checks included).
     const acknowledged: string[] = [];
@@ -166,12 +176,19 @@ export const notifySuite: Suite = {
     }));
     const alive = aliveCheck(servers);
     const threadsBefore = snapshotThreads(servers, ['bank-notify']);
-    const runs = await runInterleaved(targets, roundPlan(cfg), {
-      log: ctx.log,
-      beforeRun: (t) => alive(t.id),
-      // Each child's CPU (every thread: the bank's writer included) per acknowledged request.
-      cpuMicros: (t) => servers.get(t.id as TargetId)?.cpuMicros() ?? Promise.resolve(null),
-    });
+    // The load generator (this process) stays off the servers' core while it loads them.
+    const restoreAffinity = keepOffCpu(cpu);
+    let runs: Awaited<ReturnType<typeof runInterleaved>>;
+    try {
+      runs = await runInterleaved(targets, roundPlan(cfg), {
+        log: ctx.log,
+        beforeRun: (t) => alive(t.id),
+        // Each child's CPU (every thread: the bank's writer included) per acknowledged request.
+        cpuMicros: (t) => servers.get(t.id as TargetId)?.cpuMicros() ?? Promise.resolve(null),
+      });
+    } finally {
+      restoreAffinity();
+    }
     // Where the bank's CPU went: its event loop, the store's writer thread, the rest.
     const threadNotes = threadSplits(servers, threadsBefore, runs);
     for (const line of threadNotes) ctx.log(`  ${line}`);
@@ -253,6 +270,7 @@ export const notifySuite: Suite = {
       notes: [
         ...threadNotes,
         `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s after a ${cfg.warmupSeconds} s warm-up; a fresh UUID per request.`,
+        `servers ${cpu === null ? 'not pinned (BENCH_PIN=off, one CPU, or no taskset)' : `pinned to CPU ${cpu} (taskset -c), the load generator kept off it`}: one core for each server, its writer threads included, as issue 12 measures.`,
         durability
           ? `durability: ${formatDurability(durability)}, read back through openEventStore after the bank child stopped.`
           : 'durability not checked (bank-notify not selected).',
