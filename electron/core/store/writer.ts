@@ -71,6 +71,23 @@ export const ROWS_PER_INSERT = 32;
  */
 export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
 
+/**
+ * How the writer makes room for the event loop when both share one core (the bench pins the
+ * process to one CPU; a busy machine's scheduler may put them on one too). Linux lets a running
+ * thread go on for the rest of its time slice before a thread it woke runs, so a callback
+ * arriving while the writer commits a batch of callbacks waited for that: at 2,000 callbacks/s
+ * (batches of about 40 rows, 1.6 ms of writing each, every 20 ms) 3–5 % of callbacks took over
+ * 1 ms and the p99 was 1.4–2.5 ms, where the crypto floor's was 0.7–1.3 ms. So in a batch of at
+ * most `upToBatch` non-durable rows the writer sleeps `ms` after every `everyRows` rows: a waiting
+ * event loop gets the core then, and an idle one costs the batch about 70 µs per pause (the sleep
+ * and the timer's slack). The same A/B rounds then gave 1.2–1.9 % over 1 ms and a p99 of
+ * 1.1–1.4 ms (docs/benchmarks.md). A larger batch means the event loop was busy for the whole
+ * coalescing window (at saturation a batch holds about 350 rows): pausing there would only add
+ * thread switches (10–15 % of the throughput when every batch paused), so it runs at once, as a
+ * durable commit always does (its callers are waiting for it).
+ */
+export const YIELD = { everyRows: 8, upToBatch: 128, ms: 0.02 } as const;
+
 interface WorkerData {
   libsql: string;
   /** The INSERT … (columns) heads of the events and pending-text tables, and the rows per statement. */
@@ -92,6 +109,7 @@ interface WorkerData {
   port?: MessagePort;
   checkpoint: { idleMs: number; maxBytes: number; hardBytes: number; catchUpBytes: number };
   index: { chunk: number; maxPending: number };
+  yieldTo: { everyRows: number; upToBatch: number; ms: number };
   /** records.ts ROW: the places of a row's fields. */
   row: typeof ROW;
   /** WRITER_THREAD_NAME. */
@@ -152,6 +170,8 @@ export interface Reply {
   firstSeq?: number;
   /** `commit`: the places of the `check` rows stored as repeats. */
   repeats?: number[];
+  /** `commit`: how many times the writer stepped aside for the event loop (YIELD). */
+  yields?: number;
   /** `check` mode: quick_check's lines ("ok" when sound). */
   problems?: string[];
 }
@@ -174,6 +194,8 @@ function writerMain(require: (id: string) => any): void {
     // not Linux, or /proc not mounted
   }
   const unindexed = new Set(data.unindexed);
+  // What the writer sleeps on when it steps aside (YIELD): nothing ever wakes it but the timeout.
+  const nap = new Int32Array(new SharedArrayBuffer(4));
   const Database = require(data.libsql);
   const errorReply = (err: any) => ({
     ok: false,
@@ -454,7 +476,7 @@ function writerMain(require: (id: string) => any): void {
     meta: [string, string][],
     keepAll: boolean,
     check: number[],
-  ): { first: number; repeats: number[] } {
+  ): { first: number; repeats: number[]; yields: number } {
     // A batch with nothing durable in it (callbacks, exchanges) commits without its own fsync;
     // the next durable commit's fsync of the WAL covers its frames too (WAL appends in order).
     setSync(durable ? 'FULL' : 'NORMAL');
@@ -463,6 +485,9 @@ function writerMain(require: (id: string) => any): void {
     let texts = 0;
     const R = data.row;
     let repeats: number[] = [];
+    // YIELD: a small batch nobody waits for steps aside every few rows.
+    const every = !durable && rows.length <= data.yieldTo.upToBatch ? data.yieldTo.everyRows : 0;
+    let yields = 0;
     inTransaction(() => {
       repeats = repeatsOf(rows, check, R);
       const repeat = new Set(repeats);
@@ -519,6 +544,10 @@ function writerMain(require: (id: string) => any): void {
           a.bytes += size;
         } else added.set(cls, { n: 1, bytes: size });
         if (seq > top) top = seq;
+        if (every > 0 && (place + 1) % every === 0 && place + 1 < rows.length) {
+          Atomics.wait(nap, 0, 0, data.yieldTo.ms);
+          yields++;
+        }
       }
       insertMany(data.sql.intoEvents, R.search, eventParams);
       insertMany(data.sql.intoPending, 2, textParams);
@@ -538,7 +567,7 @@ function writerMain(require: (id: string) => any): void {
       for (const [k, v] of meta) setMeta.run(k, v);
     });
     wrote(bytes, texts);
-    return { first, repeats };
+    return { first, repeats, yields };
   }
 
   // The state tables' statements (sandbox, walkthrough), prepared once each.
@@ -565,7 +594,12 @@ function writerMain(require: (id: string) => any): void {
       if (m.type === 'exec') exec(m.steps);
       else if (m.type === 'commit') {
         const c = commit(m.rows, m.durable, m.meta ?? [], m.keepAll === true, m.check ?? []);
-        reply = { ok: true, firstSeq: c.first, ...(c.repeats.length ? { repeats: c.repeats } : {}) };
+        reply = {
+          ok: true,
+          firstSeq: c.first,
+          yields: c.yields,
+          ...(c.repeats.length ? { repeats: c.repeats } : {}),
+        };
       } else if (m.type === 'probe') {
         setSync('FULL');
         inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
@@ -620,6 +654,7 @@ function commonData(file: string, caps: ClassCaps) {
     caps,
     checkpoint: CHECKPOINT,
     index: INDEX,
+    yieldTo: YIELD,
     row: ROW,
   };
 }
