@@ -76,12 +76,12 @@ export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
  * process to one CPU; a busy machine's scheduler may put them on one too). Linux lets a running
  * thread go on for the rest of its time slice before a thread it woke runs, so a callback
  * arriving while the writer commits a batch of callbacks waited for that: at 2,000 callbacks/s
- * (batches of about 40 rows, 1.6 ms of writing each, every 20 ms) 3–5 % of callbacks took over
- * 1 ms and the p99 was 1.4–2.5 ms, where the crypto floor's was 0.7–1.3 ms. So in a batch of at
+ * (batches of about 40 rows, 1.6 ms of writing each, every 20 ms) 2–8 % of callbacks took over
+ * 1 ms and the p99 was 1.4–2.7 ms, where the crypto floor's was 0.7–1.3 ms. So in a batch of at
  * most `upToBatch` non-durable rows the writer sleeps `ms` after every `everyRows` rows: a waiting
  * event loop gets the core then, and an idle one costs the batch about 70 µs per pause (the sleep
- * and the timer's slack). The same A/B rounds then gave 1.2–1.9 % over 1 ms and a p99 of
- * 1.1–1.4 ms (docs/benchmarks.md). A larger batch means the event loop was busy for the whole
+ * and the timer's slack). The same A/B rounds then gave 1.2–2.4 % over 1 ms and a p99 of
+ * 1.1–1.5 ms (docs/benchmarks.md). A larger batch means the event loop was busy for the whole
  * coalescing window (at saturation a batch holds about 350 rows): pausing there would only add
  * thread switches (10–15 % of the throughput when every batch paused), so it runs at once, as a
  * durable commit always does (its callers are waiting for it).
