@@ -80,7 +80,9 @@ export const INDEX = { chunk: 512, maxPending: 20_000 } as const;
  * 1 ms and the p99 was 1.4–2.7 ms, where the crypto floor's was 0.7–1.3 ms. So in a batch of at
  * most `upToBatch` non-durable rows the writer sleeps `ms` after every `everyRows` rows: a waiting
  * event loop gets the core then, and an idle one costs the batch about 70 µs per pause (the sleep
- * and the timer's slack). The same A/B rounds then gave 1.2–2.4 % over 1 ms and a p99 of
+ * and the timer's slack). The rows go into SQLite ROWS_PER_INSERT at a time, and a pause follows
+ * each such insert at once: the writer holds the core for one insert at a time (about 0.45 ms),
+ * then for the commit. The same A/B rounds then gave 1.2–2.4 % over 1 ms and a p99 of
  * 1.1–1.5 ms (docs/benchmarks.md). A larger batch means the event loop was busy for the whole
  * coalescing window (at saturation a batch holds about 350 rows): pausing there would only add
  * thread switches (10–15 % of the throughput when every batch paused), so it runs at once, as a

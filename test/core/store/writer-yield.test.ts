@@ -12,7 +12,7 @@ import { openEventStore } from '../../../electron/core/store';
 import { PENDING_ID, toRow } from '../../../electron/core/store/records';
 import { DEFAULT_RETENTION } from '../../../electron/core/store/sqlite-store';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
-import { WriterClient, YIELD } from '../../../electron/core/store/writer';
+import { ROWS_PER_INSERT, WriterClient, YIELD } from '../../../electron/core/store/writer';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
@@ -22,6 +22,8 @@ const rowsOf = (events: ReturnType<typeof callback>[]) =>
 
 describe('the writer makes room for the event loop', () => {
   it('pauses every YIELD.everyRows rows of a small non-durable batch, never in a large or a durable one', async () => {
+    // A pause follows each multi-row insert at once (the rows go into SQLite ROWS_PER_INSERT at a time).
+    expect(ROWS_PER_INSERT % YIELD.everyRows).toBe(0);
     const dir = tempDir();
     const setup = await openEventStore({ dataDir: dir, events: new EventHub() });
     await setup.close(); // the database exists, migrated
