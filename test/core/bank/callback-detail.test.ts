@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
+import { blankEvent } from '../../../electron/core/store';
 import {
   CUSTOMER,
   claims,
@@ -42,6 +43,9 @@ describe('the stored callback event', () => {
     expect(e).toMatchObject({ status: 200, failed_check: null, obj: 'DE001', checks: null, token: null });
     expect(e.request?.headers['x-session-id']).toBe(token);
     expect(e.data).toEqual({ verdict: { detail: null } });
+    // Every field of an event, in blankEvent's order, then the verdict: the stored JSON is the
+    // same however the bank builds the event.
+    expect(Object.keys(e)).toEqual(['id', ...Object.keys(blankEvent('callback', e.at)), 'data']);
     expect(e.response?.body).toContain(`<masked: ${CUSTOMER.key.length} characters>`);
     expect(e.jwks).toMatchObject({ url: fx.jwks.url, kids: [fx.key.kid] });
     const whole = rebuildCallbackDetail(e);
