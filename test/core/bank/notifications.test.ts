@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEventStore } from '../../../electron/core/store';
+import { blankEvent, openEventStore } from '../../../electron/core/store';
 import { EventHub } from '../../../electron/core/event-hub';
 import { cleanup, lastEvent, post, startBank, type BankFixture } from './helpers';
 
@@ -32,6 +32,9 @@ describe('notifications (spec 4.3)', () => {
       status: 200,
     });
     expect(e.request?.body).toContain(id);
+    // Every field of an event, in blankEvent's order: the stored JSON is the same however the
+    // bank builds the event.
+    expect(Object.keys(e)).toEqual(['id', ...Object.keys(blankEvent('notification', e.at))]);
 
     const again = await post(`${fx.url}${prefix}/transfer`, JSON.stringify({ transaction_id: id }));
     expect(again.status).toBe(200);
