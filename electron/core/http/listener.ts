@@ -17,6 +17,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from './respond';
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -79,12 +80,6 @@ export function createBoundedServer(
   return server;
 }
 
-/** The answer to a request whose handler threw before answering (as the bank's own 500s say it). */
-function handlerFailed(err: unknown): string {
-  const why = err instanceof Error ? err.message : String(err);
-  return JSON.stringify({ error: 'internal', detail: `the request handler failed: ${why}` });
-}
-
 /**
  * `handle`, run a turn at a time: the requests node parses in one turn of the event loop (its
  * poll phase reads every socket that is ready) are handled together right after it (one
@@ -120,14 +115,9 @@ export function turnBatched(
       try {
         handle(req, res);
       } catch (err) {
-        if (!res.headersSent && !res.destroyed) {
-          const text = handlerFailed(err);
-          res.writeHead(500, {
-            'Content-Type': 'application/json; charset=utf-8',
-            'Content-Length': String(Buffer.byteLength(text)),
-          });
-          res.end(text);
-        }
+        // As the bank's own 500s say it; sendJson does nothing if the handler had answered.
+        const why = err instanceof Error ? err.message : String(err);
+        sendJson(res, 500, { error: 'internal', detail: `the request handler failed: ${why}` });
       }
     }
   };
