@@ -26,7 +26,7 @@ import {
   summarizeTarget,
   type RoundStats,
 } from './lib/stats';
-import { keepOffCpu } from './lib/steps';
+import { keepOffCpu, offServersCore, pinNote } from './lib/steps';
 import { poolClaims, rotate } from './lib/tokens';
 import { sessionBodyCheck, tamper } from './suites/sandbox';
 
@@ -376,6 +376,13 @@ describe('a tiny real run on 127.0.0.1', () => {
         const during = allowed();
         expect(during).not.toBe(before);
         expect(during.split(',').flatMap(expandRange)).not.toContain(last);
+        // Only `last` is taken out: the CPUs the process had are otherwise kept, never widened.
+        expect(during.split(',').flatMap(expandRange)).toEqual(
+          before
+            .split(',')
+            .flatMap(expandRange)
+            .filter((c) => c !== last),
+        );
         // Every thread of this process, not only the one that asked.
         for (const tid of readdirSync('/proc/self/task')) {
           const list = /Cpus_allowed_list:\s*(\S+)/.exec(
@@ -390,6 +397,23 @@ describe('a tiny real run on 127.0.0.1', () => {
     expect(allowed()).toBe(before);
     expect(keepOffCpu(null)).toBeTypeOf('function');
     expect(allowed()).toBe(before);
+  });
+
+  it('gives the affinity back when the load it wraps fails', async () => {
+    const allowed = () => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]!;
+    const before = allowed();
+    const last = cpus().length - 1;
+    let during = '';
+    await expect(
+      offServersCore(last, async () => {
+        during = allowed();
+        throw new Error('a broken round');
+      }),
+    ).rejects.toThrow('a broken round');
+    if (last > 0) expect(during.split(',').flatMap(expandRange)).not.toContain(last);
+    expect(allowed()).toBe(before);
+    expect(pinNote(last)).toContain(`pinned to CPU ${last}`);
+    expect(pinNote(null)).toContain('not pinned');
   });
 
   it('calls the bench broken when a target answers non-2xx', async () => {

@@ -130,21 +130,47 @@ export function pinCpu(cfg: Pick<BenchConfig, 'pin'>): number | null {
  * Keeps this process (the load generator: every thread it has and starts) off `cpu`, the one the
  * servers are pinned to, until the returned function restores the affinity it had: otherwise the
  * scheduler may run the generator's event loop or its GC helpers on the servers' core, and a
- * server's figures would carry the generator's work. Does nothing where `taskset` is absent.
+ * server's figures would carry the generator's work. It only takes `cpu` out of the CPUs the
+ * process already had (a bench started under `taskset` keeps its own limits). Does nothing where
+ * `taskset` is absent or `cpu` was the only CPU left.
  */
 export function keepOffCpu(cpu: number | null): () => void {
-  const count = cpus().length;
-  if (cpu === null || count < 2) return () => {};
+  if (cpu === null) return () => {};
   const pid = String(process.pid);
-  const mask = /:\s*([0-9a-f]+)\s*$/i.exec(
+  const hex = /:\s*([0-9a-f]+)\s*$/i.exec(
     spawnSync('taskset', ['-p', pid], { encoding: 'utf8' }).stdout ?? '',
   )?.[1];
-  const others = Array.from({ length: count }, (_, i) => i).filter((i) => i !== cpu);
-  const set = spawnSync('taskset', ['-a', '-p', '-c', others.join(','), pid], { stdio: 'ignore' });
-  if (set.status !== 0 || mask === undefined) return () => {};
+  if (hex === undefined) return () => {};
+  const without = BigInt(`0x${hex}`) & ~(1n << BigInt(cpu));
+  if (without === 0n) return () => {};
+  const set = spawnSync('taskset', ['-a', '-p', without.toString(16), pid], { stdio: 'ignore' });
+  if (set.status !== 0) return () => {};
   return () => {
-    spawnSync('taskset', ['-a', '-p', mask, pid], { stdio: 'ignore' });
+    spawnSync('taskset', ['-a', '-p', hex, pid], { stdio: 'ignore' });
   };
+}
+
+/**
+ * Runs `load` with this process kept off the servers' core ({@link keepOffCpu}), giving the
+ * affinity back however it ends.
+ *
+ * @example
+ * const runs = await offServersCore(cpu, () => runInterleaved(targets, plan, hooks));
+ */
+export async function offServersCore<T>(cpu: number | null, load: () => Promise<T>): Promise<T> {
+  const restore = keepOffCpu(cpu);
+  try {
+    return await load();
+  } finally {
+    restore();
+  }
+}
+
+/** How a suite's servers were placed, for its notes. */
+export function pinNote(cpu: number | null): string {
+  return cpu === null
+    ? 'servers not pinned (BENCH_PIN=off, one CPU, or no taskset)'
+    : `servers pinned to CPU ${cpu} (taskset -c), the load generator kept off it`;
 }
 
 /** The verdict of a rule `value ≤ threshold` (a ratio, unit × unless told). */

@@ -50,7 +50,8 @@ import {
   below,
   describeServers,
   finite,
-  keepOffCpu,
+  offServersCore,
+  pinNote,
   pinCpu,
   reportChecks,
   requireCheck,
@@ -253,10 +254,7 @@ export const bankSuite: Suite = {
     );
     const amount = Math.max(cfg.connections, Math.round(cfg.rate * cfg.rateSeconds));
     // The load generator (this process) stays off the servers' core while it loads them.
-    const restoreAffinity = keepOffCpu(cpu);
-    let threadsBefore: ReturnType<typeof snapshotThreads>;
-    let runs: Awaited<ReturnType<typeof runInterleaved>>;
-    try {
+    await offServersCore(cpu, async () => {
       for (const id of rateIds) {
         alive(id);
         const t = targets.find((x) => x.id === id)!;
@@ -295,15 +293,15 @@ export const bankSuite: Suite = {
           );
         }
       }
-      threadsBefore = snapshotThreads(servers, ['bank', 'bank-norec']);
-      runs = await runInterleaved(targets, roundPlan(cfg), {
+    });
+    const threadsBefore = snapshotThreads(servers, ['bank', 'bank-norec']);
+    const runs = await offServersCore(cpu, () =>
+      runInterleaved(targets, roundPlan(cfg), {
         log: ctx.log,
         beforeRun: (t) => alive(t.id),
         cpuMicros: (t) => cpuOf(t.id)(),
-      });
-    } finally {
-      restoreAffinity();
-    }
+      }),
+    );
     const rateRuns: TargetRun[] = rateIds.map((id) => {
       const acc = rateStats.get(id)!;
       return {
@@ -424,7 +422,7 @@ export const bankSuite: Suite = {
       `${roundsNote(cfg)}; ${cfg.rateRounds} interleaved fixed-rate rounds of ${cfg.rateSeconds} s at ${cfg.rate} req/s (evenly paced, one request every 1/rate s, latency counted from the moment each is due).`,
       `${tokens.length} distinct RS256 X-Session-ID tokens (kid ${service.kid}) over ${customers.length} customers; every answer checked to be one customer's user data.`,
       `service JWKS fetched ${jwksAfter ?? '?'} times in all, ${fetchedDuringLoad ?? '?'} during the load (cached).`,
-      `servers ${cpu === null ? 'not pinned (BENCH_PIN=off, one CPU, or no taskset)' : `pinned to CPU ${cpu} (taskset -c)`}; CPU per request is each server child's process.cpuUsage() (user + system, every thread) over a round and until the child has settled (deferred event writes, the store's idle full-text indexing and checkpoints included; the next round starts on a quiet core) ÷ its responses, median of rounds.`,
+      `${pinNote(cpu)}; CPU per request is each server child's process.cpuUsage() (user + system, every thread) over a round and until the child has settled (deferred event writes, the store's idle full-text indexing and checkpoints included; the next round starts on a quiet core) ÷ its responses, median of rounds.`,
     ];
     return {
       id: SUITE_ID,

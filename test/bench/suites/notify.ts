@@ -30,8 +30,9 @@ import {
   below,
   describeServers,
   finite,
-  keepOffCpu,
+  offServersCore,
   pinCpu,
+  pinNote,
   reportChecks,
   roundPlan,
   runFigures,
@@ -177,18 +178,14 @@ export const notifySuite: Suite = {
     const alive = aliveCheck(servers);
     const threadsBefore = snapshotThreads(servers, ['bank-notify']);
     // The load generator (this process) stays off the servers' core while it loads them.
-    const restoreAffinity = keepOffCpu(cpu);
-    let runs: Awaited<ReturnType<typeof runInterleaved>>;
-    try {
-      runs = await runInterleaved(targets, roundPlan(cfg), {
+    const runs = await offServersCore(cpu, () =>
+      runInterleaved(targets, roundPlan(cfg), {
         log: ctx.log,
         beforeRun: (t) => alive(t.id),
         // Each child's CPU (every thread: the bank's writer included) per acknowledged request.
         cpuMicros: (t) => servers.get(t.id as TargetId)?.cpuMicros() ?? Promise.resolve(null),
-      });
-    } finally {
-      restoreAffinity();
-    }
+      }),
+    );
     // Where the bank's CPU went: its event loop, the store's writer thread, the rest.
     const threadNotes = threadSplits(servers, threadsBefore, runs);
     for (const line of threadNotes) ctx.log(`  ${line}`);
@@ -270,7 +267,7 @@ export const notifySuite: Suite = {
       notes: [
         ...threadNotes,
         `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s after a ${cfg.warmupSeconds} s warm-up; a fresh UUID per request.`,
-        `servers ${cpu === null ? 'not pinned (BENCH_PIN=off, one CPU, or no taskset)' : `pinned to CPU ${cpu} (taskset -c), the load generator kept off it`}: one core for each server, its writer threads included, as issue 12 measures.`,
+        `${pinNote(cpu)}: one core for each server, its writer threads included, as issue 12 measures.`,
         durability
           ? `durability: ${formatDurability(durability)}, read back through openEventStore after the bank child stopped.`
           : 'durability not checked (bank-notify not selected).',
