@@ -17,9 +17,15 @@
  * the writer commits a batch with nothing durable): no event, no message to a thread, no queue.
  * Then the same without the secondary indexes, without the text row, and with a record cut to
  * 600 bytes: what each part of the row costs SQLite and the binding.
+ *
+ * MICRO_KIND=durable-floor: the same for durable notifications, as the notify bench's commits
+ * hold them (MICRO_BATCH rows per transaction, default 16, synchronous=FULL): first the fsync
+ * floor's own storage (the batch's JSON lines appended in one write, one fdatasync), then the
+ * rows as stored, with only the transaction_id index (repeat detection), with no index, and with
+ * no index and no text row. What a durable SQLite commit costs beside an appended line.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -124,47 +130,95 @@ async function settle(): Promise<void> {
   }
 }
 
-/** The row-floor mode (see the header): µs of CPU per row, for each variant of the row. */
-async function rowFloor(): Promise<void> {
+type FloorVariant = {
+  name: string;
+  /** The secondary indexes on events kept (null: every one). */
+  keep: string[] | null;
+  text: boolean;
+  recordChars: number | null;
+};
+
+/**
+ * The floor modes (see the header): µs of CPU per row, for each variant of the row. row-floor:
+ * callbacks, 512 rows per transaction, synchronous=NORMAL. durable-floor: notifications,
+ * MICRO_BATCH rows (default 16, the bench's mean commit) per transaction, synchronous=FULL, and
+ * first what the fsync floor does with the same batch (its lines appended, one fdatasync).
+ */
+async function floor(durable: boolean): Promise<void> {
+  const batch = durable ? Number(process.env.MICRO_BATCH ?? 16) : 512;
   const rows = Array.from({ length: N }, (_, i) => {
-    const e = callback(i);
+    const e = durable ? notification() : callback(i);
     return toRow({ id: PENDING_ID, ...e }, 0, 256 * 1024).row;
   });
-  const variants: { name: string; dropIndexes: boolean; text: boolean; recordChars: number | null }[] = [
-    { name: 'as stored (every index, its text row)', dropIndexes: false, text: true, recordChars: null },
-    { name: 'no secondary index on events', dropIndexes: true, text: true, recordChars: null },
-    { name: 'no index, no text row', dropIndexes: true, text: false, recordChars: null },
-    { name: 'no index, no text row, a 600-byte record', dropIndexes: true, text: false, recordChars: 600 },
-  ];
+  const variants: FloorVariant[] = durable
+    ? [
+        { name: 'as stored (every index, its text row)', keep: null, text: true, recordChars: null },
+        { name: 'only the transaction_id index', keep: ['events_tx'], text: true, recordChars: null },
+        { name: 'no index', keep: [], text: true, recordChars: null },
+        { name: 'no index, no text row', keep: [], text: false, recordChars: null },
+      ]
+    : [
+        { name: 'as stored (every index, its text row)', keep: null, text: true, recordChars: null },
+        { name: 'no secondary index on events', keep: [], text: true, recordChars: null },
+        { name: 'no index, no text row', keep: [], text: false, recordChars: null },
+        { name: 'no index, no text row, a 600-byte record', keep: [], text: false, recordChars: 600 },
+      ];
+  const rounds = Number(process.env.MICRO_ROUNDS ?? 3);
+  const report = (name: string, results: number[], extra: string) => {
+    results.sort((a, b) => a - b);
+    process.stdout.write(
+      `${durable ? `durable floor, ${batch} per commit` : 'row floor'}, ${name}: median ${results[Math.floor(results.length / 2)]!.toFixed(1)} µs/row (${results.map((r) => r.toFixed(1)).join(', ')}${extra})\n`,
+    );
+  };
+  if (durable) {
+    // The fsync floor's storage: each batch's lines appended in one write, then one fdatasync.
+    const results: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'dets-micro-floor-'));
+      const fd = openSync(join(dir, 'log.jsonl'), 'a', 0o600);
+      const lines = rows.map((r) => `${JSON.stringify({ transaction_id: r[ROW.tx_lower] })}\n`);
+      const c0 = process.cpuUsage();
+      for (let at = 0; at < lines.length; at += batch) {
+        writeSync(fd, lines.slice(at, at + batch).join(''));
+        fdatasyncSync(fd);
+      }
+      const c = process.cpuUsage(c0);
+      results.push((c.user + c.system) / lines.length);
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    }
+    report('a JSON line appended, one fdatasync per batch', results, '');
+  }
   const heads = (sql: string) => sql.slice(0, sql.indexOf('VALUES')).trim();
   for (const v of variants) {
     const results: number[] = [];
-    for (let round = 0; round < Number(process.env.MICRO_ROUNDS ?? 3); round++) {
+    for (let round = 0; round < rounds; round++) {
       const dir = mkdtempSync(join(tmpdir(), 'dets-micro-floor-'));
       const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
       await store.close();
       const db = new Database(join(dir, 'console.db'));
-      db.pragma('synchronous = NORMAL');
-      if (v.dropIndexes) {
+      db.pragma(`synchronous = ${durable ? 'FULL' : 'NORMAL'}`);
+      if (v.keep !== null) {
         const names = db
           .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL",
           )
           .all() as { name: string }[];
-        for (const { name } of names) db.exec(`DROP INDEX ${name}`);
+        for (const { name } of names) if (!v.keep.includes(name)) db.exec(`DROP INDEX ${name}`);
       }
       const group = (width: number) => `(${new Array(width).fill('?').join(', ')})`;
+      const per = Math.min(ROWS_PER_INSERT, batch);
       const many = (head: string, width: number) =>
-        db.prepare(`${head} VALUES ${new Array(ROWS_PER_INSERT).fill(group(width)).join(', ')}`);
+        db.prepare(`${head} VALUES ${new Array(per).fill(group(width)).join(', ')}`);
       const insertEvents = many(heads(INSERT_EVENT_SQL).replace(/\s+/g, ' '), 19);
       const insertText = many(heads(INSERT_UNINDEXED_TEXT_SQL), 2);
       // The statements' parameters are made before the clock starts: only SQLite and the binding count.
       let seq = 1;
       const chunks: { ev: unknown[]; tx: unknown[] }[] = [];
-      for (let i = 0; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      for (let i = 0; i + per <= rows.length; i += per) {
         const ev: unknown[] = [];
         const tx: unknown[] = [];
-        for (const r of rows.slice(i, i + ROWS_PER_INSERT)) {
+        for (const r of rows.slice(i, i + per)) {
           const row = [...r] as EventRow;
           row[ROW.seq] = seq;
           if (v.recordChars !== null) row[ROW.record] = r[ROW.record].slice(0, v.recordChars);
@@ -173,7 +227,7 @@ async function rowFloor(): Promise<void> {
         }
         chunks.push({ ev, tx });
       }
-      const perTransaction = 512 / ROWS_PER_INSERT;
+      const perTransaction = batch / per;
       const c0 = process.cpuUsage();
       for (let at = 0; at < chunks.length; at += perTransaction) {
         db.exec('BEGIN');
@@ -188,15 +242,12 @@ async function rowFloor(): Promise<void> {
       db.close();
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
-    results.sort((a, b) => a - b);
-    process.stdout.write(
-      `row floor, ${v.name}: median ${results[Math.floor(results.length / 2)]!.toFixed(1)} µs/row (${results.map((r) => r.toFixed(1)).join(', ')}; record ${v.recordChars ?? rows[0]![ROW.record].length} chars)\n`,
-    );
+    report(v.name, results, `; record ${v.recordChars ?? rows[0]![ROW.record].length} chars`);
   }
 }
 
 async function main(): Promise<void> {
-  if (KIND === 'row-floor') return rowFloor();
+  if (KIND === 'row-floor' || KIND === 'durable-floor') return floor(KIND === 'durable-floor');
   const dir = mkdtempSync(join(tmpdir(), 'dets-micro-'));
   const cap = process.env.MICRO_CALLBACK_CAP;
   const store = await openEventStore({
