@@ -221,7 +221,10 @@ class SqliteEventStore implements EventStore {
     if (was === 'damaged' && state === 'ok') return; // damage is not healed by a commit
     this.state = { state, file: this.file, since: new Date().toISOString(), detail };
     if (state === 'failing') this.log(`event store: writing to ${this.file} failed: ${detail}`);
-    else if (state === 'damaged') this.log(`event store: ${this.file} is damaged: ${detail}`);
+    else if (state === 'damaged')
+      this.log(
+        `event store: ${this.file} is damaged: ${detail}. What is readable is still served; to move it into a fresh database, stop the console and run \`dets-console store recover\` (the damaged file is kept beside it).`,
+      );
     else this.log(`event store: writing to ${this.file} works again`);
     try {
       this.hub.emit('store.changed', this.health());

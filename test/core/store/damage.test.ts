@@ -52,6 +52,8 @@ describe('event store: a damaged database', () => {
       expect((await store.integrity()).length).toBeGreaterThan(0);
       expect(store.health()).toMatchObject({ state: 'damaged', file });
       expect(logs.join('\n')).toContain(file);
+      // The report says what to do about it.
+      expect(logs.join('\n')).toContain('dets-console store recover');
       for await (const e of store.scan()) readable.push(e.id);
       // One page lost: most events are still served, in order.
       expect(readable.length).toBeGreaterThan(N * 0.8);
@@ -70,6 +72,7 @@ describe('event store: a damaged database', () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout.trim().split('\n')).toHaveLength(readable.length);
     expect(listed.stderr).toContain(file);
+    expect(listed.stderr).toContain('dets-console store recover');
 
     const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
     expect(r.code, r.stderr).toBe(0);
