@@ -1,25 +1,31 @@
 /**
- * `dets-console store recover` (issue 12): copies every readable event of a damaged
- * `console.db` into a fresh database and puts the fresh one in its place. The damaged file (and
- * its WAL, which may hold the last commits) is renamed aside, never deleted. It refuses while a
- * `serve` or the desktop app has the profile open (owner.ts): the copy is of what the file holds
- * at that moment, and the process would go on writing into the file set aside.
+ * `dets-console store recover` (issue 12): copies everything readable of a damaged `console.db`
+ * into a fresh database and puts the fresh one in its place: every readable event (its text,
+ * search and class counts rebuilt by the writer as it stores them), and every readable row of the
+ * profile's other tables (the sandbox's settings, keys, counterparties and traces, walkthrough
+ * progress, service exchanges, signed pairs, `meta`). The damaged file (and its WAL, which may
+ * hold the last commits) is renamed aside, never deleted. A database found sound (quick_check
+ * clean, every row read) is left as it is. It refuses while a `serve` or the desktop app has the
+ * profile open (owner.ts): the copy is of what the file holds at that moment, and the process
+ * would go on writing into the file set aside.
  */
 import fs from 'node:fs';
 import { ConsoleError } from '../../contract/errors';
-import { dbFile, openDatabaseFile } from './db';
+import { dbFile, isCorruption, openDatabaseFile, type Database } from './db';
 import { describeOwners, otherOwners } from './owner';
 import { readRecords, whereOf } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
 import { WriterClient, quickCheck } from './writer';
 
 export interface RecoverReport {
-  /** Events copied into the fresh database. */
+  /** Events copied into the fresh database (read, when the database was sound). */
   recovered: number;
+  /** Rows of the profile's other tables copied, by table (those with any). */
+  tables: { table: string; rows: number }[];
   /** What quick_check found in the old file before the copy ([] when sound). */
   problems: string[];
-  /** Where the old file now is. */
-  keptAs: string;
+  /** Where the old file now is; null when it was sound and left in place. */
+  keptAs: string | null;
   /** Where rows could not be read, in words. */
   unreadable: string[];
 }
@@ -90,6 +96,12 @@ export async function recoverDatabase(
     await writer.close();
     old.close();
   }
+  const tables = copyTables(file, fresh, unreadable);
+  if (problems.length === 0 && unreadable.length === 0) {
+    // Nothing was wrong: the file stays as it is, the copy goes.
+    for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true });
+    return { recovered, tables, problems, keptAs: null, unreadable };
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const keptAs = `${file}.damaged-${stamp}`;
   // The old file and its WAL step aside together; only then does the fresh one take its name.
@@ -98,5 +110,166 @@ export async function recoverDatabase(
     if (fs.existsSync(`${file}${ext}`)) fs.renameSync(`${file}${ext}`, `${keptAs}${ext}`);
   fs.renameSync(fresh, file);
   for (const ext of ['-wal', '-shm']) fs.rmSync(`${fresh}${ext}`, { force: true });
-  return { recovered, problems, keptAs, unreadable };
+  return { recovered, tables, problems, keptAs, unreadable };
+}
+
+/**
+ * Tables the writer rebuilds from the events it stores (their text, the full-text index and
+ * its shadow tables, the class counts), SQLite's own, and the schema's version: not copied.
+ */
+function rebuilt(table: string): boolean {
+  return (
+    /^(events|events_text|events_fts_pending|class_stats|schema_version|sqlite_sequence)$/.test(table) ||
+    table.startsWith('events_fts') ||
+    table.startsWith('sqlite_')
+  );
+}
+
+/**
+ * Copies every readable row of `from`'s tables that the fresh database also has (the columns
+ * both have) and that the writer does not rebuild, in rowid order, `CHUNK` at a time; a chunk
+ * that meets damage is read again row by row, and what still fails is reported and skipped.
+ * `meta`'s high_seq keeps the higher of the two (event ids are never given twice), and each
+ * AUTOINCREMENT counter the higher of the two.
+ */
+function copyTables(from: string, to: string, unreadable: string[]): { table: string; rows: number }[] {
+  const old = openDatabaseFile(from, { readOnly: true });
+  const fresh = openDatabaseFile(to);
+  const copied: { table: string; rows: number }[] = [];
+  const columnsOf = (db: Database, table: string) =>
+    db
+      .prepare(`SELECT name FROM pragma_table_info(?)`)
+      .all(table)
+      .map((r) => String(r.name));
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  try {
+    let names: string[];
+    try {
+      names = old
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((r) => String(r.name));
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      unreadable.push(`the list of tables: ${err instanceof Error ? err.message : String(err)}`);
+      return copied;
+    }
+    const freshNames = new Set(
+      fresh
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((r) => String(r.name)),
+    );
+    fresh.exec('BEGIN');
+    try {
+      for (const table of names) {
+        if (rebuilt(table) || !freshNames.has(table)) continue;
+        const want = new Set(columnsOf(fresh, table));
+        const cols = columnsOf(old, table).filter((c) => want.has(c));
+        if (cols.length === 0) continue;
+        const list = cols.map(quote).join(', ');
+        const chunk = old.prepare(
+          `SELECT rowid AS "__rowid", ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`,
+        );
+        const one = old.prepare(`SELECT ${list} FROM ${quote(table)} WHERE rowid = ?`);
+        const insert =
+          table === 'meta'
+            ? fresh.prepare(
+                `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value =
+                   CASE WHEN key = 'high_seq' THEN CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)
+                   ELSE excluded.value END`,
+              )
+            : fresh.prepare(
+                `INSERT OR REPLACE INTO ${quote(table)} (${list}) VALUES (${cols.map(() => '?').join(', ')})`,
+              );
+        let rows = 0;
+        let refused = 0;
+        let refusal = '';
+        const put = (r: Record<string, unknown>) => {
+          try {
+            insert.run(...cols.map((c) => r[c]));
+            rows++;
+          } catch (err) {
+            // A row the fresh schema will not take (a constraint): said, not fatal.
+            refused++;
+            refusal = err instanceof Error ? err.message : String(err);
+          }
+        };
+        let after = 0;
+        for (;;) {
+          let batch: Record<string, unknown>[];
+          try {
+            batch = chunk.all(after);
+          } catch (err) {
+            if (!isCorruption(err)) throw err;
+            const why = err instanceof Error ? err.message : String(err);
+            // Row by row, up to the highest rowid the table can still say it has.
+            let top = after;
+            try {
+              top = Number(old.prepare(`SELECT max(rowid) AS m FROM ${quote(table)}`).get()?.m ?? after);
+            } catch {
+              // unknown: nothing past `after` can be found
+            }
+            const end = Math.min(top, after + CHUNK);
+            if (end <= after) {
+              unreadable.push(`${table}: ${why}: the rows after rowid ${after} could not be read`);
+              break;
+            }
+            let skipped = 0;
+            for (let id = after + 1; id <= end; id++) {
+              let r: Record<string, unknown> | undefined;
+              try {
+                r = one.get(id);
+              } catch {
+                skipped++;
+                continue;
+              }
+              if (r) put(r);
+            }
+            if (skipped > 0)
+              unreadable.push(
+                `${table}: ${why}: ${skipped} unreadable rows between rowid ${after + 1} and ${end}`,
+              );
+            if (end >= top) break;
+            after = end;
+            continue;
+          }
+          if (batch.length === 0) break;
+          for (const r of batch) put(r);
+          after = Number(batch[batch.length - 1]!.__rowid);
+        }
+        if (refused > 0)
+          unreadable.push(`${table}: ${refused} rows not taken by the fresh schema (${refusal})`);
+        if (rows > 0) copied.push({ table, rows });
+      }
+      // AUTOINCREMENT counters never go back (a deleted trace's number is not given again).
+      try {
+        const counters = old.prepare('SELECT name, seq FROM sqlite_sequence').all();
+        const raise = fresh.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?');
+        const add = fresh.prepare(
+          'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
+        );
+        for (const c of counters) {
+          if (!freshNames.has(String(c.name))) continue;
+          raise.run(c.seq, c.name);
+          add.run(c.name, c.seq, c.name);
+        }
+      } catch (err) {
+        if (!isCorruption(err)) throw err;
+        unreadable.push(`sqlite_sequence: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      fresh.exec('COMMIT');
+    } catch (err) {
+      if (fresh.inTransaction) fresh.exec('ROLLBACK');
+      throw err;
+    }
+    // Everything into the main file before it is renamed into place (its WAL is not carried).
+    const [c] = fresh.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (c && c.busy !== 0)
+      throw new ConsoleError('INTERNAL', `${to} could not be checkpointed; ${from} was left untouched.`);
+  } finally {
+    fresh.close();
+    old.close();
+  }
+  return copied;
 }

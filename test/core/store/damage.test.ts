@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
@@ -10,6 +11,96 @@ import { callback, notification, removeTempDirs, tempDir } from './helpers';
 afterAll(removeTempDirs);
 
 const N = 3000;
+
+/** The profile's tables besides the events, which `store recover` must carry over too. */
+const STATE_TABLES = [
+  'meta',
+  'sandbox_settings',
+  'sandbox_keys',
+  'sandbox_counterparties',
+  'sandbox_traces',
+  'walkthrough_progress',
+  'service_exchanges',
+  'signed_pairs',
+] as const;
+
+/**
+ * Rows in every state table (`counterparties` of them in sandbox_counterparties), written as the
+ * product's tables hold them, and a deleted trace: the traces' AUTOINCREMENT counter is then
+ * past the highest row, and must stay there.
+ */
+function fillState(file: string, counterparties = 20): void {
+  const db = new Database(file);
+  db.exec('BEGIN');
+  db.prepare('INSERT OR REPLACE INTO sandbox_settings (id, record) VALUES (1, ?)').run('{"latency_ms":5}');
+  db.prepare('INSERT INTO sandbox_keys (kid, record) VALUES (?, ?)').run(
+    'sbx-1',
+    '{"kid":"sbx-1","sealed":"v1.abc"}',
+  );
+  const cp = db.prepare('INSERT INTO sandbox_counterparties (guid, created_at, record) VALUES (?, ?, ?)');
+  for (let i = 0; i < counterparties; i++)
+    cp.run(
+      `guid-${i}`,
+      new Date(1_700_000_000_000 + i).toISOString(),
+      JSON.stringify({ i, pad: 'p'.repeat(200) }),
+    );
+  const tr = db.prepare('INSERT INTO sandbox_traces (counterparty_guid, record) VALUES (?, ?)');
+  for (let i = 0; i < 10; i++) tr.run(`guid-${i}`, JSON.stringify({ trace: i }));
+  db.exec('DELETE FROM sandbox_traces WHERE seq = 10');
+  db.prepare('INSERT INTO walkthrough_progress (environment_id, record) VALUES (?, ?)').run(
+    'env-1',
+    '{"step":3}',
+  );
+  db.prepare('INSERT INTO service_exchanges (at, record) VALUES (?, ?)').run(
+    '2026-11-24T00:00:00Z',
+    '{"x":1}',
+  );
+  db.prepare('INSERT INTO signed_pairs (obj, sub, at_ms) VALUES (?, ?, ?)').run('o', 's', 1_700_000_000_000);
+  db.prepare("INSERT INTO meta (key, value) VALUES ('test-marker', 'kept')").run();
+  db.exec('COMMIT');
+  db.close();
+}
+
+/** A table's rows in rowid order, as JSON. */
+function dump(file: string, table: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    return JSON.stringify(db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all());
+  } finally {
+    db.close();
+  }
+}
+
+function sha(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** The leaf pages of `table` after the WAL is checkpointed into the main file. */
+function leavesOf(file: string, table: string): number[] {
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const leaves = db
+    .prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno")
+    .all(table) as { pageno: number }[];
+  db.close();
+  return leaves.map((l) => l.pageno);
+}
+
+function overwritePage(file: string, page: number): void {
+  const fd = fs.openSync(file, 'r+');
+  fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
+  fs.closeSync(fd);
+}
+
+/** A profile holding `n` durable notifications, closed. */
+async function notificationsProfile(n: number): Promise<{ dir: string; file: string }> {
+  const dir = tempDir();
+  const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
+  for (let i = 0; i < n; i++)
+    await store.append(notification({ transaction_id: `tx-${i}` }), { durable: true });
+  await store.close();
+  return { dir, file: path.join(dir, 'console.db') };
+}
 
 /** A profile of N events whose WAL is checkpointed into the main file, then one leaf page of the events table overwritten. */
 async function damagedProfile(): Promise<{ dir: string; file: string; ids: string[] }> {
@@ -28,17 +119,10 @@ async function damagedProfile(): Promise<{ dir: string; file: string; ids: strin
   }
   await store.close();
   const file = path.join(dir, 'console.db');
-  const db = new Database(file);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  const leaves = db
-    .prepare("SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY pageno")
-    .all() as { pageno: number }[];
-  db.close();
+  fillState(file);
+  const leaves = leavesOf(file, 'events');
   expect(leaves.length).toBeGreaterThan(10);
-  const page = leaves[Math.floor(leaves.length / 2)]!.pageno;
-  const fd = fs.openSync(file, 'r+');
-  fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
-  fs.closeSync(fd);
+  overwritePage(file, leaves[Math.floor(leaves.length / 2)]!);
   return { dir, file, ids };
 }
 
@@ -85,6 +169,14 @@ describe('event store: a damaged database', () => {
     // The damaged file is kept, damaged page included (never deleted, never rewritten).
     expect(fs.readFileSync(path.join(dir, kept[0]!)).includes(Buffer.alloc(4096, 0xa5))).toBe(true);
 
+    // Everything else the profile held came along: the sandbox, the walkthrough, the histories, meta.
+    for (const table of STATE_TABLES)
+      if (table === 'meta') expect(dump(file, table)).toContain('"test-marker","value":"kept"');
+      else expect(dump(file, table), table).toBe(dump(path.join(dir, kept[0]!), table));
+    expect(r.stdout).toMatch(/rows of the profile's other tables \(.*sandbox_keys 1/);
+    // A deleted trace's number is not given again.
+    expect(dump(file, 'sqlite_sequence')).toContain('"name":"sandbox_traces","seq":10');
+
     const fresh = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
     try {
       expect(await fresh.integrity()).toEqual([]);
@@ -96,6 +188,55 @@ describe('event store: a damaged database', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('`store recover` leaves a sound database as it is and says so', async () => {
+    const { dir, file } = await notificationsProfile(50);
+    fillState(file);
+    leavesOf(file, 'events'); // the WAL checkpointed: every row in the main file
+    const hash = sha(file);
+    const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /is sound: .*all 50 events and \d+ rows of the profile's other tables.*Nothing was changed/,
+    );
+    // No copy kept or left behind, and the file is as it was, byte for byte.
+    expect(fs.readdirSync(dir).filter((f) => /damaged|recovering/.test(f))).toEqual([]);
+    expect(sha(file)).toBe(hash);
+  });
+
+  it('`store recover` copies what is readable of a damaged state table and names it', async () => {
+    const { dir, file } = await notificationsProfile(20);
+    const n = 3000;
+    fillState(file, n);
+    const original = JSON.parse(dump(file, 'sandbox_counterparties')) as { guid: string }[];
+    const leaves = leavesOf(file, 'sandbox_counterparties');
+    expect(leaves.length).toBeGreaterThan(10);
+    overwritePage(file, leaves[Math.floor(leaves.length / 2)]!);
+
+    const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Recovered 20 events and/);
+    expect(r.stderr).toMatch(/unreadable: sandbox_counterparties: .*unreadable rows/);
+    const after = JSON.parse(dump(file, 'sandbox_counterparties')) as { guid: string }[];
+    // One page lost: the rest are there, each as it was.
+    expect(after.length).toBeGreaterThan(n * 0.8);
+    expect(after.length).toBeLessThan(n);
+    const byGuid = new Map(original.map((row) => [row.guid, JSON.stringify(row)]));
+    expect(after.every((row) => byGuid.get(row.guid) === JSON.stringify(row))).toBe(true);
+    // The other tables came whole.
+    const kept = fs.readdirSync(dir).find((f) => /^console\.db\.damaged-[^.]*Z$/.test(f))!;
+    for (const table of ['sandbox_keys', 'sandbox_traces', 'walkthrough_progress', 'signed_pairs'])
+      expect(dump(file, table), table).toBe(dump(path.join(dir, kept), table));
+  });
+
+  it('`store` without its subcommand, or with another, is a usage error naming it', async () => {
+    const none = await runBuiltCli(['store']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^dets-console store: a subcommand is needed; use: store recover/);
+    const other = await runBuiltCli(['store', 'repair']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^dets-console store: "repair" is not a subcommand; use: store recover/);
   });
 
   it('`store recover` on a profile without a database says so', async () => {
