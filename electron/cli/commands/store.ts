@@ -2,7 +2,8 @@
  * `dets-console store recover [--data-dir DIR]` (issue 12): copies everything readable of a
  * damaged profile database into a fresh one and keeps the damaged file aside (never deleted); a
  * sound one is left as it is. Prints what it did; exit 0 when the copy was made or nothing was
- * wrong, 1 when nothing could be read.
+ * wrong, 1 when nothing could be read (the file is set aside all the same and a fresh, empty
+ * database takes its place, so the profile starts).
  */
 import { defaultDataDir } from '../../core/paths';
 import { dbFile } from '../../core/store/db';
@@ -33,6 +34,12 @@ export async function storeCommand(argv: string[], io: CliIo): Promise<number> {
     rows === 0
       ? ''
       : ` and ${rows} row${rows === 1 ? '' : 's'} of the profile's other tables (${report.tables.map((t) => `${t.table} ${t.rows}`).join(', ')})`;
+  if (!report.opened) {
+    io.stdout(
+      `Nothing could be read from ${dbFile(dataDir)}. It is kept as ${report.keptAs ?? ''}, and a fresh, empty database takes its place.\n`,
+    );
+    return EXIT.FAILED;
+  }
   io.stdout(
     report.keptAs === null
       ? `The database ${dbFile(dataDir)} is sound: quick_check found nothing, and all ${events}${others} were read. Nothing was changed.\n`

@@ -230,7 +230,19 @@ export function damagedDb(file: string, why: string): ConsoleError {
   return new ConsoleError(
     'STATE_DAMAGED',
     `The database ${file} is damaged (${why}); it was left untouched. \`dets-console store recover\` copies what is readable into a fresh database.`,
-    { file },
+    { file, why },
+  );
+}
+
+/**
+ * Whether `err` is damagedDb's report of a file SQLite cannot read, as opposed to a sound
+ * database this console must not touch (a newer schema's, also STATE_DAMAGED).
+ */
+export function isDamagedDb(err: unknown): err is ConsoleError & { details: { file: string; why: string } } {
+  return (
+    err instanceof ConsoleError &&
+    err.code === 'STATE_DAMAGED' &&
+    typeof (err.details as { why?: unknown } | undefined)?.why === 'string'
   );
 }
 

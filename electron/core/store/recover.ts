@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import { ConsoleError } from '../../contract/errors';
-import { dbFile, isCorruption, openDatabaseFile, type Database } from './db';
+import { dbFile, isCorruption, isDamagedDb, openDatabaseFile, type Database } from './db';
 import { describeOwners, otherOwners } from './owner';
 import { readRecords, whereOf } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
@@ -28,6 +28,8 @@ export interface RecoverReport {
   keptAs: string | null;
   /** Where rows could not be read, in words. */
   unreadable: string[];
+  /** False when the file could not be opened at all: nothing of it is in the fresh database. */
+  opened: boolean;
 }
 
 const CHUNK = 2000;
@@ -51,17 +53,61 @@ export async function recoverDatabase(
   const problems = await quickCheck(file);
   const fresh = `${file}.recovering`;
   for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true }); // our own leftover
-  let old;
+  const unreadable: string[] = [];
+  let old: Database | null = null;
   try {
     old = openDatabaseFile(file, { readOnly: true });
   } catch (err) {
-    throw new ConsoleError(
-      'STATE_DAMAGED',
-      `Nothing can be read from ${file} (${err instanceof Error ? err.message : String(err)}); it was left untouched.`,
-      { file },
-    );
+    // A newer version's database, a permission: not damage, so nothing is changed.
+    if (!isDamagedDb(err)) throw err;
+    // Nothing can be read: the file is set aside all the same, so the profile can start afresh.
+    unreadable.push(`the whole file: ${err.details.why}`);
   }
   openDatabaseFile(fresh).close(); // schema and pragmas
+  const recovered = old ? await copyEvents(old, fresh, unreadable, onProgress) : 0;
+  const tables = old ? copyTables(file, fresh, unreadable) : [];
+  if (problems.length === 0 && unreadable.length === 0) {
+    // Nothing was wrong: the file stays as it is, the copy goes.
+    for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true });
+    return { recovered, tables, problems, keptAs: null, unreadable, opened: true };
+  }
+  checkpointed(fresh);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const keptAs = `${file}.damaged-${stamp}`;
+  // The old file and its WAL step aside together; only then does the fresh one take its name.
+  fs.renameSync(file, keptAs);
+  for (const ext of ['-wal', '-shm'])
+    if (fs.existsSync(`${file}${ext}`)) fs.renameSync(`${file}${ext}`, `${keptAs}${ext}`);
+  fs.renameSync(fresh, file);
+  for (const ext of ['-wal', '-shm']) fs.rmSync(`${fresh}${ext}`, { force: true });
+  return { recovered, tables, problems, keptAs, unreadable, opened: old !== null };
+}
+
+/** Everything of `file` into its main file: its WAL is not carried when it is renamed into place. */
+function checkpointed(file: string): void {
+  const db = openDatabaseFile(file);
+  try {
+    const [c] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (c && c.busy !== 0)
+      throw new ConsoleError(
+        'INTERNAL',
+        `${file} could not be checkpointed; the damaged file was left untouched.`,
+      );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Stores every readable event of `old` (closed afterwards) into `fresh` through the writer, which
+ * rebuilds their text, search and class counts as it stores them: how many.
+ */
+async function copyEvents(
+  old: Database,
+  fresh: string,
+  unreadable: string[],
+  onProgress?: (recovered: number) => void,
+): Promise<number> {
   const writer = new WriterClient(fresh, {
     ack: null,
     rejected: null,
@@ -70,7 +116,6 @@ export async function recoverDatabase(
     trace: null,
     refused: null,
   });
-  const unreadable: string[] = [];
   let recovered = 0;
   try {
     let rows: EventRow[] = [];
@@ -96,21 +141,7 @@ export async function recoverDatabase(
     await writer.close();
     old.close();
   }
-  const tables = copyTables(file, fresh, unreadable);
-  if (problems.length === 0 && unreadable.length === 0) {
-    // Nothing was wrong: the file stays as it is, the copy goes.
-    for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true });
-    return { recovered, tables, problems, keptAs: null, unreadable };
-  }
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const keptAs = `${file}.damaged-${stamp}`;
-  // The old file and its WAL step aside together; only then does the fresh one take its name.
-  fs.renameSync(file, keptAs);
-  for (const ext of ['-wal', '-shm'])
-    if (fs.existsSync(`${file}${ext}`)) fs.renameSync(`${file}${ext}`, `${keptAs}${ext}`);
-  fs.renameSync(fresh, file);
-  for (const ext of ['-wal', '-shm']) fs.rmSync(`${fresh}${ext}`, { force: true });
-  return { recovered, tables, problems, keptAs, unreadable };
+  return recovered;
 }
 
 /**
@@ -263,10 +294,6 @@ function copyTables(from: string, to: string, unreadable: string[]): { table: st
       if (fresh.inTransaction) fresh.exec('ROLLBACK');
       throw err;
     }
-    // Everything into the main file before it is renamed into place (its WAL is not carried).
-    const [c] = fresh.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    if (c && c.busy !== 0)
-      throw new ConsoleError('INTERNAL', `${to} could not be checkpointed; ${from} was left untouched.`);
   } finally {
     fresh.close();
     old.close();

@@ -230,6 +230,48 @@ describe('event store: a damaged database', () => {
       expect(dump(file, table), table).toBe(dump(path.join(dir, kept), table));
   });
 
+  it('`store recover` sets aside a file nothing can be read from, so the profile starts afresh', async () => {
+    const { dir, file } = await notificationsProfile(10);
+    leavesOf(file, 'events'); // the WAL checkpointed: the header below is the file's
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(100, 0), 0, 100, 0); // the header: no longer an SQLite file
+    fs.closeSync(fd);
+    const hash = sha(file);
+    const before = await runBuiltCli(['events', '--data-dir', dir]);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain(file);
+
+    const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(
+      /^Nothing could be read from .*console\.db\. It is kept as .*console\.db\.damaged-.*a fresh, empty database takes its place/,
+    );
+    expect(r.stderr).toMatch(/unreadable: the whole file: .*not a database/);
+    expect(r.stderr).not.toContain('store recover` copies');
+    const kept = fs.readdirSync(dir).filter((f) => /^console\.db\.damaged-[^.]*Z$/.test(f));
+    expect(kept).toHaveLength(1);
+    expect(sha(path.join(dir, kept[0]!))).toBe(hash);
+    const after = await runBuiltCli(['events', '--data-dir', dir]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain('No events stored.');
+  });
+
+  it('`store recover` changes nothing in a database of a newer version', async () => {
+    const { dir, file } = await notificationsProfile(5);
+    const db = new Database(file);
+    db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (999, ?)').run(
+      new Date().toISOString(),
+    );
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const hash = sha(file);
+    const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/newer/i);
+    expect(fs.readdirSync(dir).filter((f) => /damaged|recovering/.test(f))).toEqual([]);
+    expect(sha(file)).toBe(hash);
+  });
+
   it('`store` without its subcommand, or with another, is a usage error naming it', async () => {
     const none = await runBuiltCli(['store']);
     expect(none.code).toBe(2);
