@@ -25,6 +25,20 @@ function statusStore(initial: EventStreamState['status']) {
   };
 }
 
+/** The app, ready, over `api`. */
+function renderReady(api: ReturnType<typeof fakeApi>['api'], mode: 'desktop' | 'browser' = 'desktop') {
+  return render(
+    <App resolution={{ kind: 'ready', client: { api, mode, events: statusStore('connected') } }} />,
+  );
+}
+
+/** A fake API whose events.health answers `health`. */
+function apiWithHealth(health: unknown) {
+  const { api } = fakeApi();
+  (api.events.health as unknown as { mockResolvedValue(v: unknown): void }).mockResolvedValue(health);
+  return api;
+}
+
 beforeEach(() => {
   resetInspectorStore();
   useSessionStore.setState({ accessRejected: null });
@@ -74,24 +88,19 @@ describe('App shell', () => {
   });
 
   it('shows the event store failing or damaged in the header, kept current by store.changed', async () => {
-    const { api } = fakeApi();
     const failing = {
       state: 'failing' as const,
       file: '/tmp/x/console.db',
       since: '2026-01-01T00:00:00.000Z',
       detail: 'database or disk is full',
     };
-    (api.events.health as unknown as { mockResolvedValue(v: unknown): void }).mockResolvedValue(failing);
+    const api = apiWithHealth(failing);
     const listeners = new Map<string, (payload: unknown) => void>();
     (api as unknown as { on: unknown }).on = (event: string, l: (payload: unknown) => void) => {
       listeners.set(event, l);
       return () => listeners.delete(event);
     };
-    render(
-      <App
-        resolution={{ kind: 'ready', client: { api, mode: 'browser', events: statusStore('connected') } }}
-      />,
-    );
+    renderReady(api, 'browser');
     const pill = await screen.findByTestId('store-health-pill');
     expect(pill.textContent).toContain('storage failing');
     expect(pill.getAttribute('title')).toContain('database or disk is full');
@@ -101,6 +110,67 @@ describe('App shell', () => {
       listeners.get('store.changed')?.({ ...failing, state: 'damaged', detail: 'quick_check: page 7' }),
     );
     expect((await screen.findByTestId('store-health-pill')).getAttribute('title')).toContain('store recover');
+  });
+
+  it('the storage pill opens a dialog saying what happened and, for damage, the recovery command to copy', async () => {
+    const writeText = async (t: string) => {
+      copied.push(t);
+    };
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const api = apiWithHealth({
+      state: 'damaged',
+      file: '/home/ana/My Profile/console.db',
+      since: '2026-01-01T00:00:00.000Z',
+      detail: 'quick_check: page 7: btreeInitPage() returns error code 11',
+    });
+    renderReady(api);
+    const pill = await screen.findByTestId('store-health-pill');
+    expect(pill.tagName).toBe('BUTTON');
+    pill.focus(); // as a keyboard user reaches it
+    fireEvent.click(pill);
+    const dialog = await screen.findByTestId('store-health-dialog');
+    expect(dialog.textContent).toContain('/home/ana/My Profile/console.db');
+    expect(screen.getByTestId('store-health-detail').textContent).toContain('page 7');
+    // The command names this profile's folder, quoted for the shell.
+    const command = 'dets-console store recover --data-dir "/home/ana/My Profile"';
+    expect(screen.getByTestId('store-health-command').textContent).toBe(command);
+    fireEvent.click(screen.getByTestId('store-health-copy'));
+    await waitFor(() => expect(copied).toEqual([command]));
+    // Escape closes it and focus goes back to the pill.
+    fireEvent.keyDown(document, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('store-health-dialog')).toBeNull());
+    expect(document.activeElement).toBe(pill);
+  });
+
+  it('the storage pill of failing writes explains that nothing acknowledged is lost and offers no command', async () => {
+    const api = apiWithHealth({
+      state: 'failing',
+      file: 'C:\\Users\\ana\\AppData\\Roaming\\DETS Console\\console.db',
+      since: '2026-01-01T00:00:00.000Z',
+      detail: 'database or disk is full',
+    });
+    renderReady(api);
+    fireEvent.click(await screen.findByTestId('store-health-pill'));
+    const dialog = await screen.findByTestId('store-health-dialog');
+    expect(dialog.textContent).toContain('database or disk is full');
+    expect(dialog.textContent).toContain('nothing already acknowledged is lost');
+    expect(screen.queryByTestId('store-health-command')).toBeNull();
+  });
+
+  it('the recovery command quotes a Windows profile folder as cmd and PowerShell read it', async () => {
+    renderReady(
+      apiWithHealth({
+        state: 'damaged',
+        file: 'C:\\Users\\ana\\AppData\\Roaming\\DETS Console\\console.db',
+        since: '2026-01-01T00:00:00.000Z',
+        detail: 'quick_check: page 7',
+      }),
+    );
+    fireEvent.click(await screen.findByTestId('store-health-pill'));
+    expect((await screen.findByTestId('store-health-command')).textContent).toBe(
+      'dets-console store recover --data-dir "C:\\Users\\ana\\AppData\\Roaming\\DETS Console"',
+    );
   });
 
   it('opens on the walkthrough (the home page of a new profile) when no page is in the URL', () => {
