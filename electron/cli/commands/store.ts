@@ -22,8 +22,9 @@ export async function storeCommand(argv: string[], io: CliIo): Promise<number> {
     );
   const { values } = parseFlags(rest, FLAGS);
   const dataDir = dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env));
-  const report = await recoverDatabase(dataDir, (n) => {
-    if (n % 100_000 === 0) io.stderr(`store recover: ${n} events copied…\n`);
+  const report = await recoverDatabase(dataDir, (n, pass) => {
+    if (n % 100_000 === 0)
+      io.stderr(`store recover: ${n} events ${pass === 'checking' ? 'read' : 'copied'}…\n`);
   });
   if (report.problems.length > 0)
     io.stderr(`store recover: the database was damaged: ${report.problems.slice(0, 5).join('; ')}\n`);

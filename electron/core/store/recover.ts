@@ -34,10 +34,10 @@ export interface RecoverReport {
 
 const CHUNK = 2000;
 
-export async function recoverDatabase(
-  dataDir: string,
-  onProgress?: (recovered: number) => void,
-): Promise<RecoverReport> {
+/** How many events a pass has read so far: `checking` only reads, `copying` writes the fresh file. */
+export type RecoverProgress = (events: number, pass: 'checking' | 'copying') => void;
+
+export async function recoverDatabase(dataDir: string, onProgress?: RecoverProgress): Promise<RecoverReport> {
   const file = dbFile(dataDir);
   if (!fs.existsSync(file)) throw new ConsoleError('NOT_FOUND', `There is no database at ${file}.`);
   // The fresh copy replaces the file by renaming: a process holding it open would go on writing
@@ -62,6 +62,15 @@ export async function recoverDatabase(
     if (!isDamagedDb(err)) throw err;
     // Nothing can be read: the file is set aside all the same, so the profile can start afresh.
     unreadable.push(`the whole file: ${err.details.why}`);
+  }
+  if (old && problems.length === 0) {
+    // A first pass that only reads: a sound database is left as it is, and no copy is written.
+    const read = await copyEvents(old, null, unreadable, onProgress);
+    const tables = copyTables(file, null, unreadable);
+    if (unreadable.length === 0)
+      return { recovered: read, tables, problems, keptAs: null, unreadable, opened: true };
+    unreadable.length = 0; // the copy meets them again and reports them
+    old = openDatabaseFile(file, { readOnly: true });
   }
   openDatabaseFile(fresh).close(); // schema and pragmas
   const recovered = old ? await copyEvents(old, fresh, unreadable, onProgress) : 0;
@@ -100,48 +109,55 @@ function checkpointed(file: string): void {
 
 /**
  * Stores every readable event of `old` (closed afterwards) into `fresh` through the writer, which
- * rebuilds their text, search and class counts as it stores them: how many.
+ * rebuilds their text, search and class counts as it stores them; with `fresh` null, only reads
+ * them (a check). How many.
  */
 async function copyEvents(
   old: Database,
-  fresh: string,
+  fresh: string | null,
   unreadable: string[],
-  onProgress?: (recovered: number) => void,
+  onProgress?: RecoverProgress,
 ): Promise<number> {
-  const writer = new WriterClient(fresh, {
-    ack: null,
-    rejected: null,
-    callback: null,
-    exchange: null,
-    trace: null,
-    refused: null,
-  });
-  let recovered = 0;
+  const writer =
+    fresh === null
+      ? null
+      : new WriterClient(fresh, {
+          ack: null,
+          rejected: null,
+          callback: null,
+          exchange: null,
+          trace: null,
+          refused: null,
+        });
+  let done = 0;
   try {
     let rows: EventRow[] = [];
+    let read = 0;
     const commit = async () => {
-      if (rows.length === 0) return;
-      const r = await writer.request({ type: 'commit', rows, durable: true, keepAll: true });
-      if (!r.ok) throw new ConsoleError('INTERNAL', `Writing ${fresh} failed: ${r.message ?? ''}`);
-      recovered += rows.length;
+      if (read === 0) return;
+      if (writer) {
+        const r = await writer.request({ type: 'commit', rows, durable: true, keepAll: true });
+        if (!r.ok) throw new ConsoleError('INTERNAL', `Writing ${fresh} failed: ${r.message ?? ''}`);
+      }
+      done += read;
+      read = 0;
       rows = [];
-      onProgress?.(recovered);
+      onProgress?.(done, writer ? 'copying' : 'checking');
     };
     for await (const e of readRecords(old, {
       after: 0,
       where: whereOf({}),
       onDamage: (why) => unreadable.push(why),
     })) {
-      const text = JSON.stringify(e);
-      rows.push(rowOf(e, text, parseEventId(e.id)!));
-      if (rows.length >= CHUNK) await commit();
+      if (writer) rows.push(rowOf(e, JSON.stringify(e), parseEventId(e.id)!));
+      if (++read >= CHUNK) await commit();
     }
     await commit();
   } finally {
-    await writer.close();
+    await writer?.close();
     old.close();
   }
-  return recovered;
+  return done;
 }
 
 /**
@@ -161,11 +177,15 @@ function rebuilt(table: string): boolean {
  * both have) and that the writer does not rebuild, in rowid order, `CHUNK` at a time; a chunk
  * that meets damage is read again row by row, and what still fails is reported and skipped.
  * `meta`'s high_seq keeps the higher of the two (event ids are never given twice), and each
- * AUTOINCREMENT counter the higher of the two.
+ * AUTOINCREMENT counter the higher of the two. With `to` null, only reads them (a check).
  */
-function copyTables(from: string, to: string, unreadable: string[]): { table: string; rows: number }[] {
+function copyTables(
+  from: string,
+  to: string | null,
+  unreadable: string[],
+): { table: string; rows: number }[] {
   const old = openDatabaseFile(from, { readOnly: true });
-  const fresh = openDatabaseFile(to);
+  const fresh = to === null ? null : openDatabaseFile(to);
   const copied: { table: string; rows: number }[] = [];
   const columnsOf = (db: Database, table: string) =>
     db
@@ -185,26 +205,29 @@ function copyTables(from: string, to: string, unreadable: string[]): { table: st
       unreadable.push(`the list of tables: ${err instanceof Error ? err.message : String(err)}`);
       return copied;
     }
-    const freshNames = new Set(
-      fresh
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .all()
-        .map((r) => String(r.name)),
-    );
-    fresh.exec('BEGIN');
+    const freshNames = fresh
+      ? new Set(
+          fresh
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .all()
+            .map((r) => String(r.name)),
+        )
+      : null;
+    fresh?.exec('BEGIN');
     try {
       for (const table of names) {
-        if (rebuilt(table) || !freshNames.has(table)) continue;
-        const want = new Set(columnsOf(fresh, table));
-        const cols = columnsOf(old, table).filter((c) => want.has(c));
+        if (rebuilt(table) || (freshNames && !freshNames.has(table))) continue;
+        const want = fresh ? new Set(columnsOf(fresh, table)) : null;
+        const cols = columnsOf(old, table).filter((c) => !want || want.has(c));
         if (cols.length === 0) continue;
         const list = cols.map(quote).join(', ');
         const chunk = old.prepare(
           `SELECT rowid AS "__rowid", ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`,
         );
         const one = old.prepare(`SELECT ${list} FROM ${quote(table)} WHERE rowid = ?`);
-        const insert =
-          table === 'meta'
+        const insert = !fresh
+          ? null
+          : table === 'meta'
             ? fresh.prepare(
                 `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value =
                    CASE WHEN key = 'high_seq' THEN CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)
@@ -218,7 +241,7 @@ function copyTables(from: string, to: string, unreadable: string[]): { table: st
         let refusal = '';
         const put = (r: Record<string, unknown>) => {
           try {
-            insert.run(...cols.map((c) => r[c]));
+            insert?.run(...cols.map((c) => r[c]));
             rows++;
           } catch (err) {
             // A row the fresh schema will not take (a constraint): said, not fatal.
@@ -274,28 +297,29 @@ function copyTables(from: string, to: string, unreadable: string[]): { table: st
         if (rows > 0) copied.push({ table, rows });
       }
       // AUTOINCREMENT counters never go back (a deleted trace's number is not given again).
-      try {
-        const counters = old.prepare('SELECT name, seq FROM sqlite_sequence').all();
-        const raise = fresh.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?');
-        const add = fresh.prepare(
-          'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
-        );
-        for (const c of counters) {
-          if (!freshNames.has(String(c.name))) continue;
-          raise.run(c.seq, c.name);
-          add.run(c.name, c.seq, c.name);
+      if (fresh && freshNames)
+        try {
+          const counters = old.prepare('SELECT name, seq FROM sqlite_sequence').all();
+          const raise = fresh.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?');
+          const add = fresh.prepare(
+            'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
+          );
+          for (const c of counters) {
+            if (!freshNames.has(String(c.name))) continue;
+            raise.run(c.seq, c.name);
+            add.run(c.name, c.seq, c.name);
+          }
+        } catch (err) {
+          if (!isCorruption(err)) throw err;
+          unreadable.push(`sqlite_sequence: ${err instanceof Error ? err.message : String(err)}`);
         }
-      } catch (err) {
-        if (!isCorruption(err)) throw err;
-        unreadable.push(`sqlite_sequence: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      fresh.exec('COMMIT');
+      fresh?.exec('COMMIT');
     } catch (err) {
-      if (fresh.inTransaction) fresh.exec('ROLLBACK');
+      if (fresh?.inTransaction) fresh.exec('ROLLBACK');
       throw err;
     }
   } finally {
-    fresh.close();
+    fresh?.close();
     old.close();
   }
   return copied;
