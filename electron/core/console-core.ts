@@ -19,6 +19,7 @@ import {
   type EventStoreOptions,
 } from './store';
 import { claimProfile } from './store/owner';
+import { recoverIfRequested, requestRecovery } from './store/recover';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
@@ -118,6 +119,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const events = new EventHub();
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const { dataDir } = options;
+  // A recovery asked for from the UI (events.requestRecovery) runs before anything here opens the
+  // database; the app and `serve` run it, the one-shot CLI commands leave it to them.
+  if (options.host !== 'cli') await recoverIfRequested(dataDir, (line) => console.error(line));
   let listeners: ListenerUrls = {};
   let bankWhere: { url: string; host: string; port: number } | null = null;
 
@@ -327,6 +331,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'events.get': async (args) => rebuildCallbackDetail(await (await store()).get(args.id)),
     'events.export': async (args) => exportEvents(await readStore(), args.format, args.query ?? {}),
     'events.health': async () => (await store()).health(),
+    'events.requestRecovery': async () => requestRecovery(dataDir),
     'events.retention': async () => {
       const health = (await store()).health();
       return {

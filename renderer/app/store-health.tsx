@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodOutput } from '../../electron/contract';
-import { useApi, useLiveEvent } from '../api/client-context';
+import { useApi, useClient, useLiveEvent } from '../api/client-context';
 import { CopyButton } from '../shared/copy-button';
+import { ErrorPanel } from '../shared/error-panel';
 import { Modal } from '../shared/modal';
 import { appKeys } from './query-keys';
 
@@ -94,9 +95,11 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
       ) : (
         <>
           <p>
-            What can still be read is shown and served, and nothing is deleted. To move everything readable
-            into a fresh database:
+            What can still be read is shown and served, and nothing is deleted. The console can move
+            everything readable into a fresh database when it next starts, before anything opens the file:
           </p>
+          <RecoverAtNextStart />
+          <p>Or, from a terminal:</p>
           <ol>
             <li>
               Stop the console (quit the app, or stop <code>serve</code>).
@@ -119,5 +122,45 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
         </button>
       </div>
     </Modal>
+  );
+}
+
+/** events.requestRecovery, then what to do: restart the app, or `serve`. */
+function RecoverAtNextStart() {
+  const api = useApi();
+  const { mode } = useClient();
+  const request = useMutation({ mutationFn: () => api.events.requestRecovery() });
+  const restart =
+    mode === 'desktop'
+      ? 'Quit DETS Console and open it again'
+      : 'Stop serve (Ctrl-C) and start it again with the same --data-dir';
+  if (request.data)
+    return (
+      <p role="status" data-testid="store-recover-requested">
+        Recovery asked for at {request.data.requested_at}. {restart}: it runs first, and the header stops
+        saying &quot;database damaged&quot; once it has. The damaged file is kept beside the new one.
+      </p>
+    );
+  return (
+    <>
+      <div className="form-actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="store-recover-request"
+          disabled={request.isPending}
+          onClick={() => request.mutate()}
+        >
+          Recover at next start
+        </button>
+      </div>
+      {request.error && (
+        <ErrorPanel
+          title="The recovery could not be asked for"
+          error={request.error}
+          testId="store-recover-error"
+        />
+      )}
+    </>
   );
 }

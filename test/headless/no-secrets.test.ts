@@ -171,6 +171,7 @@ const ACTIONS = new Set<MethodName>([
   'service.updateJwk',
   'service.rotate',
   'events.setRetention',
+  'events.requestRecovery',
   'bank.saveCustomer',
   'bank.removeCustomer',
   'bank.importCustomers',

@@ -42,6 +42,12 @@ export const eventsMethods = {
     input: NoInput,
     output: StoreHealth,
   }),
+  'events.requestRecovery': method({
+    summary:
+      'Asks for `store recover` at the next start of the app or `serve`, before anything opens the database (the running console cannot replace it under itself).',
+    input: NoInput,
+    output: z.object({ requested_at: z.string() }),
+  }),
   'events.retention': method({
     summary:
       'How long acknowledged notifications are kept (keep, N days, last N), how many there are, and the database size with its warning.',

@@ -10,6 +10,7 @@
  * would go on writing into the file set aside.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { ConsoleError } from '../../contract/errors';
 import { dbFile, isCorruption, isDamagedDb, openDatabaseFile, type Database } from './db';
 import { describeOwners, otherOwners } from './owner';
@@ -90,6 +91,80 @@ export async function recoverDatabase(dataDir: string, onProgress?: RecoverProgr
   fs.renameSync(fresh, file);
   for (const ext of ['-wal', '-shm']) fs.rmSync(`${fresh}${ext}`, { force: true });
   return { recovered, tables, problems, keptAs, unreadable, opened: old !== null };
+}
+
+/** `<data-dir>/recover-requested.json`: a recovery asked for from the UI, run at the next start. */
+export const RECOVERY_REQUEST = 'recover-requested.json';
+
+/**
+ * Asks for a recovery at the console's next start (the UI's way to `store recover`: the running
+ * console has the database open, so it cannot replace it under itself).
+ */
+export function requestRecovery(dataDir: string): { requested_at: string } {
+  const requested_at = new Date().toISOString();
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dataDir, RECOVERY_REQUEST), `${JSON.stringify({ requested_at })}\n`, {
+    mode: 0o600,
+  });
+  return { requested_at };
+}
+
+/**
+ * Runs the recovery requestRecovery asked for, before anything opens the database (the core does
+ * this first thing for the app and `serve`). Logs what it did and never throws: the console
+ * starts either way. The request is removed once tried, unless another process had the profile
+ * open; then the next start tries again.
+ */
+export async function recoverIfRequested(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<RecoverReport | null> {
+  const request = path.join(dataDir, RECOVERY_REQUEST);
+  if (!fs.existsSync(request)) return null;
+  log(`event store: running the recovery asked for (${request})`);
+  try {
+    const report = await recoverDatabase(dataDir, (n, pass) => {
+      const line = progressLine(n, pass);
+      if (line) log(`event store: recovery: ${line}`);
+    });
+    fs.rmSync(request, { force: true });
+    for (const line of recoveryLines(report, dbFile(dataDir))) log(`event store: ${line}`);
+    return report;
+  } catch (err) {
+    const busy = err instanceof ConsoleError && err.code === 'CONFLICT';
+    if (!busy) fs.rmSync(request, { force: true });
+    log(
+      `event store: the recovery asked for did not run: ${err instanceof Error ? err.message : String(err)}${busy ? ' It runs at the next start.' : ''}`,
+    );
+    return null;
+  }
+}
+
+/** A progress line every 100,000 events of a pass, else null. */
+export function progressLine(events: number, pass: 'checking' | 'copying'): string | null {
+  return events % 100_000 === 0 ? `${events} events ${pass === 'checking' ? 'read' : 'copied'}…` : null;
+}
+
+/** What a recovery did, in words: its problems and unreadable rows, then its outcome last. */
+export function recoveryLines(report: RecoverReport, file: string): string[] {
+  const lines: string[] = [];
+  if (report.problems.length > 0)
+    lines.push(`the database was damaged: ${report.problems.slice(0, 5).join('; ')}`);
+  for (const u of report.unreadable) lines.push(`unreadable: ${u}`);
+  const events = `${report.recovered} event${report.recovered === 1 ? '' : 's'}`;
+  const rows = report.tables.reduce((n, t) => n + t.rows, 0);
+  const others =
+    rows === 0
+      ? ''
+      : ` and ${rows} row${rows === 1 ? '' : 's'} of the profile's other tables (${report.tables.map((t) => `${t.table} ${t.rows}`).join(', ')})`;
+  lines.push(
+    !report.opened
+      ? `Nothing could be read from ${file}. It is kept as ${report.keptAs ?? ''}, and a fresh, empty database takes its place.`
+      : report.keptAs === null
+        ? `The database ${file} is sound: quick_check found nothing, and all ${events}${others} were read. Nothing was changed.`
+        : `Recovered ${events}${others} into a fresh database; the old file is kept as ${report.keptAs}`,
+  );
+  return lines;
 }
 
 /** Everything of `file` into its main file: its WAL is not carried when it is renamed into place. */

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createConsoleCore } from '../../../electron/core/console-core';
+import { RECOVERY_REQUEST } from '../../../electron/core/store/recover';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import { runBuiltCli } from '../../cli/helpers';
@@ -288,6 +290,83 @@ describe('event store: a damaged database', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/newer/i);
     expect(fs.readdirSync(dir).filter((f) => /damaged|recovering/.test(f))).toEqual([]);
+    expect(sha(file)).toBe(hash);
+  });
+
+  it('a recovery asked for from the UI runs at the next start of the app or serve, not of a CLI command', async () => {
+    const { dir, file } = await damagedProfile();
+    const request = path.join(dir, RECOVERY_REQUEST);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let core = await createConsoleCore({ dataDir: dir, host: 'browser' });
+      // quick_check runs at open on its own thread: the header learns of the damage from it.
+      await vi.waitFor(
+        async () =>
+          expect(await core.dispatch('events.health', undefined)).toMatchObject({
+            ok: true,
+            value: { state: 'damaged' },
+          }),
+        { timeout: 20_000, interval: 50 },
+      );
+      const asked = await core.dispatch('events.requestRecovery', undefined);
+      expect(asked).toMatchObject({ ok: true, value: { requested_at: expect.any(String) } });
+      expect(fs.existsSync(request)).toBe(true);
+      await core.close();
+      const damaged = sha(file);
+
+      // A one-shot CLI command leaves it for the app or serve.
+      core = await createConsoleCore({ dataDir: dir, host: 'cli' });
+      await core.close();
+      expect(fs.existsSync(request)).toBe(true);
+      expect(sha(file)).toBe(damaged);
+
+      core = await createConsoleCore({ dataDir: dir, host: 'browser' });
+      try {
+        expect(fs.existsSync(request)).toBe(false);
+        const kept = fs.readdirSync(dir).filter((f) => /^console\.db\.damaged-[^.]*Z$/.test(f));
+        expect(kept).toHaveLength(1);
+        expect(sha(path.join(dir, kept[0]!))).toBe(damaged);
+        expect(await core.dispatch('events.health', undefined)).toMatchObject({
+          ok: true,
+          value: { state: 'ok' },
+        });
+        const page = (await core.dispatch('events.query', { limit: 10_000 })) as {
+          value: { total: number };
+        };
+        expect(page.value.total).toBeGreaterThan(N * 0.8);
+        expect(page.value.total).toBeLessThan(N);
+        for (const table of STATE_TABLES.filter((t) => t !== 'meta'))
+          expect(dump(file, table), table).toBe(dump(path.join(dir, kept[0]!), table));
+      } finally {
+        await core.close();
+      }
+      const logged = errors.mock.calls.map((c) => String(c[0])).join('\n');
+      expect(logged).toContain('running the recovery asked for');
+      expect(logged).toMatch(/Recovered \d+ events and \d+ rows/);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('a recovery asked for waits while another process has the profile open', async () => {
+    const { dir, file } = await notificationsProfile(5);
+    const request = path.join(dir, RECOVERY_REQUEST);
+    fs.writeFileSync(request, '{"requested_at":"2026-11-24T00:00:00.000Z"}\n');
+    // Another live process's claim (pid 1 is always alive).
+    fs.mkdirSync(path.join(dir, 'owners'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'owners', '1.json'), '{"pid":1,"host":"desktop","since":"x"}');
+    const hash = sha(file);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const core = await createConsoleCore({ dataDir: dir, host: 'browser' });
+      await core.close();
+      expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
+        /did not run: .*pid 1.*It runs at the next start/,
+      );
+    } finally {
+      errors.mockRestore();
+    }
+    expect(fs.existsSync(request)).toBe(true);
     expect(sha(file)).toBe(hash);
   });
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ConsoleError } from '../../../electron/contract';
 import type { EventStreamState } from '../../../renderer/api/event-stream';
@@ -137,6 +137,14 @@ describe('App shell', () => {
     expect(screen.getByTestId('store-health-command').textContent).toBe(command);
     fireEvent.click(screen.getByTestId('store-health-copy'));
     await waitFor(() => expect(copied).toEqual([command]));
+    // Or the console does it at its next start.
+    const requestRecovery = vi.fn(async () => ({ requested_at: '2026-11-24T10:00:00.000Z' }));
+    (api.events as unknown as { requestRecovery: unknown }).requestRecovery = requestRecovery;
+    fireEvent.click(screen.getByTestId('store-recover-request'));
+    const asked = await screen.findByTestId('store-recover-requested');
+    expect(requestRecovery).toHaveBeenCalledTimes(1);
+    expect(asked.textContent).toContain('2026-11-24T10:00:00.000Z');
+    expect(asked.textContent).toContain('Quit DETS Console and open it again');
     // Escape closes it and focus goes back to the pill.
     fireEvent.keyDown(document, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('store-health-dialog')).toBeNull());
