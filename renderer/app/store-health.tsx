@@ -132,8 +132,8 @@ function RecoverAtNextStart() {
   const request = useMutation({ mutationFn: () => api.events.requestRecovery() });
   const restart =
     mode === 'desktop'
-      ? 'Quit DETS Console and open it again'
-      : 'Stop serve (Ctrl-C) and start it again with the same --data-dir';
+      ? 'Quit DETS Console and open it again (its window opens once the recovery is done: about a minute for a million events)'
+      : 'Stop serve (Ctrl-C) and start it again with the same --data-dir (its ready line comes once the recovery is done: about a minute for a million events)';
   if (request.data)
     return (
       <p role="status" data-testid="store-recover-requested">
