@@ -41,6 +41,7 @@ import type { CoreDeps } from './core-deps';
 import { walkthroughHandlers } from './walkthrough';
 import { createDownloads, type Downloads } from './downloads';
 import { TRANSPORT } from '../contract/transport';
+import type { Notice } from '../contract/schemas/app';
 import { conformanceHandlers } from './conformance';
 import { createTunnelService, TunnelError, type TunnelService } from './tunnel';
 import type { TlsMaterial } from './http/listener';
@@ -94,6 +95,12 @@ export interface ConsoleCore {
   listenBank(options: { host: string; port: number; tls?: TlsMaterial }): Promise<BankListener>;
   /** The public URL, the tunnel and the reachability probe (issue 14). */
   readonly tunnel: TunnelService;
+  /**
+   * Keeps a notice for the page until its first call (dispatch), when it is emitted as
+   * app.noticed: what happened before any page listened (a listener's fallback port, the outcome
+   * of a recovery asked for from the header) is delivered once, not lost.
+   */
+  holdNotice(notice: Notice): void;
   close(): Promise<void>;
 }
 
@@ -121,7 +128,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const { dataDir } = options;
   // A recovery asked for from the UI (events.requestRecovery) runs before anything here opens the
   // database; the app and `serve` run it, the one-shot CLI commands leave it to them.
-  if (options.host !== 'cli') await recoverIfRequested(dataDir, (line) => console.error(line));
+  const recovered =
+    options.host !== 'cli' ? await recoverIfRequested(dataDir, (line) => console.error(line)) : null;
   let listeners: ListenerUrls = {};
   let bankWhere: { url: string; host: string; port: number } | null = null;
 
@@ -399,11 +407,16 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     'tunnel.probe': () => tunnel.probe(),
   };
 
+  const held: Notice[] = recovered ? [recovered] : [];
   return {
+    holdNotice: (notice) => void held.push(notice),
     handlers,
     events,
     options,
-    dispatch: (method, input) => dispatch(handlers, method, input),
+    dispatch: (method, input) => {
+      for (const notice of held.splice(0)) events.emit('app.noticed', notice);
+      return dispatch(handlers, method, input);
+    },
     setListeners(urls) {
       listeners = { ...listeners, ...urls };
     },

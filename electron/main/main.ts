@@ -10,7 +10,7 @@
 import { app, dialog, ipcMain, Menu, protocol, shell, type BrowserWindow } from 'electron';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EventPayload, MethodOutput } from '../contract';
+import type { MethodOutput } from '../contract';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import type { SandboxListener } from '../core/sandbox';
 import type { BankListener } from '../core/bank';
@@ -75,10 +75,6 @@ function showAbout(): void {
  * events. They are held until the page's first ConsoleApi call: the app shell subscribes to
  * app.noticed in the same effect pass that makes that call, so the page is listening by then.
  */
-const heldNotices: Array<EventPayload<'app.noticed'>> = [];
-function deliverHeldNotices(): void {
-  for (const notice of heldNotices.splice(0)) core?.events.emit('app.noticed', notice);
-}
 
 function showMainWindow(): void {
   if (mainWindow && !mainWindow.isDestroyed()) {
@@ -122,20 +118,11 @@ async function start(): Promise<void> {
   for (const notice of [sandbox.notice, bank.notice]) {
     if (!notice) continue;
     (notice.level === 'error' ? console.error : console.warn)(`dets-console: ${notice.message}`);
-    heldNotices.push(notice);
+    started.holdNotice(notice);
   }
   serveRenderer(protocol, RENDERER_DIR, started.downloads);
   guardAllWebContents(app, openExternal);
-  registerIpcHandlers(
-    ipcMain,
-    {
-      dispatch: (method, input) => {
-        deliverHeldNotices();
-        return started.dispatch(method, input);
-      },
-    },
-    policy,
-  );
+  registerIpcHandlers(ipcMain, { dispatch: (method, input) => started.dispatch(method, input) }, policy);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({ platform: process.platform, packaged: app.isPackaged, onAbout: showAbout }),

@@ -1,9 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Database from 'libsql';
 import { METHOD_NAMES, eventChannel, methodChannel } from '../../electron/contract';
+import { EventHub } from '../../electron/core/event-hub';
+import { openEventStore } from '../../electron/core/store';
+import { RECOVERY_REQUEST } from '../../electron/core/store/recover';
+import { notification } from '../core/store/helpers';
 import { fakeEvent } from './fake-electron';
 import type * as FakeElectron from './fake-electron';
 
@@ -72,6 +78,15 @@ async function ready(electron: Fake) {
   electron.app.becomeReady();
   await vi.waitFor(() => expect(electron.BrowserWindow.instances).toHaveLength(1), { timeout: 15_000 });
   return electron.BrowserWindow.instances[0]!;
+}
+
+/** The app.noticed events the page was sent whose message starts with `prefix`. */
+function noticesTo(win: Awaited<ReturnType<typeof ready>>, prefix: string) {
+  return win.webContents.sent.filter(
+    ([channel, n]) =>
+      channel === eventChannel('app.noticed') &&
+      String((n as { message: string }).message).startsWith(prefix),
+  );
 }
 
 beforeEach(async () => {
@@ -152,8 +167,7 @@ describe('the desktop lifecycle', () => {
       const win = await ready(electron);
       const all = () => win.webContents.sent.filter(([channel]) => channel === eventChannel('app.noticed'));
       // Only the sandbox's notice: 7301 may be busy too when other test files run alongside.
-      const noticed = () =>
-        all().filter(([, n]) => String((n as { message: string }).message).startsWith('Sandbox'));
+      const noticed = () => noticesTo(win, 'Sandbox');
       // Nobody listened before the page's first call: the notice was held, not lost.
       expect(all()).toEqual([]);
       const { listeners } = await appInfo(electron);
@@ -189,12 +203,7 @@ describe('the desktop lifecycle', () => {
     await withPortTaken(7301, async () => {
       const electron = await launch();
       const win = await ready(electron);
-      const noticed = () =>
-        win.webContents.sent.filter(
-          ([channel, n]) =>
-            channel === eventChannel('app.noticed') &&
-            String((n as { message: string }).message).startsWith('Bank endpoints'),
-        );
+      const noticed = () => noticesTo(win, 'Bank endpoints');
       expect(noticed()).toEqual([]);
       const { listeners } = await appInfo(electron);
       const bank = listeners.bank!.replace(/\/$/, '');
@@ -209,6 +218,42 @@ describe('the desktop lifecycle', () => {
       const res = await fetch(`${bank}/user_auth`);
       expect(res.status).toBe(401);
     });
+  });
+
+  it('runs a recovery asked for from the header before the core opens the profile, and tells the page', async () => {
+    // A profile with one record broken (quick_check cannot see it) and a recovery asked for.
+    const store = await openEventStore({ dataDir, events: new EventHub(), log: () => undefined });
+    for (const tx of ['a', 'b', 'c'])
+      await store.append(notification({ transaction_id: `tx-${tx}` }), { durable: true });
+    await store.close();
+    const db = new Database(join(dataDir, 'console.db'));
+    db.prepare("UPDATE events SET record = '{broken' WHERE seq = 2").run();
+    db.close();
+    await writeFile(join(dataDir, RECOVERY_REQUEST), '{"requested_at":"2026-11-24T00:00:00.000Z"}\n');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+
+    const electron = await launch();
+    const win = await ready(electron);
+    const noticed = () => noticesTo(win, 'Recovery at start');
+    expect(noticed()).toEqual([]);
+    await appInfo(electron);
+    expect(noticed()).toEqual([
+      [
+        eventChannel('app.noticed'),
+        expect.objectContaining({
+          level: 'warning',
+          message: expect.stringMatching(/^Recovery at start: Recovered 2 events .*1 unreadable part/),
+        }),
+      ],
+    ]);
+    expect(existsSync(join(dataDir, RECOVERY_REQUEST))).toBe(false);
+    expect(readdirSync(dataDir).some((f) => /^console\.db\.damaged-[^.]*Z$/.test(f))).toBe(true);
+    const page = (await electron.ipcMain.invokeFrom(APP_PAGE, methodChannel('events.query'), {})) as {
+      ok: true;
+      value: { total: number };
+    };
+    expect(page.value.total).toBe(2);
   });
 
   it('focuses the existing window when a second instance starts', async () => {

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../contract/errors';
+import type { Notice } from '../../contract/schemas/app';
 import { dbFile, isCorruption, isDamagedDb, openDatabaseFile, type Database } from './db';
 import { describeOwners, otherOwners } from './owner';
 import { readRecords, whereOf } from './reader';
@@ -113,30 +114,40 @@ export function requestRecovery(dataDir: string): { requested_at: string } {
  * Runs the recovery requestRecovery asked for, before anything opens the database (the core does
  * this first thing for the app and `serve`). Logs what it did and never throws: the console
  * starts either way. The request is removed once tried, unless another process had the profile
- * open; then the next start tries again.
+ * open; then the next start tries again. Returns its outcome as a notice for the page (null when
+ * none was asked for).
  */
 export async function recoverIfRequested(
   dataDir: string,
   log: (line: string) => void,
-): Promise<RecoverReport | null> {
+): Promise<Notice | null> {
   const request = path.join(dataDir, RECOVERY_REQUEST);
   if (!fs.existsSync(request)) return null;
   log(`event store: running the recovery asked for (${request})`);
+  const notice = (level: Notice['level'], message: string): Notice => ({
+    at: new Date().toISOString(),
+    level,
+    message: `Recovery at start: ${message}`,
+  });
   try {
     const report = await recoverDatabase(dataDir, (n, pass) => {
       const line = progressLine(n, pass);
       if (line) log(`event store: recovery: ${line}`);
     });
     fs.rmSync(request, { force: true });
-    for (const line of recoveryLines(report, dbFile(dataDir))) log(`event store: ${line}`);
-    return report;
+    const lines = recoveryLines(report, dbFile(dataDir));
+    for (const line of lines) log(`event store: ${line}`);
+    const lost = report.unreadable.length;
+    return notice(
+      !report.opened || lost > 0 ? 'warning' : 'info',
+      `${lines.at(-1)!}${lost > 0 ? ` (${lost} unreadable part${lost === 1 ? '' : 's'}, listed in the log)` : ''}`,
+    );
   } catch (err) {
     const busy = err instanceof ConsoleError && err.code === 'CONFLICT';
     if (!busy) fs.rmSync(request, { force: true });
-    log(
-      `event store: the recovery asked for did not run: ${err instanceof Error ? err.message : String(err)}${busy ? ' It runs at the next start.' : ''}`,
-    );
-    return null;
+    const why = `${err instanceof Error ? err.message : String(err)}${busy ? ' It runs at the next start.' : ''}`;
+    log(`event store: the recovery asked for did not run: ${why}`);
+    return notice(busy ? 'warning' : 'error', `it did not run: ${why}`);
   }
 }
 

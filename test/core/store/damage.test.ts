@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createConsoleCore } from '../../../electron/core/console-core';
+import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
 import { RECOVERY_REQUEST } from '../../../electron/core/store/recover';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
@@ -92,6 +92,18 @@ function overwritePage(file: string, page: number): void {
   const fd = fs.openSync(file, 'r+');
   fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
   fs.closeSync(fd);
+}
+
+/** The app.noticed events a page hears: emitted at its first call, and not again at the next. */
+async function noticesAtFirstCall(core: ConsoleCore): Promise<unknown[]> {
+  const heard: unknown[] = [];
+  const off = core.events.on('app.noticed', (n) => heard.push(n));
+  await core.dispatch('app.info', undefined);
+  const first = heard.length;
+  await core.dispatch('app.info', undefined);
+  off();
+  expect(heard).toHaveLength(first);
+  return heard;
 }
 
 /** A profile holding `n` durable notifications, closed. */
@@ -323,6 +335,14 @@ describe('event store: a damaged database', () => {
       core = await createConsoleCore({ dataDir: dir, host: 'browser' });
       try {
         expect(fs.existsSync(request)).toBe(false);
+        // The page hears of it at its first call, once (rows were lost with the page: a warning).
+        const heard = await noticesAtFirstCall(core);
+        expect(heard).toEqual([
+          expect.objectContaining({
+            level: 'warning',
+            message: expect.stringMatching(/^Recovery at start: Recovered \d+ events .*unreadable part/),
+          }),
+        ]);
         const kept = fs.readdirSync(dir).filter((f) => /^console\.db\.damaged-[^.]*Z$/.test(f));
         expect(kept).toHaveLength(1);
         expect(sha(path.join(dir, kept[0]!))).toBe(damaged);
@@ -359,7 +379,11 @@ describe('event store: a damaged database', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const core = await createConsoleCore({ dataDir: dir, host: 'browser' });
+      const heard = await noticesAtFirstCall(core);
       await core.close();
+      expect(heard).toEqual([
+        expect.objectContaining({ level: 'warning', message: expect.stringMatching(/did not run: .*pid 1/) }),
+      ]);
       expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
         /did not run: .*pid 1.*It runs at the next start/,
       );
