@@ -65,33 +65,52 @@ export async function recoverDatabase(dataDir: string, onProgress?: RecoverProgr
     // Nothing can be read: the file is set aside all the same, so the profile can start afresh.
     unreadable.push(`the whole file: ${err.details.why}`);
   }
-  if (old && problems.length === 0) {
-    // A first pass that only reads: a sound database is left as it is, and no copy is written.
-    const read = await copyEvents(old, null, unreadable, onProgress);
-    const tables = copyTables(file, null, unreadable);
-    if (unreadable.length === 0)
-      return { recovered: read, tables, problems, keptAs: null, unreadable, opened: true };
-    unreadable.length = 0; // the copy meets them again and reports them
-    old = openDatabaseFile(file, { readOnly: true });
-  }
-  openDatabaseFile(fresh).close(); // schema and pragmas
-  const recovered = old ? await copyEvents(old, fresh, unreadable, onProgress) : 0;
-  const tables = old ? copyTables(file, fresh, unreadable) : [];
-  if (problems.length === 0 && unreadable.length === 0) {
-    // Nothing was wrong: the file stays as it is, the copy goes.
+  try {
+    if (old && problems.length === 0) {
+      // A first pass that only reads: a sound database is left as it is, and no copy is written.
+      const reading = old;
+      old = null; // copyEvents closes it, however it ends
+      const read = await copyEvents(reading, null, unreadable, onProgress);
+      const tables = copyTables(file, null, unreadable);
+      if (unreadable.length === 0)
+        return { recovered: read, tables, problems, keptAs: null, unreadable, opened: true };
+      unreadable.length = 0; // the copy meets them again and reports them
+      old = openDatabaseFile(file, { readOnly: true });
+    }
+    openDatabaseFile(fresh).close(); // schema and pragmas
+    const copying = old;
+    old = null; // copyEvents closes it, however it ends
+    const opened = copying !== null;
+    const recovered = copying ? await copyEvents(copying, fresh, unreadable, onProgress) : 0;
+    const tables = opened ? copyTables(file, fresh, unreadable) : [];
+    checkpointed(fresh);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const keptAs = `${file}.damaged-${stamp}`;
+    swapIn(file, fresh, keptAs);
+    return { recovered, tables, problems, keptAs, unreadable, opened };
+  } catch (err) {
+    // A failed copy (a full disk, an I/O error) leaves the damaged file as it was and no
+    // half-written copy beside it.
+    old?.close();
     for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true });
-    return { recovered, tables, problems, keptAs: null, unreadable, opened: true };
+    throw err;
   }
-  checkpointed(fresh);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const keptAs = `${file}.damaged-${stamp}`;
-  // The old file and its WAL step aside together; only then does the fresh one take its name.
-  fs.renameSync(file, keptAs);
+}
+
+/**
+ * Puts `fresh` in `file`'s place and keeps the old file (and its WAL, which may hold the last
+ * commits) as `keptAs`. Whenever the process dies on the way (kill -9), `file` still names a
+ * database: the old names are hard links first, the old WAL goes, and only then does one rename
+ * put the fresh file in place. Were the old WAL left beside the fresh file, SQLite would replay
+ * its frames into it.
+ */
+function swapIn(file: string, fresh: string, keptAs: string): void {
+  fs.linkSync(file, keptAs);
   for (const ext of ['-wal', '-shm'])
-    if (fs.existsSync(`${file}${ext}`)) fs.renameSync(`${file}${ext}`, `${keptAs}${ext}`);
+    if (fs.existsSync(`${file}${ext}`)) fs.linkSync(`${file}${ext}`, `${keptAs}${ext}`);
+  for (const ext of ['-wal', '-shm']) fs.rmSync(`${file}${ext}`, { force: true });
   fs.renameSync(fresh, file);
   for (const ext of ['-wal', '-shm']) fs.rmSync(`${fresh}${ext}`, { force: true });
-  return { recovered, tables, problems, keptAs, unreadable, opened: old !== null };
 }
 
 /** `<data-dir>/recover-requested.json`: a recovery asked for from the UI, run at the next start. */
@@ -122,8 +141,15 @@ export async function recoverIfRequested(
   log: (line: string) => void,
 ): Promise<Notice | null> {
   const request = path.join(dataDir, RECOVERY_REQUEST);
-  if (!fs.existsSync(request)) return null;
+  if (!isFile(request)) return null;
   log(`event store: running the recovery asked for (${request})`);
+  const forget = () => {
+    try {
+      fs.rmSync(request, { force: true });
+    } catch (err) {
+      log(`event store: could not remove ${request}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
   const notice = (level: Notice['level'], message: string): Notice => ({
     at: new Date().toISOString(),
     level,
@@ -134,7 +160,7 @@ export async function recoverIfRequested(
       const line = progressLine(n, pass);
       if (line) log(`event store: recovery: ${line}`);
     });
-    fs.rmSync(request, { force: true });
+    forget();
     const lines = recoveryLines(report, dbFile(dataDir));
     for (const line of lines) log(`event store: ${line}`);
     const lost = report.unreadable.length;
@@ -144,10 +170,18 @@ export async function recoverIfRequested(
     );
   } catch (err) {
     const busy = err instanceof ConsoleError && err.code === 'CONFLICT';
-    if (!busy) fs.rmSync(request, { force: true });
+    if (!busy) forget();
     const why = `${err instanceof Error ? err.message : String(err)}${busy ? ' It runs at the next start.' : ''}`;
     log(`event store: the recovery asked for did not run: ${why}`);
     return notice(busy ? 'warning' : 'error', `it did not run: ${why}`);
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
-import { RECOVERY_REQUEST } from '../../../electron/core/store/recover';
+import { RECOVERY_REQUEST, recoverDatabase } from '../../../electron/core/store/recover';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import { runBuiltCli } from '../../cli/helpers';
@@ -263,6 +263,32 @@ describe('event store: a damaged database', () => {
     expect(listed.stderr).toBe('');
   });
 
+  it('`store recover` dying as it swaps the files leaves the profile a database (kill -9 between its steps)', async () => {
+    const { dir, file } = await damagedProfile();
+    const damaged = sha(file);
+    // Death at the last step: everything before it done, the fresh file not yet renamed in.
+    const real = fs.renameSync.bind(fs);
+    const rename = vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      if (String(from).endsWith('.recovering')) throw new Error('killed');
+      real(from, to);
+    });
+    try {
+      await expect(recoverDatabase(dir)).rejects.toThrow('killed');
+    } finally {
+      rename.mockRestore();
+    }
+    // The profile still has its database, as it was, and the kept copy already has its name.
+    expect(sha(file)).toBe(damaged);
+    const kept = fs.readdirSync(dir).filter((f) => /^console\.db\.damaged-[^.]*Z$/.test(f));
+    expect(kept).toHaveLength(1);
+    expect(sha(path.join(dir, kept[0]!))).toBe(damaged);
+    // A failed recovery leaves no half-made copy behind, and the next one completes.
+    expect(fs.readdirSync(dir).filter((f) => f.includes('recovering'))).toEqual([]);
+    const r = await runBuiltCli(['store', 'recover', '--data-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Recovered \d+ events/);
+  });
+
   it('`store recover` sets aside a file nothing can be read from, so the profile starts afresh', async () => {
     const { dir, file } = await notificationsProfile(10);
     leavesOf(file, 'events'); // the WAL checkpointed: the header below is the file's
@@ -391,6 +417,18 @@ describe('event store: a damaged database', () => {
       errors.mockRestore();
     }
     expect(fs.existsSync(request)).toBe(true);
+    expect(sha(file)).toBe(hash);
+  });
+
+  it('a recovery request that is not a file (a folder by that name) is no request, and the console starts', async () => {
+    const { dir, file } = await notificationsProfile(3);
+    fs.mkdirSync(path.join(dir, RECOVERY_REQUEST));
+    const hash = sha(file);
+    const core = await createConsoleCore({ dataDir: dir, host: 'browser' });
+    const heard = await noticesAtFirstCall(core);
+    await core.close();
+    expect(heard).toEqual([]);
+    expect(fs.readdirSync(dir).filter((f) => /damaged|recovering/.test(f))).toEqual([]);
     expect(sha(file)).toBe(hash);
   });
 
