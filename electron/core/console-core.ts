@@ -98,7 +98,8 @@ export interface ConsoleCore {
   /**
    * Keeps a notice for the page until its first call (dispatch), when it is emitted as
    * app.noticed: what happened before any page listened (a listener's fallback port, the outcome
-   * of a recovery asked for from the header) is delivered once, not lost.
+   * of a recovery asked for from the header) is delivered once, not lost. The app shell subscribes
+   * to app.noticed in the same effect pass that makes its first call, so it is listening by then.
    */
   holdNotice(notice: Notice): void;
   close(): Promise<void>;

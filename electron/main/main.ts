@@ -70,12 +70,6 @@ function showAbout(): void {
   shown.catch(() => undefined);
 }
 
-/**
- * Notices raised while starting (the sandbox's port was taken…) come before any page listens for
- * events. They are held until the page's first ConsoleApi call: the app shell subscribes to
- * app.noticed in the same effect pass that makes that call, so the page is listening by then.
- */
-
 function showMainWindow(): void {
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
@@ -115,6 +109,7 @@ async function start(): Promise<void> {
   sandboxListener = sandbox.listener;
   const bank = await startBankListener(started);
   bankListener = bank.listener;
+  // Raised before any page listens: the core holds them until the page's first call.
   for (const notice of [sandbox.notice, bank.notice]) {
     if (!notice) continue;
     (notice.level === 'error' ? console.error : console.warn)(`dets-console: ${notice.message}`);
@@ -122,7 +117,7 @@ async function start(): Promise<void> {
   }
   serveRenderer(protocol, RENDERER_DIR, started.downloads);
   guardAllWebContents(app, openExternal);
-  registerIpcHandlers(ipcMain, { dispatch: (method, input) => started.dispatch(method, input) }, policy);
+  registerIpcHandlers(ipcMain, started, policy);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({ platform: process.platform, packaged: app.isPackaged, onAbout: showAbout }),
