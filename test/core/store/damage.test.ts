@@ -8,7 +8,7 @@ import { RECOVERY_REQUEST, recoverDatabase } from '../../../electron/core/store/
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import { runBuiltCli } from '../../cli/helpers';
-import { callback, notification, removeTempDirs, tempDir } from './helpers';
+import { callback, leavesOf, notification, overwritePage, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
 
@@ -75,23 +75,6 @@ function dump(file: string, table: string): string {
 
 function sha(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-}
-
-/** The leaf pages of `table` after the WAL is checkpointed into the main file. */
-function leavesOf(file: string, table: string): number[] {
-  const db = new Database(file);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  const leaves = db
-    .prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno")
-    .all(table) as { pageno: number }[];
-  db.close();
-  return leaves.map((l) => l.pageno);
-}
-
-function overwritePage(file: string, page: number): void {
-  const fd = fs.openSync(file, 'r+');
-  fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
-  fs.closeSync(fd);
 }
 
 /** The app.noticed events a page hears: emitted at its first call, and not again at the next. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'libsql';
 import type { NewEvent } from '../../../electron/core/store';
 
 const made: string[] = [];
@@ -53,4 +54,22 @@ export function callback(over: Partial<NewEvent> = {}): NewEvent {
     token: { header: { alg: 'RS256', kid: 'kid-1' }, payload: { obj: 'customer-1', sub: 'sub-1' } },
     ...over,
   });
+}
+
+/** The leaf pages of `table` after the WAL is checkpointed into the main file. */
+export function leavesOf(file: string, table: string): number[] {
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const leaves = db
+    .prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno")
+    .all(table) as { pageno: number }[];
+  db.close();
+  return leaves.map((l) => l.pageno);
+}
+
+/** Overwrites page `page` (4 KB pages) with 0xa5 bytes, as a disk fault would. */
+export function overwritePage(file: string, page: number): void {
+  const fd = fs.openSync(file, 'r+');
+  fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
+  fs.closeSync(fd);
 }

@@ -17,18 +17,23 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything the process wrote to stderr so far (for failure messages). */
   stderr(): string;
-  /** SIGTERM, wait for the exit, remove the data directory; resolves to the exit code. */
+  /** SIGTERM, wait for the exit, remove the data directory (unless given); resolves to the exit code. */
   stop(): Promise<number | null>;
 }
 
 /**
  * Starts `dets-console serve --ui-port 0 --bank-port 0 --sandbox-port 0 --json` on a fresh data
- * directory and waits for its one JSON ready line on stdout (DESIGN.md, Command line). The bank
+ * directory (or `options.dataDir`) and waits for its one JSON ready line on stdout (DESIGN.md, Command line). The bank
  * endpoints and the sandbox get free ports too (parallel test files must not fight over 7301 and
  * 7302) unless `extraArgs` chooses otherwise.
  */
-export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'dets-e2e-data-'));
+export async function startServe(
+  extraArgs: string[] = [],
+  timeoutMs = 30_000,
+  options: { dataDir?: string } = {},
+): Promise<ServeProcess> {
+  // A given data directory belongs to the caller (a restart on the same profile): stop keeps it.
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dets-e2e-data-')));
   const sandboxArgs = extraArgs.some((a) => a === '--sandbox-port' || a === '--no-sandbox')
     ? []
     : ['--sandbox-port', '0'];
@@ -104,7 +109,7 @@ export async function startServe(extraArgs: string[] = [], timeoutMs = 30_000): 
           await exited;
           throw new Error('serve did not exit within 10 s of SIGTERM');
         }
-        await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
+        if (!options.dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
         return code;
       })();
       return stopped;
