@@ -26,7 +26,12 @@ import {
   type CheckedTls,
   type TunnelSpec,
 } from '../../core/tunnel';
-import { createConsoleCore, type ConsoleCore, type ListenerUrls } from '../../core/console-core';
+import {
+  createConsoleCore,
+  type ConsoleCore,
+  type CoreOptions,
+  type ListenerUrls,
+} from '../../core/console-core';
 import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
 import { EXIT, UsageError, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
@@ -286,6 +291,29 @@ export function listenError(
   return undefined;
 }
 
+/**
+ * A profile another process holds (store/owner.ts: a second owner, or an owner or recovery
+ * beside `store recover`) as the one-line exit-2 refusal naming it; undefined for other errors.
+ */
+export function claimRefused(err: unknown): UsageError | undefined {
+  if (!(err instanceof ConsoleError) || err.code !== 'CONFLICT') return undefined;
+  const holder = (err.details as { holder?: unknown } | undefined)?.holder;
+  return holder === undefined ? undefined : new UsageError(err.message);
+}
+
+/**
+ * The core of a long-running owner (`serve`, `sandbox`): it claims the profile before anything
+ * opens it (DESIGN.md "Storage"); a stop while it waits for a running `store recover` ends the
+ * wait, and a profile another owner holds is the exit-2 refusal naming it.
+ */
+export async function ownerCore(options: CoreOptions, stopped: Promise<unknown>): Promise<ConsoleCore> {
+  const stopWaiting = new AbortController();
+  void stopped.then(() => stopWaiting.abort());
+  return createConsoleCore({ ...options, stopWaiting: stopWaiting.signal }).catch((err: unknown) => {
+    throw claimRefused(err) ?? err;
+  });
+}
+
 /** Creates the profile folder (0700), or fails as a usage error naming --data-dir. */
 export async function createDataDir(dir: string): Promise<void> {
   try {
@@ -315,12 +343,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
 
-  const core = await createConsoleCore({
-    dataDir: options.dataDir,
-    host: 'browser',
-    ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-  });
+  const core = await ownerCore(
+    {
+      dataDir: options.dataDir,
+      host: 'browser',
+      owner: 'serve',
+      log,
+      ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    },
+    stopped,
+  );
   const started: StartedListener[] = [];
   // Listeners stop accepting and finish what is in flight (sandbox, bank, UI), then the core
   // closes the bank endpoints, the sandbox and the event store (flushed to disk).
