@@ -376,6 +376,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       try {
         started.push(await listener.start(core, options));
       } catch (err) {
+        // A damaged sandbox state (a damaged page of its tables, a row that does not validate)
+        // costs the sandbox alone: it says why and stays unavailable until a recovery, while the
+        // bank endpoints and the UI serve (issue 24 item 6).
+        if (listener.key === 'sandbox' && err instanceof ConsoleError && err.code === 'STATE_DAMAGED') {
+          log(`the sandbox is not started: ${err.message}`);
+          continue;
+        }
         throw listenError(err, listener, options.host) ?? err;
       }
     }
