@@ -14,7 +14,8 @@ import { defaultDataDir } from '../../core/paths';
 import type { SandboxListener } from '../../core/sandbox';
 import { isLoopbackAddress } from '../../headless';
 import { EXIT, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
-import { baseUrl, createDataDir, hostFlag, listenError, ownerCore } from './serve';
+import { ownerCore } from './owner-core';
+import { baseUrl, createDataDir, hostFlag, listenError } from './serve';
 
 const FLAGS = {
   'data-dir': { type: 'string' },

@@ -26,12 +26,8 @@ import {
   type CheckedTls,
   type TunnelSpec,
 } from '../../core/tunnel';
-import {
-  createConsoleCore,
-  type ConsoleCore,
-  type CoreOptions,
-  type ListenerUrls,
-} from '../../core/console-core';
+import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
+import { ownerCore } from './owner-core';
 import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
 import { EXIT, UsageError, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
@@ -291,29 +287,6 @@ export function listenError(
   return undefined;
 }
 
-/**
- * A profile another process holds (store/owner.ts: a second owner, or an owner or recovery
- * beside `store recover`) as the one-line exit-2 refusal naming it; undefined for other errors.
- */
-export function claimRefused(err: unknown): UsageError | undefined {
-  if (!(err instanceof ConsoleError) || err.code !== 'CONFLICT') return undefined;
-  const holder = (err.details as { holder?: unknown } | undefined)?.holder;
-  return holder === undefined ? undefined : new UsageError(err.message);
-}
-
-/**
- * The core of a long-running owner (`serve`, `sandbox`): it claims the profile before anything
- * opens it (DESIGN.md "Storage"); a stop while it waits for a running `store recover` ends the
- * wait, and a profile another owner holds is the exit-2 refusal naming it.
- */
-export async function ownerCore(options: CoreOptions, stopped: Promise<unknown>): Promise<ConsoleCore> {
-  const stopWaiting = new AbortController();
-  void stopped.then(() => stopWaiting.abort());
-  return createConsoleCore({ ...options, stopWaiting: stopWaiting.signal }).catch((err: unknown) => {
-    throw claimRefused(err) ?? err;
-  });
-}
-
 /** Creates the profile folder (0700), or fails as a usage error naming --data-dir. */
 export async function createDataDir(dir: string): Promise<void> {
   try {
@@ -376,9 +349,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       try {
         started.push(await listener.start(core, options));
       } catch (err) {
-        // A damaged sandbox state (a damaged page of its tables, a row that does not validate)
-        // costs the sandbox alone: it says why and stays unavailable until a recovery, while the
-        // bank endpoints and the UI serve (issue 24 item 6).
+        // A damaged sandbox state costs the sandbox alone (issue 24 item 6): it says why and
+        // stays unavailable until a recovery; the bank endpoints and the UI serve.
         if (listener.key === 'sandbox' && err instanceof ConsoleError && err.code === 'STATE_DAMAGED') {
           log(`the sandbox is not started: ${err.message}`);
           continue;

@@ -9,7 +9,7 @@ import { defaultDataDir } from '../../core/paths';
 import { dbFile } from '../../core/store/db';
 import { progressLine, recoverDatabase, recoveryLines } from '../../core/store/recover';
 import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
-import { claimRefused } from './serve';
+import { claimRefused } from './owner-core';
 
 const FLAGS = { 'data-dir': { type: 'string' } } as const;
 
