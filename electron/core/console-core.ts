@@ -18,7 +18,7 @@ import {
   type EventStore,
   type EventStoreOptions,
 } from './store';
-import { claimProfile } from './store/owner';
+import { claimProfile, type ClaimRole, type ProfileClaim } from './store/owner';
 import { recoverIfRequested, requestRecovery } from './store/recover';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
@@ -65,6 +65,16 @@ export interface CoreOptions {
    * whose append stores nothing, to measure what recording costs /user_auth; issue 12).
    */
   eventStore?: (options: EventStoreOptions) => Promise<EventStore>;
+  /**
+   * The long-running owner this core is (DESIGN.md "Storage": one owner per profile): it claims
+   * the profile before anything opens the database. The desktop app is one by its host; `serve`
+   * and `sandbox` say so. One-shot CLI commands leave it unset and claim nothing.
+   */
+  owner?: Exclude<ClaimRole, 'store recover'>;
+  /** Where start-up says what it waits for and what a recovery did (stderr by default). */
+  log?: (line: string) => void;
+  /** Ends a wait for a running `store recover` (the host is being stopped). */
+  stopWaiting?: AbortSignal;
 }
 
 export interface ListenerUrls {
@@ -127,10 +137,24 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const events = new EventHub();
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const { dataDir } = options;
+  const log = options.log ?? ((line: string) => console.error(line));
+  // The owner's claim comes before anything opens the database (DESIGN.md "Storage"): a second
+  // owner is refused here (CONFLICT, naming the first), and one started during a `store recover`
+  // waits for it.
+  const role = options.owner ?? (options.host === 'desktop' ? 'desktop app' : null);
+  const claim: ProfileClaim | null = role
+    ? await claimProfile(dataDir, role, {
+        onWait: (r) => log(`waiting for store recover (pid ${r?.pid ?? 'unknown'}) to finish…`),
+        ...(options.stopWaiting ? { signal: options.stopWaiting } : {}),
+      })
+    : null;
   // A recovery asked for from the UI (events.requestRecovery) runs before anything here opens the
-  // database; the app and `serve` run it, the one-shot CLI commands leave it to them.
+  // database; the owners (and a browser-mode core) run it, the one-shot CLI commands leave it to
+  // them. An owner runs it under its own claim; without one, the recovery claims the profile.
   const recovered =
-    options.host !== 'cli' ? await recoverIfRequested(dataDir, (line) => console.error(line)) : null;
+    claim || options.host !== 'cli'
+      ? await recoverIfRequested(dataDir, log, { claimed: claim !== null })
+      : null;
   let listeners: ListenerUrls = {};
   let bankWhere: { url: string; host: string; port: number } | null = null;
 
@@ -185,11 +209,8 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     retentionTimer ??= setInterval(run, RETENTION_EVERY_MS);
     retentionTimer.unref();
   };
-  let releaseProfile: () => void = () => undefined;
   const store = lazyAsync(async () => {
     const opened = await (options.eventStore ?? openEventStore)({ dataDir, events });
-    // Seen by `store recover`, which must not replace the database under this process.
-    releaseProfile = claimProfile(dataDir, options.host);
     startRetention();
     return opened;
   });
@@ -452,7 +473,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
         .close?.()
         .catch(() => undefined);
       await (await store.started()?.catch(() => undefined))?.close();
-      releaseProfile();
+      claim?.release();
     },
   };
 }

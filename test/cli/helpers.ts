@@ -69,7 +69,16 @@ export interface ServeChild {
 
 /** Starts `dets-console serve ARGS` and parses its first stdout line as the ready line. */
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeChild {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+  return spawnLongRunning('serve', args, env);
+}
+
+/** Starts `dets-console COMMAND ARGS` (serve, sandbox) and parses its first stdout line as the ready line. */
+export function spawnLongRunning(
+  command: 'serve' | 'sandbox',
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): ServeChild {
+  const child = spawn(process.execPath, [CLI, command, ...args], {
     cwd: ROOT,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +102,7 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeCh
         }
       });
       void exit.then(({ code }) =>
-        reject(new Error(`serve exited (${code}) before its ready line; stderr:\n${stderr}`)),
+        reject(new Error(`${command} exited (${code}) before its ready line; stderr:\n${stderr}`)),
       );
     },
   );

@@ -18,7 +18,7 @@
  * trimmed. A profile without a database lists nothing and creates nothing.
  */
 import { EventKind, EventSummary, type EventDetail } from '../../contract/schemas/events';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EventHub } from '../../core/event-hub';
 import { defaultDataDir } from '../../core/paths';
@@ -113,7 +113,7 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
   let stopped = false;
   void stop?.then(() => (stopped = true));
   // --follow on a profile whose database does not exist yet waits for the writer to create it.
-  while (stop && !stopped && !existsSync(path.join(options.dataDir, DB_FILE)))
+  while (stop && !stopped && !existsSync(dbPath(options.dataDir)))
     await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
   // A second opener beside a running serve: read only, never the writer's work.
   const storeOptions: EventStoreOptions & { readOnly: true } = {
@@ -121,7 +121,10 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
     events: new EventHub(),
     readOnly: true,
   };
-  const store = await openEventStore(storeOptions);
+  // The file's identity when opened: `store recover` swaps a fresh file in under the same name,
+  // and `--follow` must follow it (the old one, set aside, gets nothing new).
+  let opened = fileId(dbPath(options.dataDir));
+  let store = await openEventStore(storeOptions);
   try {
     const filter: ScanFilter = {
       ...(options.kind ? { kind: EventKind.parse(options.kind) } : {}),
@@ -156,6 +159,14 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
       while (!stopped) {
         await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
         if (stopped) break;
+        const now = fileId(dbPath(options.dataDir));
+        if (now !== null && now !== opened) {
+          // A recovery replaced the file: the events it copied keep their ids, so reading the new
+          // file after the last one printed neither repeats nor skips.
+          await store.close();
+          opened = now;
+          store = await openEventStore(storeOptions);
+        }
         await print(lastId === undefined ? follow : { ...follow, afterId: lastId });
         table?.writePage();
       }
@@ -164,6 +175,20 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT.OK;
   } finally {
     await store.close();
+  }
+}
+
+function dbPath(dataDir: string): string {
+  return path.join(dataDir, DB_FILE);
+}
+
+/** A file's device and inode, or null when it is not there. */
+function fileId(file: string): string | null {
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
   }
 }
 

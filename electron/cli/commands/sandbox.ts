@@ -10,11 +10,11 @@
  * SIGINT/SIGTERM = stop accepting, finish in-flight requests, exit 0.
  */
 import { ConsoleError } from '../../contract';
-import { createConsoleCore } from '../../core/console-core';
 import { defaultDataDir } from '../../core/paths';
 import type { SandboxListener } from '../../core/sandbox';
 import { isLoopbackAddress } from '../../headless';
 import { EXIT, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
+import { ownerCore } from './owner-core';
 import { baseUrl, createDataDir, hostFlag, listenError } from './serve';
 
 const FLAGS = {
@@ -61,7 +61,8 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
 
-  const core = await createConsoleCore({ dataDir: options.dataDir, host: 'cli' });
+  // `sandbox` is a long-running owner of the profile: claimed before anything opens it.
+  const core = await ownerCore({ dataDir: options.dataDir, host: 'cli', owner: 'sandbox', log }, stopped);
   let listener: SandboxListener;
   try {
     listener = await core.listenSandbox({ host: options.host, port: options.port });

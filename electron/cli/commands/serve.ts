@@ -26,7 +26,8 @@ import {
   type CheckedTls,
   type TunnelSpec,
 } from '../../core/tunnel';
-import { createConsoleCore, type ConsoleCore, type ListenerUrls } from '../../core/console-core';
+import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
+import { ownerCore } from './owner-core';
 import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
 import { EXIT, UsageError, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
@@ -315,12 +316,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
 
-  const core = await createConsoleCore({
-    dataDir: options.dataDir,
-    host: 'browser',
-    ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-  });
+  const core = await ownerCore(
+    {
+      dataDir: options.dataDir,
+      host: 'browser',
+      owner: 'serve',
+      log,
+      ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    },
+    stopped,
+  );
   const started: StartedListener[] = [];
   // Listeners stop accepting and finish what is in flight (sandbox, bank, UI), then the core
   // closes the bank endpoints, the sandbox and the event store (flushed to disk).
@@ -343,6 +349,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       try {
         started.push(await listener.start(core, options));
       } catch (err) {
+        // A damaged sandbox state costs the sandbox alone (issue 24 item 6): it says why and
+        // stays unavailable until a recovery; the bank endpoints and the UI serve.
+        if (listener.key === 'sandbox' && err instanceof ConsoleError && err.code === 'STATE_DAMAGED') {
+          log(`the sandbox is not started: ${err.message}`);
+          continue;
+        }
         throw listenError(err, listener, options.host) ?? err;
       }
     }

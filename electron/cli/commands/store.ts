@@ -9,6 +9,7 @@ import { defaultDataDir } from '../../core/paths';
 import { dbFile } from '../../core/store/db';
 import { progressLine, recoverDatabase, recoveryLines } from '../../core/store/recover';
 import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
+import { claimRefused } from './owner-core';
 
 const FLAGS = { 'data-dir': { type: 'string' } } as const;
 
@@ -25,6 +26,9 @@ export async function storeCommand(argv: string[], io: CliIo): Promise<number> {
   const report = await recoverDatabase(dataDir, (n, pass) => {
     const line = progressLine(n, pass);
     if (line) io.stderr(`store recover: ${line}\n`);
+  }).catch((err: unknown) => {
+    // An owner (the app, serve, sandbox) holds the profile: exit 2 naming it, nothing changed.
+    throw claimRefused(err) ?? err;
   });
   const lines = recoveryLines(report, dbFile(dataDir));
   for (const line of lines.slice(0, -1)) io.stderr(`store recover: ${line}\n`);

@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
+import { isCorruption } from '../store/db';
 import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
 import {
   MAX_TRACES,
@@ -162,6 +163,14 @@ export class StateStore {
       return { store, state: store.load() };
     } catch (err) {
       await pdb.release();
+      // A damaged page of the sandbox's tables (issue 24 item 6): the sandbox is unavailable
+      // until a recovery, and says so; the rest of the console (the bank endpoints) goes on.
+      if (isCorruption(err))
+        throw new ConsoleError(
+          'STATE_DAMAGED',
+          `The sandbox is unavailable until the profile is recovered: its tables in ${pdb.file} cannot be read (${err instanceof Error ? err.message : String(err)}). Stop the console and run \`dets-console store recover\` (the damaged file is kept beside the fresh one).`,
+          { file: pdb.file, unavailable: 'sandbox' },
+        );
       throw err;
     }
   }

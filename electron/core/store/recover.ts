@@ -13,24 +13,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../contract/errors';
 import type { Notice } from '../../contract/schemas/app';
-import { dbFile, isCorruption, isDamagedDb, openDatabaseFile, type Database } from './db';
-import { describeOwners, otherOwners } from './owner';
+import { dbFile, isDamagedDb, openDatabaseFile, type Database } from './db';
+import type { EventDetail } from '../../contract/schemas/events';
+import { claimProfile } from './owner';
 import { readRecords, whereOf } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
+import { copyTables } from './recover-tables';
+import { headerProblems, pageSizeOfFile, rebuiltCopy, scanEventPages } from './salvage';
 import { WriterClient, quickCheck } from './writer';
 
 export interface RecoverReport {
   /** Events copied into the fresh database (read, when the database was sound). */
   recovered: number;
+  /** Of those, the events found by reading the file page by page (no b-tree walk reached them). */
+  byPages: number;
   /** Rows of the profile's other tables copied, by table (those with any). */
   tables: { table: string; rows: number }[];
-  /** What quick_check found in the old file before the copy ([] when sound). */
+  /** What quick_check (and the header's own checks) found in the old file ([] when sound). */
   problems: string[];
   /** Where the old file now is; null when it was sound and left in place. */
   keptAs: string | null;
   /** Where rows could not be read, in words. */
   unreadable: string[];
-  /** False when the file could not be opened at all: nothing of it is in the fresh database. */
+  /** False when nothing of the file could be read: nothing of it is in the fresh database. */
   opened: boolean;
 }
 
@@ -39,31 +44,55 @@ const CHUNK = 2000;
 /** How many events a pass has read so far: `checking` only reads, `copying` writes the fresh file. */
 export type RecoverProgress = (events: number, pass: 'checking' | 'copying') => void;
 
-export async function recoverDatabase(dataDir: string, onProgress?: RecoverProgress): Promise<RecoverReport> {
+export interface RecoverOptions {
+  /**
+   * The caller already holds the profile's claim (an owner running, at its start, the recovery
+   * asked for from the UI); otherwise the recovery claims it for as long as it runs.
+   */
+  claimed?: boolean;
+}
+
+/**
+ * Copies everything readable of `<dataDir>/console.db` into a fresh database and swaps it in,
+ * holding the profile's claim throughout (owner.ts): it refuses (CONFLICT, naming the owner)
+ * while the desktop app, `serve` or `sandbox` runs, and an owner started meanwhile waits.
+ */
+export async function recoverDatabase(
+  dataDir: string,
+  onProgress?: RecoverProgress,
+  options: RecoverOptions = {},
+): Promise<RecoverReport> {
   const file = dbFile(dataDir);
   if (!fs.existsSync(file)) throw new ConsoleError('NOT_FOUND', `There is no database at ${file}.`);
-  // The fresh copy replaces the file by renaming: a process holding it open would go on writing
-  // into the copy set aside, so recovery waits until nothing has the profile open.
-  const owners = otherOwners(dataDir);
-  if (owners.length > 0) {
-    throw new ConsoleError(
-      'CONFLICT',
-      `${file} is open in ${describeOwners(owners)}: stop it first (a recovery replaces the file, and what that process writes after it would be lost). Nothing was changed.`,
-      { file },
-    );
+  const claim = options.claimed ? null : await claimProfile(dataDir, 'store recover');
+  try {
+    return await recoverClaimed(file, onProgress);
+  } finally {
+    claim?.release();
   }
-  const problems = await quickCheck(file);
+}
+
+async function recoverClaimed(file: string, onProgress?: RecoverProgress): Promise<RecoverReport> {
+  const header = headerProblems(file);
+  const problems = [
+    ...header,
+    ...(await quickCheck(file)).filter((p) => header.length === 0 || !/not a database/i.test(p)),
+  ];
   const fresh = `${file}.recovering`;
-  for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true }); // our own leftover
+  // A header SQLite refuses (or a file cut short) is read through a copy with a rebuilt header.
+  const salvage = `${file}.salvage`;
+  const leftovers = [fresh, `${fresh}-wal`, `${fresh}-shm`, salvage, `${salvage}-journal`];
+  for (const f of leftovers) fs.rmSync(f, { force: true }); // our own leftovers
+  const source = header.length > 0 ? salvage : file;
+  const pageSize = header.length > 0 ? rebuiltCopy(file, salvage).pageSize : pageSizeOfFile(file);
   const unreadable: string[] = [];
   let old: Database | null = null;
   try {
-    old = openDatabaseFile(file, { readOnly: true });
+    old = openDatabaseFile(source, { readOnly: true });
   } catch (err) {
     // A newer version's database, a permission: not damage, so nothing is changed.
     if (!isDamagedDb(err)) throw err;
-    // Nothing can be read: the file is set aside all the same, so the profile can start afresh.
-    unreadable.push(`the whole file: ${err.details.why}`);
+    unreadable.push(`the database as SQLite reads it: ${err.details.why}`);
   }
   try {
     if (old && problems.length === 0) {
@@ -73,27 +102,44 @@ export async function recoverDatabase(dataDir: string, onProgress?: RecoverProgr
       const read = await copyEvents(reading, null, unreadable, onProgress);
       const tables = copyTables(file, null, unreadable);
       if (unreadable.length === 0)
-        return { recovered: read, tables, problems, keptAs: null, unreadable, opened: true };
+        return { recovered: read.n, byPages: 0, tables, problems, keptAs: null, unreadable, opened: true };
       unreadable.length = 0; // the copy meets them again and reports them
       old = openDatabaseFile(file, { readOnly: true });
     }
     openDatabaseFile(fresh).close(); // schema and pragmas
     const copying = old;
     old = null; // copyEvents closes it, however it ends
-    const opened = copying !== null;
-    const recovered = copying ? await copyEvents(copying, fresh, unreadable, onProgress) : 0;
-    const tables = opened ? copyTables(file, fresh, unreadable) : [];
+    const damageBefore = unreadable.length;
+    const copied = copying
+      ? await copyEvents(copying, fresh, unreadable, onProgress)
+      : { n: 0, seqs: new Set<number>() };
+    // What no b-tree walk reached (a lost interior page, a file cut short): page by page, when
+    // the walk over the events met damage or could not start.
+    const walkFailed = copying === null || unreadable.length > damageBefore || header.length > 0;
+    const byPages = walkFailed ? await copyByPages(source, pageSize, fresh, copied.seqs) : 0;
+    const tables = copying ? copyTables(source, fresh, unreadable) : [];
     checkpointed(fresh);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const keptAs = `${file}.damaged-${stamp}`;
     swapIn(file, fresh, keptAs);
-    return { recovered, tables, problems, keptAs, unreadable, opened };
+    const recovered = copied.n + byPages;
+    return {
+      recovered,
+      byPages,
+      tables,
+      problems,
+      keptAs,
+      unreadable,
+      opened: copying !== null || byPages > 0,
+    };
   } catch (err) {
     // A failed copy (a full disk, an I/O error) leaves the damaged file as it was and no
     // half-written copy beside it.
     old?.close();
     for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) fs.rmSync(f, { force: true });
     throw err;
+  } finally {
+    for (const f of [salvage, `${salvage}-journal`]) fs.rmSync(f, { force: true });
   }
 }
 
@@ -139,6 +185,7 @@ export function requestRecovery(dataDir: string): { requested_at: string } {
 export async function recoverIfRequested(
   dataDir: string,
   log: (line: string) => void,
+  options: RecoverOptions = {},
 ): Promise<Notice | null> {
   const request = path.join(dataDir, RECOVERY_REQUEST);
   if (!isFile(request)) return null;
@@ -156,10 +203,14 @@ export async function recoverIfRequested(
     message: `Recovery at start: ${message}`,
   });
   try {
-    const report = await recoverDatabase(dataDir, (n, pass) => {
-      const line = progressLine(n, pass);
-      if (line) log(`event store: recovery: ${line}`);
-    });
+    const report = await recoverDatabase(
+      dataDir,
+      (n, pass) => {
+        const line = progressLine(n, pass);
+        if (line) log(`event store: recovery: ${line}`);
+      },
+      options,
+    );
     forget();
     const lines = recoveryLines(report, dbFile(dataDir));
     for (const line of lines) log(`event store: ${line}`);
@@ -196,6 +247,16 @@ export function recoveryLines(report: RecoverReport, file: string): string[] {
   if (report.problems.length > 0)
     lines.push(`the database was damaged: ${report.problems.slice(0, 5).join('; ')}`);
   for (const u of report.unreadable) lines.push(`unreadable: ${u}`);
+  if (report.byPages > 0)
+    lines.push(
+      `${report.byPages} of the events were found by reading the file page by page (no path through the damaged pages reached them)`,
+    );
+  // What cannot be seen (README "Store recovery"): SQLite stops reading a WAL at its first frame
+  // whose checksum fails and treats the rest as never written, and quick_check then sees a sound file.
+  if (report.keptAs !== null || report.problems.length > 0)
+    lines.push(
+      'note: damage to the write-ahead log (console.db-wal) cannot be detected: commits after a damaged frame are silently dropped, and quick_check still calls the file sound',
+    );
   const events = `${report.recovered} event${report.recovered === 1 ? '' : 's'}`;
   const rows = report.tables.reduce((n, t) => n + t.rows, 0);
   const others =
@@ -227,220 +288,76 @@ function checkpointed(file: string): void {
   }
 }
 
+/** The writer's retention off: a recovery keeps every event it finds. */
+const KEEP_ALL = { ack: null, rejected: null, callback: null, exchange: null, trace: null, refused: null };
+
 /**
- * Stores every readable event of `old` (closed afterwards) into `fresh` through the writer, which
- * rebuilds their text, search and class counts as it stores them; with `fresh` null, only reads
- * them (a check). How many.
+ * Stores `events` into `fresh` through the writer, which rebuilds their text, search and class
+ * counts as it stores them; with `fresh` null, only counts them (a check). How many, and their
+ * seqs.
  */
+async function storeAll(
+  events: AsyncIterable<EventDetail> | Iterable<EventDetail>,
+  fresh: string | null,
+  onProgress?: RecoverProgress,
+): Promise<{ n: number; seqs: Set<number> }> {
+  const writer = fresh === null ? null : new WriterClient(fresh, KEEP_ALL);
+  const seqs = new Set<number>();
+  try {
+    let rows: EventRow[] = [];
+    const commit = async () => {
+      if (rows.length === 0) return;
+      const r = await writer!.request({ type: 'commit', rows, durable: true, keepAll: true });
+      if (!r.ok) throw new ConsoleError('INTERNAL', `Writing ${fresh} failed: ${r.message ?? ''}`);
+      rows = [];
+      onProgress?.(seqs.size, 'copying');
+    };
+    for await (const e of events) {
+      const seq = parseEventId(e.id)!;
+      if (seqs.has(seq)) continue;
+      seqs.add(seq);
+      if (!writer) {
+        if (seqs.size % CHUNK === 0) onProgress?.(seqs.size, 'checking');
+        continue;
+      }
+      rows.push(rowOf(e, JSON.stringify(e), seq));
+      if (rows.length >= CHUNK) await commit();
+    }
+    if (writer) await commit();
+  } finally {
+    await writer?.close();
+  }
+  return { n: seqs.size, seqs };
+}
+
+/** Every readable event of `old` (closed afterwards) into `fresh` (or only read: null). */
 async function copyEvents(
   old: Database,
   fresh: string | null,
   unreadable: string[],
   onProgress?: RecoverProgress,
-): Promise<number> {
-  const writer =
-    fresh === null
-      ? null
-      : new WriterClient(fresh, {
-          ack: null,
-          rejected: null,
-          callback: null,
-          exchange: null,
-          trace: null,
-          refused: null,
-        });
-  let done = 0;
+): Promise<{ n: number; seqs: Set<number> }> {
   try {
-    let rows: EventRow[] = [];
-    let read = 0;
-    const commit = async () => {
-      if (read === 0) return;
-      if (writer) {
-        const r = await writer.request({ type: 'commit', rows, durable: true, keepAll: true });
-        if (!r.ok) throw new ConsoleError('INTERNAL', `Writing ${fresh} failed: ${r.message ?? ''}`);
-      }
-      done += read;
-      read = 0;
-      rows = [];
-      onProgress?.(done, writer ? 'copying' : 'checking');
-    };
-    for await (const e of readRecords(old, {
+    const events = readRecords(old, {
       after: 0,
       where: whereOf({}),
       onDamage: (why) => unreadable.push(why),
-    })) {
-      if (writer) rows.push(rowOf(e, JSON.stringify(e), parseEventId(e.id)!));
-      if (++read >= CHUNK) await commit();
-    }
-    await commit();
+    });
+    return await storeAll(events, fresh, onProgress);
   } finally {
-    await writer?.close();
     old.close();
   }
-  return done;
 }
 
-/**
- * Tables the writer rebuilds from the events it stores (their text, the full-text index and
- * its shadow tables, the class counts), SQLite's own, and the schema's version: not copied.
- */
-function rebuilt(table: string): boolean {
-  return (
-    /^(events|events_text|events_fts_pending|class_stats|schema_version|sqlite_sequence)$/.test(table) ||
-    table.startsWith('events_fts') ||
-    table.startsWith('sqlite_')
-  );
-}
-
-/**
- * Copies every readable row of `from`'s tables that the fresh database also has (the columns
- * both have) and that the writer does not rebuild, in rowid order, `CHUNK` at a time; a chunk
- * that meets damage is read again row by row, and what still fails is reported and skipped.
- * `meta`'s high_seq keeps the higher of the two (event ids are never given twice), and each
- * AUTOINCREMENT counter the higher of the two. With `to` null, only reads them (a check).
- */
-function copyTables(
-  from: string,
-  to: string | null,
-  unreadable: string[],
-): { table: string; rows: number }[] {
-  const old = openDatabaseFile(from, { readOnly: true });
-  const fresh = to === null ? null : openDatabaseFile(to);
-  const copied: { table: string; rows: number }[] = [];
-  const columnsOf = (db: Database, table: string) =>
-    db
-      .prepare(`SELECT name FROM pragma_table_info(?)`)
-      .all(table)
-      .map((r) => String(r.name));
-  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-  try {
-    let names: string[];
-    try {
-      names = old
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .all()
-        .map((r) => String(r.name));
-    } catch (err) {
-      if (!isCorruption(err)) throw err;
-      unreadable.push(`the list of tables: ${err instanceof Error ? err.message : String(err)}`);
-      return copied;
-    }
-    const freshNames = fresh
-      ? new Set(
-          fresh
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-            .all()
-            .map((r) => String(r.name)),
-        )
-      : null;
-    fresh?.exec('BEGIN');
-    try {
-      for (const table of names) {
-        if (rebuilt(table) || (freshNames && !freshNames.has(table))) continue;
-        const want = fresh ? new Set(columnsOf(fresh, table)) : null;
-        const cols = columnsOf(old, table).filter((c) => !want || want.has(c));
-        if (cols.length === 0) continue;
-        const list = cols.map(quote).join(', ');
-        const chunk = old.prepare(
-          `SELECT rowid AS "__rowid", ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`,
-        );
-        const one = old.prepare(`SELECT ${list} FROM ${quote(table)} WHERE rowid = ?`);
-        const insert = !fresh
-          ? null
-          : table === 'meta'
-            ? fresh.prepare(
-                `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value =
-                   CASE WHEN key = 'high_seq' THEN CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)
-                   ELSE excluded.value END`,
-              )
-            : fresh.prepare(
-                `INSERT OR REPLACE INTO ${quote(table)} (${list}) VALUES (${cols.map(() => '?').join(', ')})`,
-              );
-        let rows = 0;
-        let refused = 0;
-        let refusal = '';
-        const put = (r: Record<string, unknown>) => {
-          try {
-            insert?.run(...cols.map((c) => r[c]));
-            rows++;
-          } catch (err) {
-            // A row the fresh schema will not take (a constraint): said, not fatal.
-            refused++;
-            refusal = err instanceof Error ? err.message : String(err);
-          }
-        };
-        let after = 0;
-        for (;;) {
-          let batch: Record<string, unknown>[];
-          try {
-            batch = chunk.all(after);
-          } catch (err) {
-            if (!isCorruption(err)) throw err;
-            const why = err instanceof Error ? err.message : String(err);
-            // Row by row, up to the highest rowid the table can still say it has.
-            let top = after;
-            try {
-              top = Number(old.prepare(`SELECT max(rowid) AS m FROM ${quote(table)}`).get()?.m ?? after);
-            } catch {
-              // unknown: nothing past `after` can be found
-            }
-            const end = Math.min(top, after + CHUNK);
-            if (end <= after) {
-              unreadable.push(`${table}: ${why}: the rows after rowid ${after} could not be read`);
-              break;
-            }
-            let skipped = 0;
-            for (let id = after + 1; id <= end; id++) {
-              let r: Record<string, unknown> | undefined;
-              try {
-                r = one.get(id);
-              } catch {
-                skipped++;
-                continue;
-              }
-              if (r) put(r);
-            }
-            if (skipped > 0)
-              unreadable.push(
-                `${table}: ${why}: ${skipped} unreadable rows between rowid ${after + 1} and ${end}`,
-              );
-            if (end >= top) break;
-            after = end;
-            continue;
-          }
-          if (batch.length === 0) break;
-          for (const r of batch) put(r);
-          after = Number(batch[batch.length - 1]!.__rowid);
-        }
-        if (refused > 0)
-          unreadable.push(`${table}: ${refused} rows not taken by the fresh schema (${refusal})`);
-        if (rows > 0) copied.push({ table, rows });
-      }
-      // AUTOINCREMENT counters never go back (a deleted trace's number is not given again).
-      if (fresh && freshNames)
-        try {
-          const counters = old.prepare('SELECT name, seq FROM sqlite_sequence').all();
-          const raise = fresh.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?');
-          const add = fresh.prepare(
-            'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
-          );
-          for (const c of counters) {
-            if (!freshNames.has(String(c.name))) continue;
-            raise.run(c.seq, c.name);
-            add.run(c.name, c.seq, c.name);
-          }
-        } catch (err) {
-          if (!isCorruption(err)) throw err;
-          unreadable.push(`sqlite_sequence: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      fresh?.exec('COMMIT');
-    } catch (err) {
-      if (fresh?.inTransaction) fresh.exec('ROLLBACK');
-      throw err;
-    }
-  } finally {
-    fresh?.close();
-    old.close();
+/** The events of `source`'s pages that `copied` lacks, into `fresh`; how many. */
+async function copyByPages(
+  source: string,
+  pageSize: number,
+  fresh: string,
+  copied: Set<number>,
+): Promise<number> {
+  function* missing(): Generator<EventDetail> {
+    for (const e of scanEventPages(source, pageSize)) if (!copied.has(parseEventId(e.id)!)) yield e;
   }
-  return copied;
+  return (await storeAll(missing(), fresh)).n;
 }

@@ -11,9 +11,9 @@
  *   served from memory where it matters (get, hasTransaction).
  * - Faults: a failed commit (disk full, I/O error) rejects the durable appends in it (the bank
  *   answers 500, nothing is acknowledged), keeps the others for a retry, logs one line, and
- *   turns health() to `failing`; a probe commit every RETRY_MS finds when space is back, and
- *   the first commit that succeeds logs the recovery and turns health() back to `ok`. No
- *   restart, no permanent failure flag.
+ *   turns health() to `failing`; what waits is retried every RETRY_MS, and the first commit of
+ *   real rows that succeeds logs the recovery and turns health() back to `ok` (never a probe:
+ *   scheduleRetry). No restart, no permanent failure flag.
  * - Damage: `PRAGMA quick_check` runs at open on its own thread (it reads every page, so the
  *   open itself stays O(1)); problems turn health() to `damaged`, naming the file; reads skip
  *   what they cannot read (reader.ts) and serve the rest. Nothing is deleted or rewritten to
@@ -426,24 +426,21 @@ class SqliteEventStore implements EventStore {
     this.scheduleRetry();
   }
 
-  /** While failing: retry what waits, or probe with a tiny commit, until a commit succeeds. */
+  /**
+   * While failing: retry what waits until a commit of it succeeds. Only a real write turns the
+   * state back to `ok` (issue 24 item 8): a probe commit of one page fits in the little room a
+   * full disk leaves while a notification's commit (its row, index entries and text: about ten
+   * pages) does not, so a probe's success made the header flip between ok and failing every
+   * second while every real write still failed. With nothing waiting, the next append decides.
+   */
   private scheduleRetry(): void {
     if (this.retryTimer || this.closed) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (this.state.state !== 'failing' || this.closed) return;
-      if (this.retry.length > 0) {
-        this.queue = [...this.retry, ...this.queue];
-        this.retry = [];
-        this.pump();
-        return;
-      }
-      void this.writerNow()
-        .request({ type: 'probe' })
-        .then(
-          (r) => (r.ok ? this.setHealth('ok', null) : this.scheduleRetry()),
-          () => this.scheduleRetry(),
-        );
+      if (this.state.state !== 'failing' || this.closed || this.retry.length === 0) return;
+      this.queue = [...this.retry, ...this.queue];
+      this.retry = [];
+      this.pump();
     }, RETRY_MS);
     this.retryTimer.unref();
   }

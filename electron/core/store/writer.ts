@@ -155,7 +155,6 @@ type Request =
       check?: number[];
     }
   | { type: 'exec'; steps: Step[] }
-  | { type: 'probe' }
   | { type: 'close' };
 
 /**
@@ -602,9 +601,6 @@ function writerMain(require: (id: string) => any): void {
           yields: c.yields,
           ...(c.repeats.length ? { repeats: c.repeats } : {}),
         };
-      } else if (m.type === 'probe') {
-        setSync('FULL');
-        inTransaction(() => setMeta.run('probe_at', new Date().toISOString()));
       } else if (m.type === 'close') {
         if (idleTimer) clearTimeout(idleTimer);
         data.port?.postMessage('close');

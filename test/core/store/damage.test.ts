@@ -5,6 +5,7 @@ import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
 import { RECOVERY_REQUEST, recoverDatabase } from '../../../electron/core/store/recover';
+import { claimProfile } from '../../../electron/core/store/owner';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import { runBuiltCli } from '../../cli/helpers';
@@ -274,10 +275,9 @@ describe('event store: a damaged database', () => {
 
   it('`store recover` sets aside a file nothing can be read from, so the profile starts afresh', async () => {
     const { dir, file } = await notificationsProfile(10);
-    leavesOf(file, 'events'); // the WAL checkpointed: the header below is the file's
-    const fd = fs.openSync(file, 'r+');
-    fs.writeSync(fd, Buffer.alloc(100, 0), 0, 100, 0); // the header: no longer an SQLite file
-    fs.closeSync(fd);
+    leavesOf(file, 'events'); // the WAL checkpointed
+    // Every byte replaced: no header to rebuild, no page that holds an event.
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x5a));
     const hash = sha(file);
     const before = await runBuiltCli(['events', '--data-dir', dir]);
     expect(before.code).toBe(1);
@@ -288,7 +288,7 @@ describe('event store: a damaged database', () => {
     expect(r.stdout).toMatch(
       /^Nothing could be read from .*console\.db\. It is kept as .*console\.db\.damaged-.*a fresh, empty database takes its place/,
     );
-    expect(r.stderr).toMatch(/unreadable: the whole file: .*not a database/);
+    expect(r.stderr).toMatch(/unreadable: the database as SQLite reads it: .*(not a database|malformed)/);
     expect(r.stderr).not.toContain('store recover` copies');
     const kept = fs.readdirSync(dir).filter((f) => /^console\.db\.damaged-[^.]*Z$/.test(f));
     expect(kept).toHaveLength(1);
@@ -381,9 +381,8 @@ describe('event store: a damaged database', () => {
     const { dir, file } = await notificationsProfile(5);
     const request = path.join(dir, RECOVERY_REQUEST);
     fs.writeFileSync(request, '{"requested_at":"2026-11-24T00:00:00.000Z"}\n');
-    // Another live process's claim (pid 1 is always alive).
-    fs.mkdirSync(path.join(dir, 'owners'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'owners', '1.json'), '{"pid":1,"host":"desktop","since":"x"}');
+    // An owner's claim (owner.ts), held here: a core that is no owner itself cannot recover.
+    const owner = await claimProfile(dir, 'sandbox');
     const hash = sha(file);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -391,13 +390,17 @@ describe('event store: a damaged database', () => {
       const heard = await noticesAtFirstCall(core);
       await core.close();
       expect(heard).toEqual([
-        expect.objectContaining({ level: 'warning', message: expect.stringMatching(/did not run: .*pid 1/) }),
+        expect.objectContaining({
+          level: 'warning',
+          message: expect.stringMatching(new RegExp(`did not run: .*pid ${process.pid}`)),
+        }),
       ]);
       expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
-        /did not run: .*pid 1.*It runs at the next start/,
+        new RegExp(`did not run: .*sandbox \\(pid ${process.pid}.*It runs at the next start`),
       );
     } finally {
       errors.mockRestore();
+      owner.release();
     }
     expect(fs.existsSync(request)).toBe(true);
     expect(sha(file)).toBe(hash);

@@ -88,16 +88,15 @@ describe('event store: a full disk, without a restart', () => {
     expect(health).toContain('failing');
 
     fs.rmSync(filler);
-    // The store probes by itself (every second) and turns healthy without any request.
-    for (let i = 0; i < 100 && fx.store.health().state !== 'ok'; i++)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(fx.store.health().state).toBe('ok');
-    expect(health.at(-1)).toBe('ok');
+    // Space is back, but nothing says so until a write succeeds: the next notification does.
+    expect(fx.store.health().state).toBe('failing');
     for (let i = 0; i < 10; i++) {
       const r = await notify(fx.url);
       expect(r.status).toBe(200);
       acked.push(r.id);
     }
+    expect(fx.store.health().state).toBe('ok');
+    expect(health.at(-1)).toBe('ok');
 
     // Every acknowledged one is there, read by a fresh opener of the same file.
     await fx.store.flush();
@@ -107,5 +106,40 @@ describe('event store: a full disk, without a restart', () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('health stays failing while the disk stays full, until a write actually succeeds (issue 24 item 8)', async () => {
+    const dir = path.join(mountPoint, 'profile-stays-full');
+    const fx = await startBank({ dir });
+    const health: StoreHealth['state'][] = [];
+    fx.events.on('store.changed', (h) => health.push(h.state));
+    expect((await notify(fx.url)).status).toBe(200);
+    const filler = path.join(mountPoint, 'filler-2');
+    fill(filler);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 400 && !statuses.includes(500); i += 8) {
+        const batch = await Promise.all(Array.from({ length: 8 }, () => notify(fx.url)));
+        statuses.push(...batch.map((r) => r.status));
+      }
+      expect(statuses).toContain(500);
+      expect(fx.store.health().state).toBe('failing');
+      // Room for a page or two, not for a notification's commit (its row, its index entries, its
+      // text: about ten pages): a one-page probe commit fits, a real write does not.
+      fs.truncateSync(filler, Math.max(0, fs.statSync(filler).size - 12 * 1024));
+      const from = health.lastIndexOf('failing');
+      // Three retry periods (RETRY_MS = 1 s) with the disk still full and no request: the store's
+      // own tries must not call it healthy.
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(fx.store.health().state).toBe('failing');
+      expect(health.slice(from)).not.toContain('ok');
+      // Still full: a real write is refused and the state says so.
+      expect((await notify(fx.url)).status).toBe(500);
+      expect(fx.store.health().state).toBe('failing');
+    } finally {
+      fs.rmSync(filler, { force: true });
+    }
+    expect((await notify(fx.url)).status).toBe(200);
+    expect(fx.store.health().state).toBe('ok');
   });
 });
