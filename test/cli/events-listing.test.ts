@@ -85,8 +85,13 @@ describe('events --search lists oldest first', () => {
 
 describe('an empty listing says why', () => {
   it('"No events match" naming the filters when the profile has events', async () => {
-    const r = await events(['--data-dir', profile, '--search', 'no such words']);
-    expect(r).toEqual({ code: 0, stdout: 'No events match --search "no such words".\n', stderr: '' });
+    const r = await runBuiltCli(['events', '--data-dir', profile, '--search', 'no such words']);
+    expect(r).toEqual({
+      code: 0,
+      signal: null,
+      stdout: 'No events match --search "no such words".\n',
+      stderr: '',
+    });
     const since = new Date(t0 + COUNT * 1000 + 60_000).toISOString();
     const both = await events([
       '--data-dir',
