@@ -3,6 +3,7 @@
  * `bin` names, so this file is the process itself and signals sent to it reach the CLI.
  */
 import { EXIT, type CliIo } from './io';
+import { guardOutput } from './output';
 import { runCli } from './run';
 
 let stop: Promise<string> | undefined;
@@ -15,18 +16,28 @@ function waitForStop(): Promise<string> {
 }
 
 {
+  // A reader that goes away (`events | head -1`) ends the output quietly (output.ts).
+  const stdout = guardOutput(process.stdout);
+  const stderr = guardOutput(process.stderr);
   const io: CliIo = {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: (t) => stdout.write(t),
+    stderr: (t) => stderr.write(t),
     env: process.env,
     waitForStop,
+    stdoutClosed: () => stdout.closed(),
+  };
+  /** A write error other than the reader going away loses output: say so, exit 1. */
+  const outputFailed = (): boolean => {
+    const failure = stdout.failure();
+    if (failure) stderr.write(`dets-console: cannot write to stdout: ${failure.code ?? failure.message}\n`);
+    return failure !== null;
   };
   runCli(process.argv.slice(2), io).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = outputFailed() ? EXIT.FAILED : code;
     },
     (err: unknown) => {
-      process.stderr.write(`dets-console: ${err instanceof Error ? err.stack : String(err)}\n`);
+      stderr.write(`dets-console: ${err instanceof Error ? err.stack : String(err)}\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

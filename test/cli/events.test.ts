@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsFlags } from '../../electron/cli/commands/events';
-import { runCli } from '../../electron/cli/run';
 import { EventHub } from '../../electron/core/event-hub';
 import { blankEvent, openEventStore, type NewEvent } from '../../electron/core/store';
 import {
@@ -20,6 +19,7 @@ import {
   notify,
   quietIo as io,
   runBuiltCli,
+  runInProcess,
   spawnServe,
   type ServeChild,
 } from './helpers';
@@ -85,16 +85,7 @@ function event(over: Partial<NewEvent>): NewEvent {
 }
 
 /** Runs `dets-console events ARGS` in this process; resolves to exit code and output. */
-async function events(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['events', ...args], {
-    ...io,
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-  });
-  return { code, stdout, stderr };
-}
+const events = (args: string[]) => runInProcess(['events', ...args]);
 
 describe('dets-console events on a stored profile', () => {
   const dir = () => path.join(tmp, 'stored');

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { CliIo } from '../../electron/cli/io';
+import { runCli } from '../../electron/cli/run';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/cli/dets-console.js');
@@ -129,6 +130,23 @@ export const quietIo: CliIo = {
   env: {},
   waitForStop: () => new Promise(() => undefined),
 };
+
+/**
+ * Runs `dets-console ARGS` in this process (runCli with a captured CliIo: no stdin, never
+ * stopped), for the checks that need no process of their own.
+ */
+export async function runInProcess(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    ...quietIo,
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
+  return { code, stdout, stderr };
+}
 
 /** Parses `events --json` output: one object per line. */
 export function jsonLines(text: string): Array<Record<string, unknown>> {

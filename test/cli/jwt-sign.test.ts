@@ -97,11 +97,19 @@ describe('dets-console jwt sign', () => {
       [['--kid', 'bank-1', '--obj', IBAN, '--sub', ''], /--sub: sub must not be empty$/],
       [
         ['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '5m'],
-        /--ttl: "5m" is not a whole number of seconds$/,
+        /--ttl: must be a whole number of seconds from 1 to 86400, not "5m"$/,
       ],
-      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '0'], /--ttl: must be 1 to 86400 seconds/],
+      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '0'], /--ttl: .* from 1 to 86400, not "0"$/],
+      [
+        ['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '-1'],
+        /--ttl: .* from 1 to 86400, not "-1"$/,
+      ],
+      [
+        ['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--ttl', '86401'],
+        /--ttl: .* from 1 to 86400, not "86401"$/,
+      ],
       [['--kid', 'nope', '--obj', IBAN, '--sub', 's'], /--kid: no signing key with kid "nope"/],
-      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--iat', '1'], /--iat: unknown option$/],
+      [['--kid', 'bank-1', '--obj', IBAN, '--sub', 's', '--iat', '1'], /unknown option --iat$/],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(['jwt', 'sign', ...argv], dataDir);

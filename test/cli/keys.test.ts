@@ -183,11 +183,18 @@ describe('dets-console keys (keychain vault)', () => {
       [['keys', 'generate', '--expires', '2001-01-01'], /--expires: 2001-01-01 is in the past/],
       [['keys', 'generate', '--kid', 'has space'], /--kid: kid must be printable ASCII without spaces$/],
       [['keys', 'generate', '--kid', 'cli-text'], /--kid: a key with kid "cli-text" already exists/],
-      [['keys', 'generate', '--nope'], /--nope: unknown option$/],
+      [['keys', 'generate', '--nope'], /: unknown option --nope$/],
+      [['keys', 'generate', '--lable', 'x'], /: unknown option --lable \(did you mean --label\?\)$/],
+      [['keys', 'generate', '--bits', '-1'], /--bits: must be 2048, 3072 or 4096$/],
       [['keys', 'export', 'cli-text', '--format', 'der'], /--format: must be jwk, jwks or pem$/],
       [['keys', 'export', 'no-such-kid'], /KID: no signing key with kid "no-such-kid"/],
       [['keys', 'export'], /export: missing KID/],
-      [['keys', 'frobnicate'], /unknown subcommand "frobnicate"/],
+      [
+        ['keys', 'frobnicate'],
+        /"frobnicate" is not a subcommand; use: keys generate\|list\|export\|import\|delete$/,
+      ],
+      [['keys', 'lst'], /"lst" is not a subcommand; use: keys .* \(did you mean list\?\)$/],
+      [['keys'], /a subcommand is needed; use: keys generate\|list/],
     ];
     for (const [argv, message] of cases)
       expect(usageLine(await cli(argv, dataDir)), argv.join(' ')).toMatch(message);

@@ -15,7 +15,6 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
 import {
-  DEFAULT_JWKS_PORT,
   describeListenError,
   startConformance,
   summaryJson,
@@ -23,38 +22,8 @@ import {
   type ConformanceRunner,
   planCases,
 } from '../../core/conformance';
-import { EXIT, UsageError, parseFlags, portFlag, type CliIo } from '../io';
-
-const FLAGS = {
-  'bank-auth-url': { type: 'string' },
-  obj: { type: 'string' },
-  sub: { type: 'string' },
-  'jwks-port': { type: 'string' },
-  json: { type: 'boolean' },
-  junit: { type: 'string' },
-  // Every command takes --data-dir (DESIGN.md); the suite itself stores nothing in the profile.
-  'data-dir': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-const USAGE = `Usage:
-  dets-console conformance --bank-auth-url URL --obj OBJ --sub SUB [--jwks-port 7303]
-                           [--json] [--junit FILE]
-
-Plays the service against your bank's callbacks GET /user_auth, /key and /external_id (spec 4.2):
-good and deliberately bad X-Session-ID tokens, required fields, the 1 s budget, key rotation.
-
-  --bank-auth-url URL  {bank_auth_url}: the callbacks are URL/user_auth, URL/key, URL/external_id
-  --obj OBJ            a customer your bank knows (spec 2.4 obj: an IBAN or a phone number)
-  --sub SUB            the sub your bank expects with that obj
-  --jwks-port PORT     where the runner serves its JWKS on 127.0.0.1 (default 7303; 0: any free port).
-                       Configure the bank under test to trust
-                       http://127.0.0.1:PORT/api/v1/.well-known/jwks.json
-  --json               stdout: one JSON object {"passed","failed","cases":[{"id","title","status","detail"}]}
-                       (the live progress goes to stderr)
-  --junit FILE         also write a JUnit XML report to FILE
-Exit codes: 0 every case passed, 1 a case failed, 2 bad usage.
-`;
+import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import { CONFORMANCE } from '../table';
 
 export interface ConformanceOptions {
   bankAuthUrl: string;
@@ -95,23 +64,19 @@ export function bankAuthUrlFlag(value: string | undefined): string {
 }
 
 /** Parses and checks every flag without side effects. */
-export function parseConformanceFlags(argv: string[]): ConformanceOptions & { help: boolean } {
-  const { values } = parseFlags(argv, FLAGS);
-  if (values.help) {
-    return { help: true, bankAuthUrl: '', obj: '', sub: '', jwksPort: 0, json: false, junit: null };
-  }
-  if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') {
-    throw new UsageError('--data-dir: must not be empty');
-  }
+export function parseConformanceFlags(argv: string[], io: CliIo): ConformanceOptions {
+  const { values } = parseFlags(argv, CONFORMANCE);
+  // Every command takes --data-dir (DESIGN.md); the suite stores nothing in the profile, so only
+  // a folder given by the flag is checked (a DETS_DATA_DIR set for other commands is no concern).
+  if (values['data-dir'] !== undefined) dataDirFlag(values['data-dir'], io, 'read');
   if (values.junit !== undefined && values.junit.trim() === '') {
     throw new UsageError('--junit: must not be empty (a file to write the JUnit XML report to)');
   }
   return {
-    help: false,
     bankAuthUrl: bankAuthUrlFlag(values['bank-auth-url']),
     obj: required('obj', values.obj, 'a customer the bank knows: an IBAN or a phone number'),
     sub: required('sub', values.sub, 'the sub the bank expects with that obj'),
-    jwksPort: portFlag('jwks-port', values['jwks-port'], DEFAULT_JWKS_PORT),
+    jwksPort: numberFlagOrDefault(CONFORMANCE, 'jwks-port', values['jwks-port']),
     json: values.json === true,
     junit: values.junit ?? null,
   };
@@ -177,11 +142,7 @@ export function exitCodeFor(report: Pick<ConformanceReport, 'failed'>): number {
 }
 
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
-  const options = parseConformanceFlags(argv);
-  if (options.help) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
+  const options = parseConformanceFlags(argv, io);
   if (options.junit !== null) await checkJunitPath(options.junit);
   // The live table goes where it does not mix with the one JSON object.
   const out = options.json ? io.stderr : io.stdout;

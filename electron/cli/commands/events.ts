@@ -21,20 +21,10 @@ import { EventKind, EventSummary, type EventDetail } from '../../contract/schema
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EventHub } from '../../core/event-hub';
-import { defaultDataDir } from '../../core/paths';
-import { openEventStore, type EventStoreOptions, type ScanFilter } from '../../core/store';
+import { openEventStore, type EventReader, type EventStoreOptions, type ScanFilter } from '../../core/store';
 import { DB_FILE } from '../../core/store/db';
-import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
-
-const FLAGS = {
-  'data-dir': { type: 'string' },
-  kind: { type: 'string' },
-  json: { type: 'boolean' },
-  since: { type: 'string' },
-  search: { type: 'string' },
-  limit: { type: 'string' },
-  follow: { type: 'boolean' },
-} as const;
+import { EXIT, UsageError, dataDirFlag, numberFlag, parseFlags, type CliIo } from '../io';
+import { EVENTS } from '../table';
 
 /** How often `--follow` looks for new commits (a cheap indexed query on the reader's connection). */
 const FOLLOW_POLL_MS = 200;
@@ -70,9 +60,9 @@ export interface EventsOptions {
 
 /** Parses and checks every flag without side effects. */
 export function parseEventsFlags(argv: string[], io: CliIo): EventsOptions {
-  const { values } = parseFlags(argv, FLAGS);
+  const { values } = parseFlags(argv, EVENTS);
   const options: EventsOptions = {
-    dataDir: dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env)),
+    dataDir: dataDirFlag(values['data-dir'], io, 'read'),
     json: values.json === true,
   };
   if (values.kind !== undefined) {
@@ -87,11 +77,8 @@ export function parseEventsFlags(argv: string[], io: CliIo): EventsOptions {
     if (values.search.length > 200) throw new UsageError('--search: at most 200 characters');
     options.search = values.search;
   }
-  if (values.limit !== undefined) {
-    if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1)
-      throw new UsageError(`--limit: "${values.limit}" is not a whole number of events (1 or more)`);
-    options.limit = Number(values.limit);
-  }
+  const limit = numberFlag(EVENTS, 'limit', values.limit);
+  if (limit !== undefined) options.limit = limit;
   if (values.follow === true) options.follow = true;
   return options;
 }
@@ -134,9 +121,12 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
     };
     let count = 0;
     let lastId: string | undefined;
+    // The reader of stdout went away (`events | head -1`): stop listing, quietly (output.ts).
+    const closed = () => io.stdoutClosed?.() === true;
     const print = async (f: ScanFilter) => {
       let batch: string[] = [];
       for await (const event of store.scan(f)) {
+        if (closed()) return;
         count += 1;
         lastId = event.id;
         const summary = summaryOf(event);
@@ -156,7 +146,7 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
     if (stop) {
       table?.writePage();
       const { last: _, ...follow } = filter;
-      while (!stopped) {
+      while (!stopped && !closed()) {
         await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
         if (stopped) break;
         const now = fileId(dbPath(options.dataDir));
@@ -171,7 +161,9 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
         table?.writePage();
       }
     }
-    table?.end(count, options.kind);
+    if (closed()) return EXIT.OK;
+    if (count === 0 && table) io.stdout(await nothingListed(options, store));
+    table?.end(count);
     return EXIT.OK;
   } finally {
     await store.close();
@@ -190,6 +182,25 @@ function fileId(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What an empty listing says: that nothing is stored (of that kind), or, when a filter left
+ * nothing of what is stored, that nothing matches, naming the filters (issue 24: "No events
+ * stored." under a search that matched nothing sent people looking for a lost profile).
+ */
+async function nothingListed(options: EventsOptions, store: EventReader): Promise<string> {
+  const nothingOfKind = options.kind ? `No ${options.kind} events stored.\n` : 'No events stored.\n';
+  if (options.since === undefined && options.search === undefined) return nothingOfKind;
+  for await (const _ of store.scan({ ...(options.kind ? { kind: options.kind } : {}), last: 1 })) {
+    const filters = [
+      ...(options.kind ? [`--kind ${options.kind}`] : []),
+      ...(options.since ? [`--since ${options.since}`] : []),
+      ...(options.search ? [`--search ${JSON.stringify(options.search)}`] : []),
+    ];
+    return `No events match ${filters.join(' ')}.\n`;
+  }
+  return nothingOfKind;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -238,11 +249,8 @@ class EventTable {
     if (this.rows.length >= 200) this.writePage();
   }
 
-  end(count: number, kind: string | undefined): void {
-    if (count === 0) {
-      this.io.stdout(kind ? `No ${kind} events stored.\n` : 'No events stored.\n');
-      return;
-    }
+  end(count: number): void {
+    if (count === 0) return;
     this.writePage();
     this.io.stdout(`\n${count} event${count === 1 ? '' : 's'}, oldest first.\n`);
   }

@@ -11,9 +11,9 @@
 import type { CheckStatus, InspectReport } from '../../contract/schemas/inspector';
 import { createConsoleCore } from '../../core/console-core';
 import { formatDuration } from '../../core/jwt/time';
-import { defaultDataDir } from '../../core/paths';
 import type { SignedJwt } from '../../contract/schemas/service';
-import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
+import { EXIT, UsageError, dataDirFlag, numberFlag, parseFlags, pickSubcommand, type CliIo } from '../io';
+import { JWT, JWT_INSPECT, JWT_SIGN } from '../table';
 import { call, unlockVaultIfNeeded, withCore } from './keys';
 
 /**
@@ -25,83 +25,23 @@ export interface JwtIo extends CliIo {
   stdoutIsTTY?: boolean;
 }
 
-const SUBCOMMANDS = 'available: inspect, sign';
-
-const USAGE = `Usage:
-  dets-console jwt inspect TOKEN [--jwks-url URL] [--obj OBJ] [--sub SUB] [--json] [--data-dir DIR]
-  dets-console jwt sign --kid KID --obj OBJ --sub SUB [--ttl SECONDS] [--data-dir DIR]
-
-inspect
-  TOKEN          a compact JWS, or - to read it from stdin
-  --jwks-url URL verify the signature with the keys this JWKS URL publishes
-  --obj OBJ      the obj the token must carry (e.g. the IBAN the bank sent)
-  --sub SUB      the sub the token must carry
-  --json         print the report as one JSON object
-  Exit codes: 0 no check failed, 1 a check failed, 2 bad usage.
-
-sign (a bank JWT, spec 2.4: flow sign-in, obj, sub, iat now, exp iat + ttl)
-  --kid KID      the signing key (see dets-console keys list)
-  --obj OBJ      the customer acted on: an IBAN or an E.164 phone number, usually
-  --sub SUB      who initiates the operation (an employee or technical user)
-  --ttl SECONDS  lifetime, 300 by default (the sandbox refuses over 3600)
-  Prints the compact token alone on stdout; hints (e.g. an IBAN whose checksum fails) go to
-  stderr. Exit codes: 0 signed, 1 the vault or the key store failed, 2 bad usage or input.
-`;
-
-const INSPECT_FLAGS = {
-  'jwks-url': { type: 'string' },
-  obj: { type: 'string' },
-  sub: { type: 'string' },
-  json: { type: 'boolean' },
-  'data-dir': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 /** Largest token the contract takes, plus room to say it is too long rather than cut it. */
 const STDIN_LIMIT = 64 * 1024 + 1024;
 
 export async function jwtCommand(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError(`missing subcommand (${SUBCOMMANDS})`);
-  if (sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  if (sub === 'inspect') return inspectCommand(rest, io as JwtIo);
-  if (sub === 'sign') return signCommand(rest, io);
-  throw new UsageError(`unknown subcommand "${sub}" (${SUBCOMMANDS})`);
+  const [sub, rest] = pickSubcommand(JWT, argv);
+  return sub === 'inspect' ? inspectCommand(rest, io as JwtIo) : signCommand(rest, io);
 }
 
-const SIGN_FLAGS = {
-  kid: { type: 'string' },
-  obj: { type: 'string' },
-  sub: { type: 'string' },
-  ttl: { type: 'string' },
-  'data-dir': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** The contract's longest lifetime (a day); over an hour the composer warns. */
-const MAX_TTL = 86_400;
-
 async function signCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, SIGN_FLAGS);
-  if (values.help) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
+  const { values } = parseFlags(argv, JWT_SIGN);
   const missing = (['kid', 'obj', 'sub'] as const).find((f) => values[f] === undefined);
   if (missing) {
     const what = { kid: 'the signing key', obj: 'the customer (an IBAN or phone)', sub: 'who initiates' };
     throw new UsageError(`--${missing}: required (${what[missing]})`);
   }
-  if (values.ttl !== undefined && !/^\d+$/.test(values.ttl)) {
-    throw new UsageError(`--ttl: ${JSON.stringify(values.ttl)} is not a whole number of seconds`);
-  }
-  if (values.ttl !== undefined && (Number(values.ttl) < 1 || Number(values.ttl) > MAX_TTL)) {
-    throw new UsageError(`--ttl: must be 1 to ${MAX_TTL} seconds (the default is 300)`);
-  }
-  const dataDir = dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env));
+  const ttl = numberFlag(JWT_SIGN, 'ttl', values.ttl);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   return withCore(dataDir, io, async (core) => {
     await unlockVaultIfNeeded(core, io);
     const signed = await call<SignedJwt>(
@@ -111,7 +51,7 @@ async function signCommand(argv: string[], io: CliIo): Promise<number> {
         kid: values.kid,
         obj: values.obj,
         sub: values.sub,
-        ...(values.ttl !== undefined ? { ttl: Number(values.ttl) } : {}),
+        ...(ttl !== undefined ? { ttl } : {}),
       },
       { kid: '--kid', obj: '--obj', sub: '--sub', ttl: '--ttl' },
       { NOT_FOUND: '--kid', KEY_INVALID: '--kid' },
@@ -123,11 +63,7 @@ async function signCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function inspectCommand(argv: string[], io: JwtIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, INSPECT_FLAGS, 1);
-  if (values.help) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
+  const { values, positionals } = parseFlags(argv, JWT_INSPECT);
   const [tokenArg] = positionals;
   if (tokenArg === undefined)
     throw new UsageError('inspect: missing TOKEN (a compact JWS, or - to read it from stdin)');
@@ -139,7 +75,7 @@ async function inspectCommand(argv: string[], io: JwtIo): Promise<number> {
     if (values[flag] !== undefined && values[flag].trim() === '')
       throw new UsageError(`--${flag}: must not be empty`);
   }
-  const dataDir = dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env));
+  const dataDir = dataDirFlag(values['data-dir'], io, 'read');
 
   const token = tokenArg === '-' ? (await (io.readStdin ?? readProcessStdin)()).trim() : tokenArg;
   if (token.trim() === '') {

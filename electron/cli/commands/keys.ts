@@ -14,17 +14,18 @@ import { promises as fs } from 'node:fs';
 import type { KeyInfo, VaultStatus } from '../../contract/schemas/keys';
 import type { ErrorData } from '../../contract/errors';
 import { createConsoleCore, type ConsoleCore } from '../../core/console-core';
-import { defaultDataDir } from '../../core/paths';
 import {
   EXIT,
   UsageError,
   dataDirFlag,
   parseFlags,
+  pickSubcommand,
   promptHidden,
   readProcessStdin,
   stdinIsTTY,
   type CliIo,
 } from '../io';
+import { KEYS, KEYS_DELETE, KEYS_EXPORT, KEYS_GENERATE, KEYS_IMPORT, KEYS_LIST } from '../table';
 
 // --------------------------------------------------------------------- shared with `jwt sign`
 
@@ -123,77 +124,30 @@ export async function unlockVaultIfNeeded(core: ConsoleCore, io: CliIo): Promise
   }
 }
 
-/** The profile folder of a subcommand. */
-function profile(value: string | undefined, io: CliIo): string {
-  return dataDirFlag(value, io, () => defaultDataDir(process.platform, io.env));
-}
-
 /** A number flag passed on as a number when it is one, else as typed (the contract names the problem). */
 function numberish(value: string | undefined): number | string | undefined {
   if (value === undefined) return undefined;
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-// ------------------------------------------------------------------------------- usage
+// ------------------------------------------------------------------------------ dispatch
 
-const USAGE = `Usage:
-  dets-console keys generate [--alg RS256] [--bits 2048] [--kid KID] [--label TEXT]
-                             [--expires YYYY-MM-DD] [--json]
-  dets-console keys list [--json]
-  dets-console keys export KID [--format jwk|jwks|pem]
-  dets-console keys import FILE [--kid KID]
-  dets-console keys delete KID --yes
-
-  generate   a new RSA signing key, sealed in the profile's vault: RS256 (default), RS384,
-             RS512 or PS256; 2048 (default), 3072 or 4096 bits; --expires is the last day it
-             may sign. --json prints {"kid","alg","jwk"} with the public JWK.
-  list       every key; --json prints [{"kid","alg","status","expires"}].
-  export     the public part only, on stdout: the spec's JWK (default), a JWKS, or PEM.
-  import     a private key from FILE (- for stdin): PEM PKCS#8 or PKCS#1, or a private JWK.
-  delete     removes a key and its sealed private part for good (--yes is required).
-
-The first key becomes active; later ones are "next" until made active. Every subcommand takes
---data-dir DIR (or DETS_DATA_DIR). A passphrase vault is opened with DETS_VAULT_PASSPHRASE or,
-on a terminal, by a prompt. Exit codes: 0 success, 1 failure, 2 bad usage or input.
-`;
-
-const SUBCOMMANDS = 'generate, list, export, import, delete';
-const COMMON = { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-
+/** `dets-console keys SUBCOMMAND …`: the subcommands of the command table's `keys`. */
 export async function keysCommand(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError(`missing subcommand (available: ${SUBCOMMANDS})`);
-  if (sub === '--help' || sub === '-h' || sub === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  switch (sub) {
-    case 'generate':
-      return generateCommand(rest, io);
-    case 'list':
-      return listCommand(rest, io);
-    case 'export':
-      return exportCommand(rest, io);
-    case 'import':
-      return importCommand(rest, io);
-    case 'delete':
-      return deleteCommand(rest, io);
-    default:
-      throw new UsageError(`unknown subcommand "${sub}" (available: ${SUBCOMMANDS})`);
-  }
+  const [sub, rest] = pickSubcommand(KEYS, argv);
+  const subcommands: Record<string, ((argv: string[], io: CliIo) => Promise<number>) | undefined> = {
+    generate,
+    list,
+    export: exportKey,
+    import: importKey,
+    delete: deleteKey,
+  };
+  const run = subcommands[sub];
+  if (!run) throw new UsageError(`"${sub}" has no implementation`);
+  return run(rest, io);
 }
 
 // ------------------------------------------------------------------------------ generate
-
-const GENERATE_FLAGS = {
-  alg: { type: 'string' },
-  bits: { type: 'string' },
-  kid: { type: 'string' },
-  label: { type: 'string' },
-  expires: { type: 'string' },
-  json: { type: 'boolean' },
-  ...COMMON,
-} as const;
 
 const GENERATE_FIELDS: FieldNames = {
   alg: '--alg',
@@ -203,9 +157,9 @@ const GENERATE_FIELDS: FieldNames = {
   expires: '--expires',
 };
 
-async function generateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, GENERATE_FLAGS);
-  const dataDir = profile(values['data-dir'], io);
+async function generate(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, KEYS_GENERATE);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   const input = {
     ...(values.alg !== undefined ? { alg: values.alg } : {}),
     ...(values.bits !== undefined ? { bits: numberish(values.bits) } : {}),
@@ -253,9 +207,9 @@ function expiry(key: Pick<KeyInfo, 'expires' | 'expires_in_days'>): string {
 
 // ---------------------------------------------------------------------------------- list
 
-async function listCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { json: { type: 'boolean' }, ...COMMON });
-  const dataDir = profile(values['data-dir'], io);
+async function list(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(argv, KEYS_LIST);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'read');
   return withCore(dataDir, io, async (core) => {
     const keys = await call<KeyInfo[]>(core, 'keys.list', undefined, {});
     if (values.json) {
@@ -290,11 +244,11 @@ function table(keys: KeyInfo[]): string {
 
 // -------------------------------------------------------------------------------- export
 
-async function exportCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, ...COMMON }, 1);
+async function exportKey(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, KEYS_EXPORT);
   const [kid] = positionals;
   if (kid === undefined) throw new UsageError('export: missing KID (see `dets-console keys list`)');
-  const dataDir = profile(values['data-dir'], io);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'read');
   return withCore(dataDir, io, async (core) => {
     const exported = await call<{ text: string }>(
       core,
@@ -313,12 +267,12 @@ async function exportCommand(argv: string[], io: CliIo): Promise<number> {
 /** The contract's limit on key text, plus room to say it is too long rather than cut it. */
 const KEY_TEXT_LIMIT = 64 * 1024;
 
-async function importCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { kid: { type: 'string' }, ...COMMON }, 1);
+async function importKey(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, KEYS_IMPORT);
   const [file] = positionals;
   if (file === undefined)
     throw new UsageError('import: missing FILE (a private key as PEM or JWK, or - for stdin)');
-  const dataDir = profile(values['data-dir'], io);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   const text = await readKeyFile(file, io);
   return withCore(dataDir, io, async (core) => {
     await unlockVaultIfNeeded(core, io);
@@ -360,8 +314,8 @@ async function readKeyFile(file: string, io: CliIo): Promise<string> {
 
 // -------------------------------------------------------------------------------- delete
 
-async function deleteCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { yes: { type: 'boolean' }, ...COMMON }, 1);
+async function deleteKey(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, KEYS_DELETE);
   const [kid] = positionals;
   if (kid === undefined) throw new UsageError('delete: missing KID (see `dets-console keys list`)');
   if (!values.yes) {
@@ -369,7 +323,7 @@ async function deleteCommand(argv: string[], io: CliIo): Promise<number> {
       `--yes: required to delete key ${JSON.stringify(kid)} (its private part cannot be recovered)`,
     );
   }
-  const dataDir = profile(values['data-dir'], io);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   return withCore(dataDir, io, async (core) => {
     await call(core, 'keys.delete', { kid, confirm: true }, { kid: 'KID' }, { NOT_FOUND: 'KID' });
     io.stdout(`Deleted key ${kid}.\n`);

@@ -10,21 +10,12 @@
  * SIGINT/SIGTERM = stop accepting, finish in-flight requests, exit 0.
  */
 import { ConsoleError } from '../../contract';
-import { defaultDataDir } from '../../core/paths';
 import type { SandboxListener } from '../../core/sandbox';
 import { isLoopbackAddress } from '../../headless';
-import { EXIT, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
+import { EXIT, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import { SANDBOX } from '../table';
 import { ownerCore } from './owner-core';
 import { baseUrl, createDataDir, hostFlag, listenError } from './serve';
-
-const FLAGS = {
-  'data-dir': { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
-export const SANDBOX_DEFAULT_PORT = 7302;
 
 export interface SandboxCommandOptions {
   dataDir: string;
@@ -35,11 +26,11 @@ export interface SandboxCommandOptions {
 
 /** Parses and checks every flag without side effects (no folder created, nothing bound). */
 export function parseSandboxFlags(argv: string[], io: CliIo): SandboxCommandOptions {
-  const { values } = parseFlags(argv, FLAGS);
+  const { values } = parseFlags(argv, SANDBOX);
   return {
-    dataDir: dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env)),
+    dataDir: dataDirFlag(values['data-dir'], io, 'write'),
     host: hostFlag(values.host),
-    port: portFlag('port', values.port, SANDBOX_DEFAULT_PORT),
+    port: numberFlagOrDefault(SANDBOX, 'port', values.port),
     json: values.json === true,
   };
 }

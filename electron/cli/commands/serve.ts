@@ -28,26 +28,9 @@ import {
 } from '../../core/tunnel';
 import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { ownerCore } from './owner-core';
-import { defaultDataDir } from '../../core/paths';
 import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
-import { EXIT, UsageError, dataDirFlag, parseFlags, portFlag, type CliIo } from '../io';
-
-const FLAGS = {
-  'data-dir': { type: 'string' },
-  host: { type: 'string' },
-  'ui-port': { type: 'string' },
-  'bank-port': { type: 'string' },
-  'sandbox-port': { type: 'string' },
-  'no-sandbox': { type: 'boolean' },
-  'service-jwks-url': { type: 'string' },
-  users: { type: 'string' },
-  open: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'public-url': { type: 'string' },
-  tunnel: { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-} as const;
+import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import { SERVE } from '../table';
 
 /** Every flag of `serve`, validated. */
 export interface ServeOptions {
@@ -139,19 +122,19 @@ export function baseUrl(url: string): string {
 
 /** Parses and checks every flag without side effects (no folder created, nothing bound). */
 export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeOptions> {
-  const { values } = parseFlags(argv, FLAGS);
+  const { values } = parseFlags(argv, SERVE);
 
   const host = hostFlag(values.host);
-  const uiPort = portFlag('ui-port', values['ui-port'], 7300);
-  const bankPort = portFlag('bank-port', values['bank-port'], 7301);
+  const uiPort = numberFlagOrDefault(SERVE, 'ui-port', values['ui-port']);
+  const bankPort = numberFlagOrDefault(SERVE, 'bank-port', values['bank-port']);
   const noSandbox = values['no-sandbox'] === true;
   if (noSandbox && values['sandbox-port'] !== undefined) {
     throw new UsageError('--sandbox-port: cannot be combined with --no-sandbox');
   }
-  const sandboxPort = noSandbox ? null : portFlag('sandbox-port', values['sandbox-port'], 7302);
+  const sandboxPort = noSandbox ? null : numberFlagOrDefault(SERVE, 'sandbox-port', values['sandbox-port']);
 
   const options: ServeOptions = {
-    dataDir: dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env)),
+    dataDir: dataDirFlag(values['data-dir'], io, 'write'),
     host,
     uiPort,
     bankPort,
@@ -199,7 +182,7 @@ function tunnelFlag(value: string): TunnelSpec {
 
 /** --host: an IP address or localhost; 127.0.0.1 by default. */
 export function hostFlag(value: string | undefined): string {
-  const host = value ?? '127.0.0.1';
+  const host = value ?? SERVE.flags.host.default;
   if (host !== 'localhost' && net.isIP(host) === 0) {
     throw new UsageError(`--host: "${host}" is not an IP address or localhost`);
   }

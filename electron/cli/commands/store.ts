@@ -5,24 +5,16 @@
  * wrong, 1 when nothing could be read (the file is set aside all the same and a fresh, empty
  * database takes its place, so the profile starts).
  */
-import { defaultDataDir } from '../../core/paths';
 import { dbFile } from '../../core/store/db';
 import { progressLine, recoverDatabase, recoveryLines } from '../../core/store/recover';
-import { EXIT, UsageError, dataDirFlag, parseFlags, type CliIo } from '../io';
+import { EXIT, dataDirFlag, parseFlags, pickSubcommand, type CliIo } from '../io';
+import { STORE, STORE_RECOVER } from '../table';
 import { claimRefused } from './owner-core';
 
-const FLAGS = { 'data-dir': { type: 'string' } } as const;
-
 export async function storeCommand(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'recover')
-    throw new UsageError(
-      sub === undefined
-        ? 'a subcommand is needed; use: store recover [--data-dir DIR]'
-        : `"${sub}" is not a subcommand; use: store recover [--data-dir DIR]`,
-    );
-  const { values } = parseFlags(rest, FLAGS);
-  const dataDir = dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env));
+  const [, rest] = pickSubcommand(STORE, argv);
+  const { values } = parseFlags(rest, STORE_RECOVER);
+  const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   const report = await recoverDatabase(dataDir, (n, pass) => {
     const line = progressLine(n, pass);
     if (line) io.stderr(`store recover: ${line}\n`);
