@@ -148,6 +148,21 @@ describe('the access token', () => {
     expect(dispatch).not.toHaveBeenCalled();
   });
 
+  it('keeps the API behind the token however its path is spelled (escapes reach only the files)', async () => {
+    const dispatch = vi.spyOn(core, 'dispatch');
+    for (const p of [
+      '/%61pi/call/app.info',
+      '/API/call/app.info',
+      '/api%2Fcall/app.info',
+      '//api/call/app.info',
+    ]) {
+      const res = await request({ port: server.port, path: p });
+      expect([400, 401, 404], p).toContain(res.status);
+      expect(res.text, p).not.toContain('"ok":true');
+    }
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+
   it('never sets a cookie, whatever it answers', async () => {
     const answers = [
       await call('app.info'),
