@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { resolveClient } from './api/client';
 import { App } from './app/app';
+import { useSessionStore } from './app/session-store';
 import { startTheme } from './app/theme';
 import './styles/tokens.css';
 import './styles/shell.css';
@@ -16,6 +17,7 @@ if (!root) throw new Error('index.html has no #root');
 
 createRoot(root).render(
   <StrictMode>
-    <App resolution={resolveClient(window)} />
+    {/* A 401 from the host (a stale token) switches the whole app to the access-link page. */}
+    <App resolution={resolveClient(window, useSessionStore.getState().rejectAccess)} />
   </StrictMode>,
 );

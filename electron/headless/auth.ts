@@ -26,39 +26,21 @@ export function tokenMatches(expected: string, candidate: string | undefined): b
 }
 
 /**
- * The token cookie's name for the server on `port`. Browsers do not separate cookies by port,
- * so two servers on 127.0.0.1 (two profiles, or serve beside a test run) would overwrite one
- * cookie and lock each other's page out of its assets; one name per port keeps them apart.
+ * The token a request presents: the `X-DETS-Token` header, and nothing else. No cookie is ever
+ * read (a browser sends 127.0.0.1 cookies to every port, so a cookie is no proof of anything,
+ * DESIGN.md "Architecture"), and no query parameter either: a credential in a URL travels in
+ * navigations and resource loads that any page can trigger, a header only in a same-origin
+ * script's request (another origin's would need a CORS preflight this server never grants).
+ * A repeated header arrives joined (`a, b`) and so matches nothing.
  */
-export function tokenCookieName(port: number): string {
-  return `${TRANSPORT.tokenCookie}_${port}`;
-}
-
-/** Every token a request presents: the X-DETS-Token header, this port's cookie, the `token` query. */
-export function presentedTokens(req: IncomingMessage, query: URLSearchParams, port: number): string[] {
-  const found: string[] = [];
+export function presentedToken(req: IncomingMessage): string | undefined {
   const header = req.headers[TRANSPORT.tokenHeader.toLowerCase()];
-  if (typeof header === 'string') found.push(header);
-  found.push(...cookieValues(req.headers.cookie, tokenCookieName(port)));
-  found.push(...query.getAll(TRANSPORT.tokenQuery));
-  return found;
+  return typeof header === 'string' ? header : undefined;
 }
 
-/** The values of every cookie called `name` in a Cookie header. */
-export function cookieValues(header: string | undefined, name: string): string[] {
-  if (!header) return [];
-  const values: string[] = [];
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    values.push(part.slice(eq + 1).trim());
-  }
-  return values;
-}
-
-/** The Set-Cookie value that lets the page's own assets load without the token in their URLs. */
-export function tokenCookie(token: string, port: number): string {
-  return `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+/** Whether `path` is the API (calls, the event stream, downloads): everything there needs the token. */
+export function isApiPath(path: string): boolean {
+  return path === TRANSPORT.apiRoot || path.startsWith(`${TRANSPORT.apiRoot}/`);
 }
 
 const WILDCARD = new Set(['0.0.0.0', '::']);

@@ -4,37 +4,53 @@
  * plus the live event stream. This is browser mode, and what end-to-end tests drive.
  *
  * Threat model. The API can do anything the console can (sign with the vault's keys, send
- * requests as the bank), so everyone but the person who launched it is an adversary:
+ * requests as the bank, export the customers' secret keys), so everyone but the person who
+ * launched it is an adversary:
  *
  * - Other local users and processes can connect to any port on 127.0.0.1. They do not know the
  *   random 32-byte per-launch token, which only the launching user sees (printed on its
- *   terminal, or in the ready line its own program reads). Every request must carry it (header,
- *   cookie or query); it is compared in constant time; a request without it gets 401 and
- *   reaches nothing. We bind to 127.0.0.1 by default; a non-loopback --host leaves the token as
- *   the only protection, and the CLI says so.
- * - Web pages in the user's browser can send requests to 127.0.0.1. Cross-site requests do not
- *   carry the SameSite=Strict cookie, and cannot add the X-DETS-Token header without a CORS
- *   preflight this server never grants. Any request with an Origin header that is not this
- *   server's own origin is refused with 403 (CSRF; pages on other local ports are same-site but
- *   not same-origin), mutations are POST only, and Cross-Origin-Resource-Policy stops other
- *   origins from embedding what it serves.
+ *   terminal, or in the ready line its own program reads). Every request under `/api` (calls,
+ *   the event stream, downloads) must carry it in the X-DETS-Token header, and only there; it is
+ *   compared in constant time; a request without it gets 401 and reaches nothing. We bind to
+ *   127.0.0.1 by default; a non-loopback --host leaves the token as the only protection, and
+ *   the CLI says so.
+ * - Other local servers the user's browser visits (a dev server, the bank's own backend on
+ *   another port): a browser sends every 127.0.0.1 cookie to every port of 127.0.0.1, so a
+ *   cookie would hand the token to them (issue 24 item 9: one replayed it and exported the
+ *   customers' secret keys). So no cookie carries or grants access (DESIGN.md "Architecture"):
+ *   this server sets none and ignores every cookie it receives. The page keeps the token in
+ *   localStorage, which is scoped to its origin including the port, and sends it in the header;
+ *   the page's own requests omit credentials, so no cookie anyone set travels either.
+ * - The query `?token=` is read by the page's script only (once, then removed from the address
+ *   bar); the server accepts it nowhere, not even on the entry page, which needs no credential.
+ *   A token accepted from a URL could be spent by any navigation, image or form another page
+ *   triggers; a header can only be added by a same-origin script, since another origin needs a
+ *   CORS preflight this server never grants.
+ * - The page and its assets (the built renderer: HTML, JS, CSS) are public code with no secret in
+ *   them, the same bytes for every launch, and are served without a credential: a second tab
+ *   must load them before it can read the token from storage. They reveal nothing a copy of the
+ *   package would not. Host is still checked first (rebinding), and CORP keeps other origins
+ *   from embedding them.
+ * - Web pages in the user's browser can send requests to 127.0.0.1. With no ambient credential
+ *   there is nothing for a cross-site request to ride on; in depth, any request with an Origin
+ *   header that is not this server's own origin is refused with 403 (pages on other local ports
+ *   are same-site but not same-origin), mutations are POST only, and
+ *   Cross-Origin-Resource-Policy stops other origins from embedding what it serves.
  * - DNS rebinding: a hostile name re-pointed at 127.0.0.1 makes the browser treat this server as
  *   that name's origin. The Host header then names the hostile name, so any Host other than the
- *   bound address or localhost at our port is refused with 403, before the token is looked at.
- * - The page: a strict Content-Security-Policy (own scripts only, no framing), no referrer (the
- *   page URL holds the token), no caching of the page or the API.
+ *   bound address or localhost at our port is refused with 403, before anything else. (A
+ *   rebound origin also has its own storage, so it never sees the token the page stored.)
+ * - The page: a strict Content-Security-Policy (own scripts only, no framing), so no script but
+ *   ours runs on this origin and reads its storage; no referrer (the first URL holds the
+ *   token), no caching of the page or the API.
  * - Slow clients (a local process trickling headers to hold connections open): the listener
  *   bounds of core/http/listener.ts, the same as the bank's and the sandbox's, answer 408 and
  *   close a connection whose headers or request take too long, so each holds only itself.
  *
- * - Many tabs (issue 13 item 5): opening the access link sets the token as an HttpOnly,
- *   SameSite=Strict cookie named for this port, so later tabs and windows on this origin need no
- *   token in their URL. The cookie is checked like the token (constant time); Host and Origin are
- *   checked first all the same, and the token still never leaves loopback.
- *
- * Residual risk, accepted: browsers do not isolate cookies by port, so a page served by another
- * process on 127.0.0.1 that the user visits receives the cookie. The token lasts one launch. (The
- * cookie's name carries the port, so two consoles on one host do not overwrite each other's.)
+ * Residual risk, accepted: the token sits in the browser profile's storage (on disk, readable by
+ * the same OS user, who can read the terminal that printed it anyway) until a 401 clears it.
+ * It is worth nothing after this launch: a later server on the same port, which could read that
+ * origin's storage, finds a token no running console accepts.
  */
 import type http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -45,7 +61,7 @@ import { TRANSPORT } from '../contract';
 import type { ConsoleCore } from '../core/console-core';
 import { downloadAnswer, downloadTicket } from '../core/downloads';
 import { createBoundedServer, type ListenerBounds } from '../core/http/listener';
-import { allowedHosts, createToken, isSameOrigin, presentedTokens, tokenCookie, tokenMatches } from './auth';
+import { allowedHosts, createToken, isApiPath, isSameOrigin, presentedToken, tokenMatches } from './auth';
 import { EventStream } from './event-stream';
 import { HttpError, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
 import { isCallPath, methodForPath } from './routes';
@@ -99,7 +115,6 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const token = createToken();
   const stream = new EventStream(core.events, options.heartbeatMs ?? 15_000);
   let hosts = new Set<string>();
-  let port = 0;
   let closing: Promise<void> | undefined;
 
   const server = createBoundedServer((req, res) => {
@@ -135,17 +150,21 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       return sendError(res, 403, 'FORBIDDEN', `Origin "${origin}" may not use this server`);
     }
 
-    const presented = presentedTokens(req, target.query, port);
-    if (!presented.some((t) => tokenMatches(token, t))) {
-      const hint = 'missing or wrong access token: open the URL printed when this server started';
-      // A person who opened the bare address in a browser gets a page that says what to do.
-      if (req.method === 'GET' && !target.path.startsWith('/api') && acceptsHtml(req)) {
-        return sendAccessHelp(res, hint);
-      }
+    const { path } = target;
+    if (isApiPath(path)) return handleApi(req, res, path);
+
+    // The renderer's files: public code, served without a credential (see the threat model).
+    if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res, req.method, path, 'GET, HEAD');
+    const served = await serveStatic(req, res, rendererDir, path);
+    if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
+  }
+
+  /** Everything under /api: the header token first, then the call, the stream or a download. */
+  async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (!tokenMatches(token, presentedToken(req))) {
+      const hint = `missing or wrong ${TRANSPORT.tokenHeader} header: open the URL printed when this server started`;
       return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
     }
-
-    const { path } = target;
     if (isCallPath(path)) return handleCall(req, res, path);
     if (path === TRANSPORT.eventsPath) {
       if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
@@ -157,16 +176,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
       return serveDownload(res, ticket);
     }
-    if (path === '/api' || path.startsWith('/api/'))
-      return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
-
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res, req.method, path, 'GET, HEAD');
-    // The page opened with ?token=… hands the token to a cookie so its own assets load.
-    const isPage = path === '/' || path === '/index.html';
-    const queryOk = target.query.getAll(TRANSPORT.tokenQuery).some((t) => tokenMatches(token, t));
-    const extra: Record<string, string> = isPage && queryOk ? { 'Set-Cookie': tokenCookie(token, port) } : {};
-    const served = await serveStatic(req, res, rendererDir, path, extra);
-    if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
+    return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
   }
 
   /** A one-time download (electron/core/downloads.ts): served once, as an attachment, never cached. */
@@ -219,7 +229,6 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
   const address = server.address() as AddressInfo;
   hosts = allowedHosts(address.address, address.port, interfaceAddresses());
-  port = address.port;
   const url = `http://${urlHost(address.address)}:${address.port}/`;
 
   return {
@@ -234,26 +243,6 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       return closing;
     },
   };
-}
-
-function acceptsHtml(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? '').includes('text/html');
-}
-
-/** The 401 for a browser tab that has neither the token nor this launch's cookie (plain HTML, no script). */
-function sendAccessHelp(res: ServerResponse, hint: string): void {
-  const body =
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>DETS Console needs its access link</title></head>' +
-    '<body><h1>DETS Console needs its access link</h1>' +
-    `<p>${hint}.</p><p>Once that link has been opened in this browser, every other tab on this address works ` +
-    'without it, until the server restarts.</p></body></html>';
-  res.writeHead(401, {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': 'no-store',
-    'WWW-Authenticate': 'DETS-Token',
-  });
-  res.end(body);
 }
 
 function notAllowed(res: ServerResponse, method: string | undefined, path: string, allow: string): void {

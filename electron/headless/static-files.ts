@@ -62,14 +62,14 @@ export type StaticResult = 'served' | 'not-found';
 
 /**
  * Serves one file of the renderer for GET/HEAD. `/` and `/index.html` are the page; a missing
- * renderer turns the page into NOT_BUILT_PAGE. Symlinks may not lead out of the folder.
+ * renderer turns the page into NOT_BUILT_PAGE. Symlinks may not lead out of the folder. Nothing
+ * here depends on who asks: these are public files (the threat model in server.ts).
  */
 export async function serveStatic(
   req: IncomingMessage,
   res: ServerResponse,
   rendererDir: string,
   urlPath: string,
-  extraHeaders: Record<string, string> = {},
 ): Promise<StaticResult> {
   const isPage = urlPath === '/' || urlPath === '/index.html';
   const root = path.resolve(rendererDir);
@@ -79,7 +79,7 @@ export async function serveStatic(
   const file = await realFileInside(root, requested);
   if (!file) {
     if (!isPage) return 'not-found';
-    send(req, res, 200, 'text/html; charset=utf-8', Buffer.from(NOT_BUILT_PAGE), extraHeaders);
+    send(req, res, 200, 'text/html; charset=utf-8', Buffer.from(NOT_BUILT_PAGE));
     return 'served';
   }
 
@@ -88,7 +88,6 @@ export async function serveStatic(
     'Content-Length': file.size,
     // The page carries the token in its URL: never keep it; hashed assets may be revalidated.
     'Cache-Control': isPage ? 'no-store' : 'no-cache',
-    ...extraHeaders,
   });
   if (req.method === 'HEAD') {
     res.end();
@@ -112,19 +111,11 @@ async function realFileInside(
   }
 }
 
-function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: Buffer,
-  extraHeaders: Record<string, string>,
-): void {
+function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer): void {
   res.writeHead(status, {
     'Content-Type': type,
     'Content-Length': body.length,
     'Cache-Control': 'no-store',
-    ...extraHeaders,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -4,7 +4,8 @@
  * a `ConsoleClient` and never cares which.
  */
 import { TRANSPORT, buildFacade, reviveBridgedErrors, type ConsoleApi } from '../../electron/contract';
-import { takeAccessToken, type TokenEnv } from './access-token';
+import { followDownload, saveBlob } from '../shared/download';
+import { forgetAccessToken, takeAccessToken, type TokenStorage } from './access-token';
 import type { EventStreamState, StatusStore } from './event-stream';
 import { createHttpTransport, type HttpTransportOptions } from './http-transport';
 
@@ -20,14 +21,17 @@ export type HostMode = 'desktop' | 'browser';
 export interface ConsoleClient {
   api: ConsoleApi;
   mode: HostMode;
-  /** Browser mode without a token: the host's cookie carries the access (a second tab). */
-  viaCookie?: boolean;
   /** The live event stream's state, for the connection indicator. */
   events: StatusStore<EventStreamState>;
+  /**
+   * Hands a one-time download the core prepared (`/api/download/<ticket>`) to the browser's save
+   * flow. Browser mode fetches it with the token header (a plain link could not carry it) and
+   * passes the bytes on as a Blob, unread; the desktop app follows the link to its own protocol.
+   */
+  download(path: string, filename: string): Promise<void>;
 }
 
 export type ClientResolution = { kind: 'ready'; client: ConsoleClient } | { kind: 'no-token' };
-
 /** IPC events cannot drop the way a network stream can: the desktop stream is always up. */
 const ALWAYS_CONNECTED: StatusStore<EventStreamState> = {
   getSnapshot: (() => {
@@ -47,7 +51,12 @@ const OFFLINE: StatusStore<EventStreamState> = {
 
 export function desktopClient(api: ConsoleApi): ConsoleClient {
   // The preload rejects with plain error data (contextBridge strips Error objects): revive codes.
-  return { api: reviveBridgedErrors(api), mode: 'desktop', events: ALWAYS_CONNECTED };
+  return {
+    api: reviveBridgedErrors(api),
+    mode: 'desktop',
+    events: ALWAYS_CONNECTED,
+    download: async (path, filename) => followDownload(path, filename),
+  };
 }
 
 export function browserClient(options: HttpTransportOptions): ConsoleClient {
@@ -56,22 +65,44 @@ export function browserClient(options: HttpTransportOptions): ConsoleClient {
     api: buildFacade(transport),
     mode: 'browser',
     events: transport.events ?? OFFLINE,
-    ...(options.token === null ? { viaCookie: true } : {}),
+    download: async (path, filename) => saveBlob(await transport.download(path), filename),
   };
 }
 
-export function resolveClient(win: Window & typeof globalThis): ClientResolution {
+/** The origin's localStorage, or null where the browser denies it (reading it can throw). */
+function originStorage(win: Window): TokenStorage | null {
+  try {
+    return win.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The client this page uses: the preload's facade in the desktop app; else browser mode with
+ * the token from the URL or this origin's storage (access-token.ts), or `no-token` when there
+ * is none (a fresh browser that never opened the access link). `onUnauthorized` hears every
+ * 401 from the host, after the refused token has been forgotten.
+ */
+export function resolveClient(
+  win: Window & typeof globalThis,
+  onUnauthorized: (message: string) => void = () => undefined,
+): ClientResolution {
   const preload = win[TRANSPORT.preloadGlobal];
   if (preload) return { kind: 'ready', client: desktopClient(preload) };
-  const env: TokenEnv = {
+  const storage = originStorage(win);
+  const token = takeAccessToken({
     location: win.location,
-    storage: win.sessionStorage,
+    storage,
     replaceUrl: (url) => win.history.replaceState(win.history.state, '', url),
+  });
+  if (token === null) return { kind: 'no-token' };
+  const refused = (message: string) => {
+    forgetAccessToken(storage, token);
+    onUnauthorized(message);
   };
-  // Without a token (a second tab, a link opened in a new window) the page still loaded, so the
-  // host's cookie let it in: calls and the event stream carry that cookie (issue 13 item 5). If
-  // the host refuses it after all, the first call's 401 shows the access-link help.
-  const token = takeAccessToken(env);
-  if (!token && !/^https?:$/.test(win.location.protocol)) return { kind: 'no-token' };
-  return { kind: 'ready', client: browserClient({ baseUrl: win.location.origin, token }) };
+  return {
+    kind: 'ready',
+    client: browserClient({ baseUrl: win.location.origin, token, onUnauthorized: refused }),
+  };
 }

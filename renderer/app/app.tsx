@@ -11,10 +11,7 @@ export function App({ resolution }: { resolution: ClientResolution }) {
   const [queryClient] = useState(createQueryClient);
   const rejected = useSessionStore((s) => s.accessRejected);
   if (resolution.kind === 'no-token') return <AccessProblem reason="missing" />;
-  if (rejected !== null) {
-    const reason = resolution.client.viaCookie ? 'missing' : 'rejected';
-    return <AccessProblem reason={reason} detail={rejected} />;
-  }
+  if (rejected !== null) return <AccessProblem reason="rejected" detail={rejected} />;
   return (
     <QueryClientProvider client={queryClient}>
       <ClientProvider client={resolution.client}>

@@ -1,7 +1,6 @@
 import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
 import { ConsoleError, type ErrorCode } from '../../electron/contract';
 import { vaultKeys } from '../features/vault/query-keys';
-import { useSessionStore } from './session-store';
 
 /** Answers that mean the vault changed state (a keychain gone, a passphrase needed). */
 const VAULT_CODES: readonly ErrorCode[] = [
@@ -15,15 +14,15 @@ const VAULT_CODES: readonly ErrorCode[] = [
 /**
  * One QueryClient per page. A ConsoleError is a definite answer from the core (bad input, a
  * refused token…): retrying it only delays the message, so only transport hiccups are retried.
- * An UNAUTHORIZED answer anywhere means the access token is gone or stale (the host restarted):
- * the whole app switches to the "open the URL printed by serve" page. A vault error from any
+ * A refused access token is not judged here: an UNAUTHORIZED error can be the core's own answer
+ * (the sandbox refusing a bank's token), and only the host's HTTP 401 means the page's token is
+ * stale; the transport reports that (renderer/api/access-refusal.ts). A vault error from any
  * call (generating a key where no keychain answers…) refreshes the vault status, so the
  * app-wide vault banner says what to do at once.
  */
 export function createQueryClient(): QueryClient {
   const onError = (err: unknown) => {
     if (!(err instanceof ConsoleError)) return;
-    if (err.code === 'UNAUTHORIZED') useSessionStore.getState().rejectAccess(err.message);
     if (VAULT_CODES.includes(err.code)) void client.invalidateQueries({ queryKey: vaultKeys.status() });
   };
   const client: QueryClient = new QueryClient({

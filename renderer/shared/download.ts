@@ -19,7 +19,12 @@ function clickDownloadLink(href: string, filename: string): void {
  * text never leaves this machine (no bank should paste a key into a website to convert it).
  */
 export function saveTextFile(text: string, filename: string, mime = 'text/plain'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  saveBlob(new Blob([text], { type: mime }), filename);
+}
+
+/** Hands bytes to the browser's save flow under `filename`, without reading them. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   try {
     clickDownloadLink(url, filename);
   } finally {
@@ -29,9 +34,9 @@ export function saveTextFile(text: string, filename: string, mime = 'text/plain'
 }
 
 /**
- * Hands a one-time download the host prepared (`GET /api/download/<ticket>`) to the browser's
- * save flow. The page never reads the file: it only follows the link, which the host answers as
- * an attachment (the request carries the host's SameSite=Strict cookie).
+ * Follows a link to a one-time download the host serves as an attachment: the desktop app's
+ * `app://console/api/download/<ticket>`. Browser mode cannot use it (a link carries no header,
+ * and no cookie grants access): its client fetches the file with the token and calls saveBlob.
  */
 export function followDownload(path: string, filename: string): void {
   clickDownloadLink(path, filename);

@@ -113,7 +113,7 @@ describe('dets-console serve --json', () => {
     const port = portOf(ready.ui);
     const token = uiToken(ready.ui);
 
-    const stream = openEventStream(port, `${TRANSPORT.eventsPath}?token=${token}`);
+    const stream = openEventStream(port, TRANSPORT.eventsPath, { [TRANSPORT.tokenHeader]: token });
     await stream.waitFor(': connected');
     const slow = slowPost(
       port,

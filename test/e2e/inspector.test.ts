@@ -153,14 +153,14 @@ describe('Token Inspector in browser mode', () => {
     expect(await inspector.verdictKind()).not.toBe('failed');
   });
 
-  it('keeps working after a reload (token kept for the tab); a second tab without the token works too', async () => {
+  it('keeps working after a reload (token kept for the origin); a second tab without the token works too', async () => {
     await page.reload();
     await inspector.tokenInput.waitFor();
     await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor();
     await inspector.pasteToken(unsignedToken({ sub: 'x' }));
     expect(await inspector.checkStatus('alg')).toBe('failed');
 
-    // Same browser, a new tab without the token: the host's cookie carries the access (issue 13 item 5).
+    // Same browser, a new tab without the token: it reads the token this origin stored (issue 24 item 9).
     const secondTab = new InspectorPageModel(await context.newPage());
     try {
       await secondTab.open(new URL('/', serve!.ready.ui).toString());

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
 import {
   allowedHosts,
-  cookieValues,
   createToken,
+  isApiPath,
   isLoopbackAddress,
   isSameOrigin,
-  tokenCookie,
+  presentedToken,
   tokenMatches,
 } from '../../electron/headless/auth';
 import { openCommand } from '../../electron/headless/open-browser';
@@ -31,12 +32,21 @@ describe('the access token', () => {
     expect(tokenMatches(t, 'x'.repeat(100_000))).toBe(false);
   });
 
-  it('reads every cookie of that name and sets an HttpOnly, SameSite=Strict cookie', () => {
+  it('is read from the X-DETS-Token header alone, never from a cookie or another header', () => {
+    const req = (headers: IncomingMessage['headers']) => ({ headers }) as IncomingMessage;
+    expect(presentedToken(req({ 'x-dets-token': 'abc' }))).toBe('abc');
     expect(
-      cookieValues('a=1; dets_console_token=x; b=2; dets_console_token=y', 'dets_console_token'),
-    ).toEqual(['x', 'y']);
-    expect(cookieValues(undefined, 'dets_console_token')).toEqual([]);
-    expect(tokenCookie('abc', 7300)).toBe('dets_console_token_7300=abc; HttpOnly; SameSite=Strict; Path=/');
+      presentedToken(req({ cookie: 'dets_console_token_7300=abc; dets_console_token=abc' })),
+    ).toBeUndefined();
+    expect(presentedToken(req({ authorization: 'Bearer abc' }))).toBeUndefined();
+    expect(presentedToken(req({}))).toBeUndefined();
+  });
+
+  it('guards every path under /api and nothing else', () => {
+    for (const p of ['/api', '/api/', '/api/call/app.info', '/api/events', '/api/download/t', '/api/x'])
+      expect(isApiPath(p), p).toBe(true);
+    for (const p of ['/', '/index.html', '/assets/app.js', '/apix', '/API/events'])
+      expect(isApiPath(p), p).toBe(false);
   });
 });
 

@@ -83,20 +83,24 @@ describe('the access token', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it('refuses a wrong token (header, cookie or query) with 401, touching nothing', async () => {
+  it('refuses a wrong token with 401, touching nothing', async () => {
     const dispatch = vi.spyOn(core, 'dispatch');
     const wrong = server.token.slice(0, -1) + (server.token.endsWith('A') ? 'B' : 'A');
     for (const res of [
       await call('app.info', undefined, { [TRANSPORT.tokenHeader]: wrong }),
       await call('app.info', undefined, { [TRANSPORT.tokenHeader]: '' }),
-      await call('app.info', undefined, { cookie: `${TRANSPORT.tokenCookie}_${server.port}=${wrong}` }),
+      await call('app.info', undefined, { [TRANSPORT.tokenHeader]: `${server.token}, ${server.token}` }),
+      await call('app.info', undefined, { [TRANSPORT.tokenHeader]: server.token.toLowerCase() }),
       await request({
         port: server.port,
-        path: `${TRANSPORT.callPathPrefix}app.info?token=${wrong}`,
-        method: 'POST',
+        path: `${TRANSPORT.eventsPath}`,
+        headers: { [TRANSPORT.tokenHeader]: wrong },
       }),
-      await request({ port: server.port, path: `/?token=${wrong}` }),
-      await request({ port: server.port, path: `/assets/app.js` }),
+      await request({
+        port: server.port,
+        path: '/api/download/x',
+        headers: { [TRANSPORT.tokenHeader]: wrong },
+      }),
     ]) {
       expect(res.status).toBe(401);
       expect(errorOf(res).code).toBe('UNAUTHORIZED');
@@ -120,38 +124,55 @@ describe('the access token', () => {
     });
   });
 
-  it("reads only its own port's cookie: two consoles on 127.0.0.1 keep one cookie each", async () => {
-    const other = `${TRANSPORT.tokenCookie}_${server.port + 1}=someone-elses-token`;
-    expect(
-      (
-        await call('app.info', undefined, {
-          cookie: `${TRANSPORT.tokenCookie}_${server.port + 1}=${server.token}`,
-        })
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await call('app.info', undefined, {
-          cookie: `${other}; ${TRANSPORT.tokenCookie}_${server.port}=${server.token}`,
-        })
-      ).status,
-    ).toBe(200);
-  });
-
-  it('accepts the token from the cookie and from the query too', async () => {
-    expect(
-      (
-        await call('app.info', undefined, {
-          cookie: `other=1; ${TRANSPORT.tokenCookie}_${server.port}=${server.token}`,
-        })
-      ).status,
-    ).toBe(200);
+  it('takes the token from the header only: never from the query, never from a cookie', async () => {
+    const dispatch = vi.spyOn(core, 'dispatch');
     const viaQuery = await request({
       port: server.port,
-      path: `${TRANSPORT.callPathPrefix}app.info?token=${server.token}`,
+      path: `${TRANSPORT.callPathPrefix}app.info?${TRANSPORT.tokenQuery}=${server.token}`,
       method: 'POST',
     });
-    expect(viaQuery.status).toBe(200);
+    expect(viaQuery.status).toBe(401);
+    const streamViaQuery = await request({
+      port: server.port,
+      path: `${TRANSPORT.eventsPath}?${TRANSPORT.tokenQuery}=${server.token}`,
+    });
+    expect(streamViaQuery.status).toBe(401);
+    // The cookie the previous version set (dets_console_token_<port>), right token and all.
+    for (const cookie of [
+      `dets_console_token_${server.port}=${server.token}`,
+      `dets_console_token=${server.token}`,
+      `${TRANSPORT.tokenHeader}=${server.token}`,
+    ]) {
+      expect((await call('app.info', undefined, { cookie })).status, cookie).toBe(401);
+    }
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+
+  it('keeps the API behind the token however its path is spelled (escapes reach only the files)', async () => {
+    const dispatch = vi.spyOn(core, 'dispatch');
+    for (const p of [
+      '/%61pi/call/app.info',
+      '/API/call/app.info',
+      '/api%2Fcall/app.info',
+      '//api/call/app.info',
+    ]) {
+      const res = await request({ port: server.port, path: p });
+      expect([400, 401, 404], p).toContain(res.status);
+      expect(res.text, p).not.toContain('"ok":true');
+    }
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+
+  it('never sets a cookie, whatever it answers', async () => {
+    const answers = [
+      await call('app.info'),
+      await call('app.info', undefined, {}),
+      await request({ port: server.port, path: `/?${TRANSPORT.tokenQuery}=${server.token}` }),
+      await request({ port: server.port, path: '/', headers: { accept: 'text/html' } }),
+      await request({ port: server.port, path: '/assets/app.js' }),
+      await request({ port: server.port, path: '/nothing' }),
+    ];
+    for (const res of answers) expect(res.headers['set-cookie']).toBeUndefined();
   });
 });
 
@@ -174,7 +195,7 @@ describe('Host and Origin (DNS rebinding, CSRF)', () => {
   it('refuses a request without a Host header', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(server.port, '127.0.0.1', () => {
-        socket.write(`GET /?token=${server.token} HTTP/1.0\r\n\r\n`);
+        socket.write(`GET / HTTP/1.0\r\n${TRANSPORT.tokenHeader}: ${server.token}\r\n\r\n`);
       });
       let text = '';
       socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -204,8 +225,8 @@ describe('Host and Origin (DNS rebinding, CSRF)', () => {
       expect(errorOf(res).code).toBe('FORBIDDEN');
       const sse = await request({
         port: server.port,
-        path: `${TRANSPORT.eventsPath}?token=${server.token}`,
-        headers: { origin },
+        path: TRANSPORT.eventsPath,
+        headers: { ...auth(), origin },
       });
       expect(sse.status, origin).toBe(403);
     }
@@ -306,14 +327,12 @@ describe('calls', () => {
 });
 
 describe('the page and its assets', () => {
-  it('sets the token cookie for the page opened with ?token and serves index.html with a strict CSP', async () => {
+  it('serves index.html opened with ?token with a strict CSP, and sets no cookie', async () => {
     const res = await request({ port: server.port, path: `/?token=${server.token}` });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('test renderer');
-    expect(res.headers['set-cookie']).toEqual([
-      `${TRANSPORT.tokenCookie}_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
+    expect(res.headers['set-cookie']).toBeUndefined();
     const csp = String(res.headers['content-security-policy']);
     for (const directive of [
       "default-src 'self'",
@@ -334,29 +353,36 @@ describe('the page and its assets', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('then loads assets with the cookie alone, with their content types', async () => {
-    const page = await request({ port: server.port, path: `/?token=${server.token}` });
-    const cookie = String(page.headers['set-cookie']?.[0]).split(';')[0]!;
-    const js = await request({ port: server.port, path: '/assets/app.js', headers: { cookie } });
+  it('serves the page to a tab that presents nothing (a second tab), with no token in it', async () => {
+    for (const target of ['/', '/index.html']) {
+      const res = await request({ port: server.port, path: target, headers: { accept: 'text/html' } });
+      expect(res.status, target).toBe(200);
+      expect(res.text).toContain('test renderer');
+      expect(res.text).not.toContain(server.token);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+
+  it('loads assets without any credential (public code), with their content types', async () => {
+    const js = await request({ port: server.port, path: '/assets/app.js' });
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.text).toBe('console.log("app");');
-    const css = await request({ port: server.port, path: '/assets/style.css', headers: { cookie } });
+    const css = await request({ port: server.port, path: '/assets/style.css' });
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    const head = await request({
-      port: server.port,
-      path: '/assets/app.js',
-      method: 'HEAD',
-      headers: { cookie },
-    });
+    expect(css.headers['cross-origin-resource-policy']).toBe('same-origin');
+    const head = await request({ port: server.port, path: '/assets/app.js', method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
-  });
-
-  it('does not set the cookie when the token came another way', async () => {
-    const res = await request({ port: server.port, path: '/', headers: auth() });
-    expect(res.status).toBe(200);
-    expect(res.headers['set-cookie']).toBeUndefined();
+    // A wrong token anywhere changes nothing for public files: they never look at one.
+    const withWrong = await request({
+      port: server.port,
+      path: '/assets/app.js?token=wrong',
+      headers: { [TRANSPORT.tokenHeader]: 'wrong', cookie: 'dets_console_token=wrong' },
+    });
+    expect(withWrong.status).toBe(200);
   });
 
   it('answers a missing file with 404 and a non-GET with 405', async () => {
@@ -397,7 +423,7 @@ describe('the page and its assets', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.text).toContain('npm run build');
-      expect(res.headers['set-cookie']).toBeDefined();
+      expect(res.headers['set-cookie']).toBeUndefined();
       expect(
         (
           await request({
@@ -414,13 +440,22 @@ describe('the page and its assets', () => {
 });
 
 describe('the event stream', () => {
-  it('refuses a stream without the token', async () => {
-    const res = await request({ port: server.port, path: TRANSPORT.eventsPath });
-    expect(res.status).toBe(401);
+  it('refuses a stream without the token header, whatever else it carries', async () => {
+    const tries: Array<Record<string, string>> = [
+      {},
+      { cookie: `dets_console_token_${server.port}=${server.token}` },
+      { accept: 'text/event-stream', authorization: `Bearer ${server.token}` },
+    ];
+    for (const headers of tries) {
+      const res = await request({ port: server.port, path: TRANSPORT.eventsPath, headers });
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(errorOf(res).code).toBe('UNAUTHORIZED');
+    }
   });
 
   it('forwards core events as Server-Sent Events', async () => {
-    const stream = openEventStream(server.port, `${TRANSPORT.eventsPath}?token=${server.token}`);
+    const stream = openEventStream(server.port, TRANSPORT.eventsPath, auth());
     try {
       await stream.waitFor(': connected');
       expect(stream.status).toBe(200);
@@ -436,7 +471,7 @@ describe('the event stream', () => {
   it('sends heartbeat comments and forgets clients that disconnect', async () => {
     const hb = await startHeadlessServer({ core, port: 0, rendererDir, heartbeatMs: 20 });
     try {
-      const stream = openEventStream(hb.port, `${TRANSPORT.eventsPath}?token=${hb.token}`);
+      const stream = openEventStream(hb.port, TRANSPORT.eventsPath, { [TRANSPORT.tokenHeader]: hb.token });
       await stream.waitFor(': heartbeat');
       stream.destroy();
       // After the disconnect, emitting must not throw nor write to the dead socket.
@@ -461,7 +496,7 @@ describe('the event stream', () => {
 describe('close()', () => {
   it('stops accepting, lets an in-flight call finish, ends event streams, then resolves', async () => {
     const own = await startHeadlessServer({ core, port: 0, rendererDir });
-    const stream = openEventStream(own.port, `${TRANSPORT.eventsPath}?token=${own.token}`);
+    const stream = openEventStream(own.port, TRANSPORT.eventsPath, { [TRANSPORT.tokenHeader]: own.token });
     await stream.waitFor(': connected');
     // A keep-alive client: the server must not keep its socket open once the answer is out.
     const agent = new http.Agent({ keepAlive: true });

@@ -96,10 +96,9 @@ function slowHeaderClient(port: number): SlowClient {
 
 describe('the browser-mode server and slow clients', () => {
   it('drops a client that sends one header byte per second (408), serving others meanwhile', async () => {
-    const stream = openEventStream(
-      server.port,
-      `${TRANSPORT.eventsPath}?${TRANSPORT.tokenQuery}=${server.token}`,
-    );
+    const stream = openEventStream(server.port, TRANSPORT.eventsPath, {
+      [TRANSPORT.tokenHeader]: server.token,
+    });
     await stream.waitFor(': connected');
 
     const slow = slowHeaderClient(server.port);

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodInput } from '../../../electron/contract';
 import type { BankStatus } from '../../../electron/contract/schemas/bank';
-import { useApi } from '../../api/client-context';
-import { followDownload, saveTextFile } from '../../shared/download';
+import { useApi, useClient } from '../../api/client-context';
+import { saveTextFile } from '../../shared/download';
 import { EXPORT_WITH_KEYS_CONFIRMATION } from '../../../electron/contract/schemas/bank';
 import { bankKeys } from './query-keys';
 
@@ -56,15 +56,16 @@ export function useExportCustomers() {
 }
 
 /**
- * The --users file WITH the secret keys: the core prepares a one-time download and the browser
- * fetches it straight to disk, so no key passes through an answer the page reads (issue 13, 7).
+ * The --users file WITH the secret keys: the core prepares a one-time download and the client
+ * hands it unread to the browser's save flow, so no key passes through an answer the page
+ * reads (issue 13, 7).
  */
 export function useExportCustomersWithKeys() {
-  const api = useApi();
+  const { api, download } = useClient();
   return useMutation({
     mutationFn: async () => {
       const out = await api.bank.exportCustomersWithKeys({ confirm: EXPORT_WITH_KEYS_CONFIRMATION });
-      followDownload(out.path, out.filename);
+      await download(out.path, out.filename);
       return out;
     },
   });

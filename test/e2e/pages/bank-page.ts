@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { ConsolePageModel } from './console-page';
 
@@ -54,5 +55,18 @@ export class BankPageModel extends ConsolePageModel {
     );
     await this.byTestId('behaviours-clear').click();
     await answered;
+  }
+
+  /**
+   * Exports the customers WITH their secret keys through the dialog (confirmation ticked) and
+   * returns the file the browser saved: its name and text.
+   */
+  async exportWithKeys(): Promise<{ filename: string; text: string }> {
+    await this.byTestId('customers-export').click();
+    await this.byTestId('customers-export-confirm').check();
+    const download = this.page.waitForEvent('download');
+    await this.byTestId('customers-export-with-keys').click();
+    const file = await download;
+    return { filename: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
   }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,4 +129,19 @@ export async function callApi(serve: ServeProcess, method: string, input?: unkno
   const envelope = (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
   if (!envelope.ok) throw new Error(`${method}: ${JSON.stringify(envelope.error)}`);
   return envelope.value;
+}
+
+/**
+ * Posts a pay-in notification with a fresh transaction_id to serve's bank listener, as the
+ * service would, and returns that id once the bank acknowledged it (200).
+ */
+export async function postNotification(serve: ServeProcess): Promise<string> {
+  const transactionId = randomUUID();
+  const posted = await fetch(`${serve.ready.bank}/api/svc/notify/pay-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ transaction_id: transactionId }),
+  });
+  if (posted.status !== 200) throw new Error(`the bank answered the notification ${posted.status}`);
+  return transactionId;
 }

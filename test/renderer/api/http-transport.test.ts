@@ -53,10 +53,13 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen = [];
+  refusals = [];
   answer = (_req, res) => json(res, 200, { ok: true, value: { echoed: true } });
 });
 
-const client = () => browserClient({ baseUrl, token: 'tok-123', EventSource: null });
+let refusals: string[] = [];
+const client = () =>
+  browserClient({ baseUrl, token: 'tok-123', liveEvents: false, onUnauthorized: (m) => refusals.push(m) });
 
 describe('HTTP transport', () => {
   it('POSTs the JSON argument to /api/call/<method> with the token header', async () => {
@@ -88,17 +91,33 @@ describe('HTTP transport', () => {
     expect((err as ConsoleError).message).toBe('not three segments');
   });
 
-  it('keeps the code of a refusal before the core (401 with an envelope)', async () => {
-    answer = (_req, res) =>
-      json(res, 401, {
-        ok: false,
-        error: { code: 'UNAUTHORIZED', message: 'missing or wrong access token' },
-      });
-    const err = (await client()
-      .api.app.info()
-      .catch((e: unknown) => e)) as ConsoleError;
-    expect(err.code).toBe('UNAUTHORIZED');
-    expect(err.message).toBe('missing or wrong access token');
+  it('reports a stale token on the host’s 401 only, never on the core’s own UNAUTHORIZED answer', async () => {
+    // 401: refused before the core. 200: the sandbox refusing a bank's token in sandbox.signIn,
+    // an answer like any other, which must not send the page to the access-link help.
+    for (const [status, message, reported] of [
+      [401, 'missing or wrong access token', ['missing or wrong access token']],
+      [200, 'signature: signed by another key', []],
+    ] as const) {
+      refusals = [];
+      answer = (_req, res) => json(res, status, { ok: false, error: { code: 'UNAUTHORIZED', message } });
+      const err = (await client()
+        .api.app.info()
+        .catch((e: unknown) => e)) as ConsoleError;
+      expect(err.code).toBe('UNAUTHORIZED');
+      expect(err.message).toBe(message);
+      expect(refusals).toEqual(reported);
+    }
+  });
+
+  it('sends no cookie and asks fetch to omit credentials', async () => {
+    const inits: RequestInit[] = [];
+    const spying: typeof fetch = (input, init) => {
+      inits.push(init ?? {});
+      return fetch(input, init);
+    };
+    await browserClient({ baseUrl, token: 'tok-123', liveEvents: false, fetch: spying }).api.app.info();
+    expect(inits.map((i) => i.credentials)).toEqual(['omit']);
+    expect(seen[0]!.headers.cookie).toBeUndefined();
   });
 
   it('maps a non-envelope answer to a coded error naming the status', async () => {
@@ -122,7 +141,7 @@ describe('HTTP transport', () => {
     const transport = createHttpTransport({
       baseUrl: `http://127.0.0.1:${port}`,
       token: 't',
-      EventSource: null,
+      liveEvents: false,
     });
     const envelope = await transport.call('app.info', undefined);
     expect(envelope.ok).toBe(false);
@@ -130,5 +149,41 @@ describe('HTTP transport', () => {
       expect(envelope.error.code).toBe('INTERNAL');
       expect(envelope.error.message).toContain('dets-console serve');
     }
+  });
+});
+
+describe('one-time downloads', () => {
+  const transport = () =>
+    createHttpTransport({
+      baseUrl,
+      token: 'tok-123',
+      liveEvents: false,
+      onUnauthorized: (m) => refusals.push(m),
+    });
+
+  it('fetches /api/download/<ticket> with the token header and hands back the bytes as a Blob', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Disposition': 'attachment' });
+      res.end('[{"key":"k"}]');
+    };
+    const blob = await transport().download('/api/download/ticket-1');
+    expect(await blob.text()).toBe('[{"key":"k"}]');
+    expect(seen[0]!.method).toBe('GET');
+    expect(seen[0]!.url).toBe('/api/download/ticket-1');
+    expect(seen[0]!.headers['x-dets-token']).toBe('tok-123');
+    expect(seen[0]!.headers.cookie).toBeUndefined();
+  });
+
+  it('says a spent ticket is gone (404) and reports a refused token (401)', async () => {
+    answer = (_req, res) =>
+      json(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'no such download' } });
+    await expect(transport().download('/api/download/spent')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(refusals).toEqual([]);
+    answer = (_req, res) => json(res, 401, { ok: false, error: { code: 'UNAUTHORIZED', message: 'stale' } });
+    await expect(transport().download('/api/download/t')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'stale',
+    });
+    expect(refusals).toEqual(['stale']);
   });
 });

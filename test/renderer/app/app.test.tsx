@@ -3,7 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ConsoleError } from '../../../electron/contract';
 import type { EventStreamState } from '../../../renderer/api/event-stream';
-import type { ConsoleClient } from '../../../renderer/api/client';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TOKEN_STORAGE_KEY } from '../../../renderer/api/access-token';
+import { browserClient, type ConsoleClient } from '../../../renderer/api/client';
+import { AccessProblem } from '../../../renderer/app/access-problem';
 import { App } from '../../../renderer/app/app';
 import { useSessionStore } from '../../../renderer/app/session-store';
 import { resetInspectorStore } from '../../../renderer/features/inspector/inspector-store';
@@ -25,10 +29,19 @@ function statusStore(initial: EventStreamState['status']) {
   };
 }
 
+/** A ready client over `api`; these tests start no download. */
+function testClient(
+  api: ConsoleClient['api'],
+  mode: ConsoleClient['mode'],
+  events: ConsoleClient['events'],
+): ConsoleClient {
+  return { api, mode, events, download: () => Promise.reject(new Error('no download in this test')) };
+}
+
 /** The app, ready, over `api`. */
 function renderReady(api: ReturnType<typeof fakeApi>['api'], mode: 'desktop' | 'browser' = 'desktop') {
   return render(
-    <App resolution={{ kind: 'ready', client: { api, mode, events: statusStore('connected') } }} />,
+    <App resolution={{ kind: 'ready', client: testClient(api, mode, statusStore('connected')) }} />,
   );
 }
 
@@ -55,25 +68,60 @@ describe('App shell', () => {
     expect(page.textContent).toContain('access token');
   });
 
-  it('switches to the token help page when the host answers UNAUTHORIZED', async () => {
+  it('switches to the token help page when the host refuses the token (HTTP 401)', async () => {
+    // A real loopback server playing a host that restarted: every /api request gets its 401.
+    const host = createServer((_req, res) => {
+      res.writeHead(401, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({ ok: false, error: { code: 'UNAUTHORIZED', message: 'missing or wrong token' } }),
+      );
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    // Answers still on their way after this test must not reach the next one's store.
+    let live = true;
+    try {
+      const client = browserClient({
+        baseUrl: `http://127.0.0.1:${(host.address() as AddressInfo).port}`,
+        token: 'stale',
+        liveEvents: false,
+        onUnauthorized: (m) => live && useSessionStore.getState().rejectAccess(m),
+      });
+      render(<App resolution={{ kind: 'ready', client }} />);
+      const page = await screen.findByTestId('access-problem');
+      expect(page.getAttribute('data-reason')).toBe('rejected');
+      expect(page.textContent).toContain('missing or wrong token');
+    } finally {
+      live = false;
+      host.closeAllConnections();
+      await new Promise<void>((resolve) => host.close(() => resolve()));
+    }
+  });
+
+  it('stays on its page when the core itself answers UNAUTHORIZED (the sandbox refusing a bank token)', async () => {
     const { api } = fakeApi();
     (api.app.info as unknown as { mockRejectedValue(e: unknown): void }).mockRejectedValue(
-      new ConsoleError('UNAUTHORIZED', 'missing or wrong access token'),
+      new ConsoleError('UNAUTHORIZED', 'signature: signed by another key'),
     );
-    render(
-      <App
-        resolution={{ kind: 'ready', client: { api, mode: 'browser', events: statusStore('connected') } }}
-      />,
-    );
-    const page = await screen.findByTestId('access-problem');
-    expect(page.getAttribute('data-reason')).toBe('rejected');
-    expect(page.textContent).toContain('missing or wrong access token');
+    renderReady(api, 'browser');
+    await waitFor(() => expect(api.app.info).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('access-problem')).toBeNull();
+    expect(screen.getByTestId('connection-status')).toBeTruthy();
+  });
+
+  it('comes back by itself once the access link is opened in another tab', () => {
+    const onNewToken = vi.fn();
+    render(<AccessProblem reason="rejected" detail="stale" onNewToken={onNewToken} />);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'unrelated', newValue: 'x' }));
+    expect(onNewToken).not.toHaveBeenCalled();
+    window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_STORAGE_KEY, newValue: 'fresh' }));
+    expect(onNewToken).toHaveBeenCalledTimes(1);
   });
 
   it('shows the host mode and the live event stream state as it changes', async () => {
     const { api } = fakeApi();
     const events = statusStore('connecting');
-    const client: ConsoleClient = { api, mode: 'browser', events };
+    const client = testClient(api, 'browser', events);
     render(<App resolution={{ kind: 'ready', client }} />);
     const status = screen.getByTestId('connection-status');
     expect(status.getAttribute('data-mode')).toBe('browser');
@@ -184,9 +232,7 @@ describe('App shell', () => {
   it('opens on the walkthrough (the home page of a new profile) when no page is in the URL', () => {
     const { api } = fakeApi();
     render(
-      <App
-        resolution={{ kind: 'ready', client: { api, mode: 'desktop', events: statusStore('connected') } }}
-      />,
+      <App resolution={{ kind: 'ready', client: testClient(api, 'desktop', statusStore('connected')) }} />,
     );
     expect(screen.getByTestId('nav-walkthrough').getAttribute('aria-current')).toBe('page');
     expect(screen.getByTestId('nav-inspector').getAttribute('aria-current')).toBeNull();
@@ -196,9 +242,7 @@ describe('App shell', () => {
     window.location.hash = '#/inspector';
     const { api } = fakeApi();
     render(
-      <App
-        resolution={{ kind: 'ready', client: { api, mode: 'desktop', events: statusStore('connected') } }}
-      />,
+      <App resolution={{ kind: 'ready', client: testClient(api, 'desktop', statusStore('connected')) }} />,
     );
     const nav = screen.getByRole('navigation', { name: 'Pages' });
     const link = screen.getByTestId('nav-inspector');
