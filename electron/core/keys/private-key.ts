@@ -20,9 +20,6 @@ import {
 import { ConsoleError } from '../../contract/errors';
 import { rsaKeyObjectProblem } from '../jwt/rsa';
 
-/** Longest RSA modulus accepted, in bits (signing with more is slow and nobody needs it). */
-export const MAX_RSA_BITS = 16384;
-
 export type PrivateKeySource = 'pkcs8' | 'pkcs1' | 'jwk';
 
 export interface RsaPublicParts {
@@ -226,10 +223,9 @@ function fromKeyObject(key: KeyObject, source: PrivateKeySource, what: string): 
   // here, before anything is sealed or stored.
   const problem = rsaKeyObjectProblem(key);
   if (problem !== null) throw invalid(`${what} breaks the RSA key rules: ${problem}`);
+  // (The rules include what this runtime can verify with: a key over 16384 bits, or one with
+  // a wide exponent over 3072 bits, is refused there, never called damaged below.)
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits > MAX_RSA_BITS) {
-    throw invalid(`${what} is an RSA key of ${bits} bits: at most ${MAX_RSA_BITS} bits are accepted`);
-  }
   const publicKey = createPublicKey(key);
   // A private JWK or PEM whose parts disagree would sign tokens nothing verifies: check once.
   const probe = Buffer.from('dets-console key check');
