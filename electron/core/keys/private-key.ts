@@ -18,6 +18,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { ConsoleError } from '../../contract/errors';
+import { jwkMemberProblem } from '../jwt/jwk-members';
 import { rsaKeyObjectProblem } from '../jwt/rsa';
 
 export type PrivateKeySource = 'pkcs8' | 'pkcs1' | 'jwk';
@@ -181,6 +182,9 @@ function fromJwkText(text: string): ReadPrivateKey {
         'CRT members p, q, dp, dq, qi) or the key as PEM',
     );
   }
+  // Node's decoder would read standard base64 here without a word: one rule for every JWK.
+  const members = jwkMemberProblem(jwk);
+  if (members !== null) throw invalid(`the private JWK's ${members}`);
   if (jwk.use !== undefined && jwk.use !== 'sig') {
     throw invalid(`the JWK says use ${JSON.stringify(jwk.use)}: a signing key has use "sig"`);
   }
