@@ -7,7 +7,7 @@
  */
 import type { Check, CheckId, CheckStatus } from '../../contract/schemas/inspector';
 import type { DecodedToken } from './decode';
-import { describeType, GUIDE_FLOWS, judgeAlg, LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
+import { describeType, GUIDE_FLOWS, isBlankClaim, judgeAlg, LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
 import {
   describeClaimTime,
   formatDuration,
@@ -327,8 +327,9 @@ function checkIdentityClaim(
   const value = payload[id];
   if (typeof value !== 'string')
     return makeCheck(id, 'failed', `${id} is ${describeType(value)}, not a string`);
-  if (value.trim() === '') return makeCheck(id, 'failed', `${id} is empty`);
   const shown = JSON.stringify(value);
+  if (isBlankClaim(value))
+    return makeCheck(id, 'failed', value === '' ? `${id} is empty` : `${id} is only white space (${shown})`);
   if (expected === undefined)
     return makeCheck(id, 'passed', `${id} is ${shown} (no expected value given to compare with)`);
   if (value === expected) return makeCheck(id, 'passed', `${id} is ${shown}, as expected`);

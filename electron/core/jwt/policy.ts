@@ -93,6 +93,20 @@ export function judgeAlg(alg: unknown): AlgVerdict {
   };
 }
 
+/**
+ * Whether an obj or sub names no one: empty, or only white space (String.prototype.trim's: the
+ * Unicode White_Space characters and line terminators). The engine fails such a claim as empty
+ * (checks.ts), so a test customer whose obj or sub is blank could never be matched by any token:
+ * the customer directory refuses one by this same rule (bank/customers.ts).
+ *
+ * @example
+ * isBlankClaim('   ') // true
+ * isBlankClaim(' DE89 ') // false: compared exactly, so only a warning's business
+ */
+export function isBlankClaim(value: string): boolean {
+  return value.trim() === '';
+}
+
 /** "a number", "an array", "null"…: for messages about a value of the wrong type. */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';

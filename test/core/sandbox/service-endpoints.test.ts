@@ -143,7 +143,11 @@ describe('POST /api/v1/counterparty/{guid}/jwk/authenticate', () => {
     ],
     ['no flow', async (sb) => bankJwt(sb.key, bankClaims({ flow: undefined })), /^flow: no flow claim/],
     ['an empty obj', async (sb) => bankJwt(sb.key, bankClaims({ obj: '' })), /^obj is empty/],
-    ['an empty sub', async (sb) => bankJwt(sb.key, bankClaims({ sub: '  ' })), /^sub is empty/],
+    [
+      'a blank sub',
+      async (sb) => bankJwt(sb.key, bankClaims({ sub: '  ' })),
+      /^sub is only white space \(" {2}"\)/,
+    ],
     [
       'a numeric sub',
       async (sb) => bankJwt(sb.key, bankClaims({ sub: 42 })),
