@@ -17,6 +17,7 @@
  * Every kind of bad input becomes a failed check; nothing here throws.
  */
 import { ENGINE_CHECK_IDS, type Check, type CheckId } from '../../contract/schemas/inspector';
+import { trimHttpWhitespace } from '../../contract/schemas/token-whitespace';
 import {
   checkAlg,
   checkCrit,
@@ -174,7 +175,9 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
 
   // present
   const raw = request.token;
-  if (raw === undefined || raw.trim() === '') {
+  // RFC 9110 §5.5: a header value loses SP and HTAB at its ends, nothing else (token-whitespace.ts).
+  const token = raw === undefined ? '' : trimHttpWhitespace(raw);
+  if (raw === undefined || token === '') {
     const why = request.headerWhy ? `: ${request.headerWhy}` : '';
     add(
       makeCheck(
@@ -201,7 +204,6 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
   const now = request.nowSeconds;
 
   // structure
-  const token = raw.trim();
   decoded = decodeCompact(token);
   const d = decoded;
   let structure = lean && d.ok ? PASSED.structure : checkStructure(d);
