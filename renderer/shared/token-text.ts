@@ -3,7 +3,12 @@
  * (`CX-Authorization: Bearer eyJ…`, `X-Session-ID: eyJ…`), a JSON body (`"eyJ…"`), or a log line
  * wrapped over several lines. The UI strips these wrappers before inspecting and says what it
  * stripped, and it colours the raw text the same way so the engineer sees exactly what is sent.
+ *
+ * White space here is ASCII white space only, the same line `jwt inspect` draws (contract
+ * token-whitespace.ts): a U+00A0, U+FEFF, U+2028 or U+3000 stays in the token, which then fails
+ * `structure` naming the character, as the bank endpoints would judge it.
  */
+import { isAsciiWhitespace } from '../../electron/contract/schemas/token-whitespace';
 
 export type RunKind = 'ignored' | 'header' | 'payload' | 'signature' | 'extra' | 'dot';
 
@@ -21,8 +26,13 @@ export interface TokenText {
   runs: TextRun[];
 }
 
-const HEADER_NAME = /^["']?(CX-Authorization|X-Session-ID|Authorization|session_token)["']?\s*[:=]\s*/i;
-const BEARER = /^Bearer(?:\s+|$)/i;
+/** ASCII white space as a regex class (isAsciiWhitespace's five characters). */
+const WS = '[\\t\\n\\f\\r ]';
+const HEADER_NAME = new RegExp(
+  `^["']?(CX-Authorization|X-Session-ID|Authorization|session_token)["']?${WS}*[:=]${WS}*`,
+  'i',
+);
+const BEARER = new RegExp(`^Bearer(?:${WS}+|$)`, 'i');
 const QUOTES = new Set(['"', "'", '`']);
 const SEGMENT_KINDS: RunKind[] = ['header', 'payload', 'signature'];
 
@@ -38,11 +48,11 @@ export function analyzeTokenText(raw: string): TokenText {
   let start = 0;
   let end = raw.length;
   const skipSpace = () => {
-    while (start < end && /\s/.test(raw[start]!)) start++;
+    while (start < end && isAsciiWhitespace(raw[start]!)) start++;
   };
 
   const trimEnd = () => {
-    while (end > start && /\s/.test(raw[end - 1]!)) end--;
+    while (end > start && isAsciiWhitespace(raw[end - 1]!)) end--;
   };
   const note = (what: string) => {
     if (!stripped.includes(what)) stripped.push(what);
@@ -90,7 +100,7 @@ export function analyzeTokenText(raw: string): TokenText {
   let inner = 0;
   for (let i = start; i < end; i++) {
     const ch = raw[i]!;
-    if (/\s/.test(ch)) {
+    if (isAsciiWhitespace(ch)) {
       inner++;
       pushRun(runs, 'ignored', ch);
     } else if (ch === '.') {

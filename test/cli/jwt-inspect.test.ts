@@ -139,6 +139,51 @@ describe('dets-console jwt inspect', () => {
   });
 });
 
+// Issue 24 item 11: `jwt inspect` trims ASCII white space only (contract token-whitespace.ts).
+// Other white space around a pasted token stays, and the token fails `structure` naming it, as
+// the bank endpoints judge it: a verdict, exit 1, rather than exit 2, so the inspector never
+// gives such a token a judgement no endpoint gives.
+describe('dets-console jwt inspect and white space around the token', () => {
+  it('ignores TAB, LF, FF, CR and SPACE around the token, as argument and on stdin', async () => {
+    const token = await sign(key, fresh());
+    const arg = await cli(['jwt', 'inspect', `\t\r\n\f ${token} \r\n`, '--jwks-url', jwksUrl, '--json']);
+    expect(arg.code, arg.stdout).toBe(0);
+    const stdin = await cli(['jwt', 'inspect', '-', '--jwks-url', jwksUrl, '--json'], {
+      readStdin: async () => ` \t${token}\r\n\n`,
+    });
+    expect(stdin.code, stdin.stdout).toBe(0);
+  });
+
+  it.each([
+    ['U+00A0', '\u00a0', 'a no-break space (U+00A0'],
+    ['U+FEFF', '\ufeff', 'a byte order mark (U+FEFF'],
+    ['U+2028', '\u2028', 'a line separator (U+2028'],
+    ['U+3000', '\u3000', 'an ideographic space (U+3000'],
+  ])(
+    'fails `structure` (exit 1) for a token with %s before or after it, naming the character',
+    async (_n, ch, named) => {
+      const token = await sign(key, fresh());
+      for (const [text, segment] of [
+        [`${ch}${token}`, 'header'],
+        [`${token}${ch}`, 'signature'],
+      ] as const) {
+        for (const r of [
+          await cli(['jwt', 'inspect', ` ${text}\n`, '--jwks-url', jwksUrl, '--json']),
+          await cli(['jwt', 'inspect', '-', '--jwks-url', jwksUrl, '--json'], {
+            readStdin: async () => `${text}\n`,
+          }),
+        ]) {
+          expect(r.code).toBe(1);
+          const report = InspectReport.parse(JSON.parse(r.stdout));
+          const failed = report.checks.filter((c) => c.status === 'failed');
+          expect(failed[0]?.id).toBe('structure');
+          expect(failed[0]?.detail).toContain(`${segment} segment is not base64url: ${named}`);
+        }
+      }
+    },
+  );
+});
+
 describe('dets-console jwt: bad usage exits 2 with one line naming the flag', () => {
   const oneLine = (r: Run) => {
     expect(r.code).toBe(2);

@@ -13,6 +13,7 @@ import { createConsoleCore } from '../../electron/core/console-core';
 import { runBuiltCli, type CliResult } from './helpers';
 import { tempDataDirs } from './support/cli-run';
 import { rsaKeyPair } from '../support/rsa-pair';
+import { rsaKeyWithExponent, type ExponentKey } from '../core/jwt/rsa-exponent-key';
 
 const passphrase = 'a passphrase for the key rules test';
 const temp = tempDataDirs('dets-cli-keyrules-');
@@ -41,6 +42,9 @@ beforeAll(async () => {
 
 const e3 = rsaKeyPair({ modulusLength: 2048, publicExponent: 3 }).privateKey;
 const short = rsaKeyPair({ modulusLength: 1024 }).privateKey;
+let wideKey: ExponentKey | null = null;
+/** Made on first use (two 1540-bit primes take a moment). */
+const wide = () => (wideKey ??= rsaKeyWithExponent(3080, (1n << 64n) + 1n));
 const forms: Array<[string, string, (k: KeyObject) => string]> = [
   ['PEM PKCS#8', 'pem', (k) => k.export({ type: 'pkcs8', format: 'pem' }) as string],
   ['PEM PKCS#1', 'pem', (k) => k.export({ type: 'pkcs1', format: 'pem' }) as string],
@@ -80,6 +84,26 @@ describe('dets-console keys and the RSA key rules (built CLI)', () => {
     expect(line).toMatch(rule);
     expect(readFileSync(join(dataDir, 'keys', 'keys.json'), 'utf8')).toBe(before);
   });
+
+  // Issue 24 item 11: a key FIPS 186-5 allows but this runtime's OpenSSL cannot verify with
+  // (e = 2^64 + 1 with 3080 bits) is refused by the named rule, as PEM and as JWK; the key
+  // check used to call it "damaged" (its own signature does not verify).
+  it.each([
+    ['PEM PKCS#8', 'wide.pem', () => wide().privateKey.export({ type: 'pkcs8', format: 'pem' }) as string],
+    ['private JWK', 'wide.json', () => JSON.stringify(wide().jwk)],
+  ])(
+    'import refuses a %s the runtime cannot verify with: exit 2, one line naming the limit',
+    async (_f, file, text) => {
+      writeFileSync(join(files, file), text());
+      const before = readFileSync(join(dataDir, 'keys', 'keys.json'), 'utf8');
+      const line = refusal(await keys('import', join(files, file)));
+      expect(line).toMatch(
+        /^dets-console keys: FILE: .* breaks the RSA key rules: the RSA public exponent is a 65-bit number: a public exponent above 2\^64 with a modulus over 3072 bits \(this one has 3080\) cannot be used by this runtime's OpenSSL \([^)]+\), which refuses to verify with it$/,
+      );
+      expect(line).not.toMatch(/damaged/);
+      expect(readFileSync(join(dataDir, 'keys', 'keys.json'), 'utf8')).toBe(before);
+    },
+  );
 
   it('generate --bits 1024 is refused naming the rule; --bits 2048 works', async () => {
     const line = refusal(await keys('generate', '--bits', '1024'));

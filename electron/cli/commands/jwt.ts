@@ -9,6 +9,7 @@
  * the composer's warnings on stderr.
  */
 import type { CheckStatus, InspectReport } from '../../contract/schemas/inspector';
+import { trimAsciiWhitespace } from '../../contract/schemas/token-whitespace';
 import { createConsoleCore } from '../../core/console-core';
 import { formatDuration } from '../../core/jwt/time';
 import type { SignedJwt } from '../../contract/schemas/service';
@@ -77,8 +78,12 @@ async function inspectCommand(argv: string[], io: JwtIo): Promise<number> {
   }
   const dataDir = dataDirFlag(values['data-dir'], io, 'read');
 
-  const token = tokenArg === '-' ? (await (io.readStdin ?? readProcessStdin)()).trim() : tokenArg;
-  if (token.trim() === '') {
+  // ASCII white space only (a terminal's, a copied line's): a U+00A0 or U+FEFF around the token
+  // stays and fails `structure` naming the character, as the bank endpoints would judge it; an
+  // exit 2 would give such a token a verdict no endpoint gives (contract token-whitespace.ts).
+  const read = tokenArg === '-' ? await (io.readStdin ?? readProcessStdin)() : tokenArg;
+  const token = trimAsciiWhitespace(read);
+  if (token === '') {
     throw new UsageError(
       tokenArg === '-' ? 'TOKEN: stdin was empty' : 'TOKEN: empty (a compact JWS, or - to read stdin)',
     );

@@ -15,6 +15,7 @@
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventReader, EventStore } from '../store';
 import type { Check, CheckId } from '../../contract/schemas/inspector';
+import { trimHttpWhitespace } from '../../contract/schemas/token-whitespace';
 import {
   ENGINE_CHECK_IDS,
   checkAlg,
@@ -97,7 +98,8 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
     const skip = notCheckedWithout(SESSION_HEADER);
     return { ...rest, token: null, checks: LISTED.map((id) => makeCheck(id, 'skipped', skip)) };
   }
-  const decoded = decodeCompact(raw.trim());
+  // Trimmed as the engine trims a header value (RFC 9110 §5.5: SP and HTAB only).
+  const decoded = decodeCompact(trimHttpWhitespace(raw));
   const nowSeconds = Math.floor(Date.parse(event.at) / 1000);
   const checks: Check[] = [];
   let after = false;

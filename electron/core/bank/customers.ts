@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { CustomerView } from '../../contract/schemas/bank';
 import { Customer } from '../../contract/schemas/bank';
+import { isBlankClaim } from '../jwt/policy';
 import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
 import type { SecretSealer } from '../vault';
 
@@ -52,6 +53,24 @@ function describeIssues(error: z.ZodError, prefix: string): string {
     .join('; ');
 }
 
+/**
+ * BAD_ARGUMENT when the customer's obj or sub is only white space, naming the entry (`where`,
+ * e.g. "customers[2]") and the field: no token can ever match it, since the engine fails a blank
+ * obj or sub before any customer is looked up (the one rule: ../jwt/policy.ts isBlankClaim).
+ */
+function refuseBlankIdentity(c: Customer, where: string): void {
+  for (const field of ['obj', 'sub'] as const) {
+    const value = c[field];
+    if (value !== undefined && isBlankClaim(value)) {
+      throw new ConsoleError(
+        'BAD_ARGUMENT',
+        `${where}.${field} is only white space (${JSON.stringify(value)}): no token can match it, as a token whose ${field} is blank fails the ${field} check`,
+        { field },
+      );
+    }
+  }
+}
+
 /** Validates a whole `--users` array: each customer, and obj unique. Throws BAD_ARGUMENT naming the entry. */
 export function parseCustomers(value: unknown): Customer[] {
   if (!Array.isArray(value)) {
@@ -64,6 +83,7 @@ export function parseCustomers(value: unknown): Customer[] {
   if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customers'));
   const seen = new Map<string, number>();
   parsed.data.forEach((c, i) => {
+    refuseBlankIdentity(c, `customers[${i}]`);
     const first = seen.get(c.obj);
     if (first !== undefined) {
       throw new ConsoleError(
@@ -79,6 +99,7 @@ export function parseCustomers(value: unknown): Customer[] {
 export function parseCustomer(value: unknown): Customer {
   const parsed = Customer.safeParse(value);
   if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customer'));
+  refuseBlankIdentity(parsed.data, 'customer');
   return parsed.data;
 }
 

@@ -7,7 +7,15 @@
  */
 import type { Check, CheckId, CheckStatus } from '../../contract/schemas/inspector';
 import type { DecodedToken } from './decode';
-import { describeType, GUIDE_FLOWS, judgeAlg, LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
+import {
+  describeType,
+  GUIDE_FLOWS,
+  isBlankClaim,
+  judgeAlg,
+  LEEWAY_SECONDS,
+  MAX_BANK_JWT_LIFETIME_SECONDS,
+  SIGN_IN_FLOW,
+} from './policy';
 import {
   describeClaimTime,
   formatDuration,
@@ -40,9 +48,6 @@ export const CHECK_TITLES: Record<CheckId, string> = {
   time: 'Answered within 1 s',
   budget: 'Answered within the 1 s budget',
 };
-
-/** Lifetime above which the console's sandbox refuses a bank JWT (DESIGN.md "Sandbox service"). */
-const SANDBOX_MAX_LIFETIME_SECONDS = 3600;
 
 export function makeCheck(id: CheckId, status: CheckStatus, detail: string): Check {
   return { id, title: CHECK_TITLES[id], status, detail };
@@ -226,6 +231,21 @@ export function lifetimeSeconds(payload: Record<string, unknown>): number | null
   return exp.seconds - iat.seconds;
 }
 
+/**
+ * The words for a lifetime of zero or less, written once for the inspector's advice and the
+ * sandbox's lifetime check. The service guide's own sample has iat = exp; DESIGN.md caps the
+ * lifetime only from above ("Sandbox service": at most 1 hour), so such a token is judged by exp
+ * (with the leeway) like any other, and advised on, never refused for its lifetime.
+ */
+export function shortLifetimeNote(life: number): string {
+  const what =
+    life === 0
+      ? "iat equals exp: zero lifetime (the service guide's own sample does this)"
+      : `exp is ${formatDuration(-life)} before iat: negative lifetime`;
+  return `${what}; the token is judged by exp alone (with the ${LEEWAY_SECONDS} s leeway, see exp), but a verifier that wants exp after iat refuses it: set exp to iat plus the lifetime you mean`;
+}
+
+/** The inspector's advice on exp - iat: zero or negative, or longer than the sandbox accepts. */
 export function checkLifetime(payload: Record<string, unknown>): Check {
   const iat = readTimeClaim(payload, 'iat');
   const exp = readTimeClaim(payload, 'exp');
@@ -241,25 +261,39 @@ export function checkLifetime(payload: Record<string, unknown>): Check {
   }
   const life = exp.seconds - iat.seconds;
   const ms = iat.unit === 'ms' || exp.unit === 'ms' ? ' (read from milliseconds, see units)' : '';
-  if (life === 0) {
-    return makeCheck(
-      'lifetime',
-      'failed',
-      `iat equals exp: zero lifetime, so the token is expired the moment it is issued (the service guide's own sample does this)${ms}`,
-    );
-  }
-  if (life < 0) {
-    return makeCheck(
-      'lifetime',
-      'failed',
-      `exp is ${formatDuration(life)} before iat: negative lifetime${ms}`,
-    );
-  }
+  if (life <= 0) return makeCheck('lifetime', 'failed', `${shortLifetimeNote(life)}${ms}`);
   const long =
-    life > SANDBOX_MAX_LIFETIME_SECONDS
-      ? `; longer than the 1 h the console's sandbox accepts for a bank JWT`
+    life > MAX_BANK_JWT_LIFETIME_SECONDS
+      ? `; longer than the ${formatDuration(MAX_BANK_JWT_LIFETIME_SECONDS)} the console's sandbox accepts for a bank JWT`
       : '';
   return makeCheck('lifetime', 'passed', `${formatDuration(life)} from iat to exp${ms}${long}`);
+}
+
+/**
+ * The sandbox's lifetime rule (DESIGN.md "Sandbox service"): exp - iat at most `max` (its
+ * `max_lifetime_seconds` setting). A lifetime of zero or less passes with the advice of
+ * {@link shortLifetimeNote}: exp, checked before, already judged whether the token is expired.
+ */
+export function checkSandboxLifetime(payload: Record<string, unknown>, max: number): Check {
+  const iat = readTimeClaim(payload, 'iat');
+  const exp = readTimeClaim(payload, 'exp');
+  if (iat.state !== 'number' || exp.state !== 'number') {
+    return makeCheck('lifetime', 'skipped', 'not checked: needs iat and exp as numbers');
+  }
+  const life = exp.value - iat.value;
+  if (life <= 0) return makeCheck('lifetime', 'passed', shortLifetimeNote(life));
+  if (life > max) {
+    return makeCheck(
+      'lifetime',
+      'failed',
+      `exp - iat is ${life} s, more than the ${max} s the service accepts for a bank JWT`,
+    );
+  }
+  return makeCheck(
+    'lifetime',
+    'passed',
+    `${formatDuration(life)} from iat to exp, within ${formatDuration(max)}`,
+  );
 }
 
 export function checkUnits(payload: Record<string, unknown>): Check {
@@ -327,8 +361,9 @@ function checkIdentityClaim(
   const value = payload[id];
   if (typeof value !== 'string')
     return makeCheck(id, 'failed', `${id} is ${describeType(value)}, not a string`);
-  if (value.trim() === '') return makeCheck(id, 'failed', `${id} is empty`);
   const shown = JSON.stringify(value);
+  if (isBlankClaim(value))
+    return makeCheck(id, 'failed', value === '' ? `${id} is empty` : `${id} is only white space (${shown})`);
   if (expected === undefined)
     return makeCheck(id, 'passed', `${id} is ${shown} (no expected value given to compare with)`);
   if (value === expected) return makeCheck(id, 'passed', `${id} is ${shown}, as expected`);

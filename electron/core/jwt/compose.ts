@@ -15,12 +15,10 @@ import type { z } from 'zod';
 import type { KeyStore } from '../keys';
 import type { Composer, EnvironmentStore, SignedPairs } from '../service/types';
 import { objHints } from './obj-hints';
-import { LEEWAY_SECONDS, SIGN_IN_FLOW } from './policy';
+import { LEEWAY_SECONDS, MAX_BANK_JWT_LIFETIME_SECONDS, SIGN_IN_FLOW } from './policy';
 
 /** Default lifetime of a composed token, in seconds. */
 export const DEFAULT_TTL_SECONDS = 300;
-/** Longest lifetime the sandbox accepts (DESIGN.md "Sandbox service"), and likely the service. */
-export const MAX_ACCEPTED_TTL_SECONDS = 3600;
 
 export interface ComposerOptions {
   keys: Pick<KeyStore, 'sign' | 'get'>;
@@ -63,9 +61,9 @@ export function createComposer(options: ComposerOptions): Composer {
       if (input.sub.trim() !== input.sub) {
         warnings.push('sub starts or ends with white space: the bank compares it exactly');
       }
-      if (ttl > MAX_ACCEPTED_TTL_SECONDS) {
+      if (ttl > MAX_BANK_JWT_LIFETIME_SECONDS) {
         warnings.push(
-          `the lifetime is ${ttl} s: the sandbox refuses tokens living over 1 hour (${MAX_ACCEPTED_TTL_SECONDS} s), ` +
+          `the lifetime is ${ttl} s: the sandbox refuses tokens living over 1 hour (${MAX_BANK_JWT_LIFETIME_SECONDS} s), ` +
             'and the service likely does too',
         );
       }

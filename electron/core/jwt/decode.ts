@@ -62,6 +62,16 @@ export function base64urlProblem(text: string): { index: number | null; message:
   return null;
 }
 
+/** Characters a copied token often carries that print as nothing, by code point. */
+const INVISIBLE: Record<number, string> = {
+  0xa0: 'a no-break space',
+  0x200b: 'a zero-width space',
+  0x2028: 'a line separator',
+  0x2029: 'a paragraph separator',
+  0x3000: 'an ideographic space',
+  0xfeff: 'a byte order mark',
+};
+
 function describeChar(ch: string, code: number): string {
   switch (ch) {
     case '+':
@@ -81,7 +91,13 @@ function describeChar(ch: string, code: number): string {
       return `a quote (${ch})`;
     default: {
       const hex = code.toString(16).toUpperCase().padStart(4, '0');
-      return code < 0x20 || code === 0x7f ? `a control character (U+${hex})` : `'${ch}' (U+${hex})`;
+      if (code < 0x20 || code === 0x7f) return `a control character (U+${hex})`;
+      // Invisible when quoted: named instead. Pasted tokens pick these up from rich text.
+      const named = INVISIBLE[code];
+      if (named) return `${named} (U+${hex}, invisible; only ASCII white space around a token is ignored)`;
+      if (/^\s$/u.test(ch))
+        return `a white space character outside ASCII (U+${hex}, only ASCII white space around a token is ignored)`;
+      return `'${ch}' (U+${hex})`;
     }
   }
 }

@@ -17,6 +17,7 @@
  * Every kind of bad input becomes a failed check; nothing here throws.
  */
 import { ENGINE_CHECK_IDS, type Check, type CheckId } from '../../contract/schemas/inspector';
+import { trimHttpWhitespace } from '../../contract/schemas/token-whitespace';
 import {
   checkAlg,
   checkCrit,
@@ -25,10 +26,10 @@ import {
   checkIat,
   checkNbf,
   checkObj,
+  checkSandboxLifetime,
   checkStructure,
   checkSub,
   makeCheck,
-  readTimeClaim,
 } from './checks';
 import { decodeCompact, type DecodedToken } from './decode';
 import type { KeySet } from './key-source';
@@ -41,7 +42,6 @@ import {
   type AllowedAlg,
 } from './policy';
 import { signedParts, verifySignature, type SignatureVerdict } from './signature';
-import { formatDuration } from './time';
 
 export { ENGINE_CHECK_IDS };
 export type EngineCheckId = (typeof ENGINE_CHECK_IDS)[number];
@@ -86,7 +86,7 @@ export interface VerifyRequest {
   leewaySeconds?: number;
   obj?: ClaimJudge;
   sub?: ClaimJudge;
-  /** The sandbox's cap on exp - iat; the lifetime check runs only when given. */
+  /** The sandbox's cap on exp - iat (checks.ts checkSandboxLifetime); the lifetime check runs only when given. */
   maxLifetimeSeconds?: number;
   /** Stop at the first failure (endpoints) or run every check there is input for (inspector). */
   mode: 'first-failure' | 'all';
@@ -175,7 +175,9 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
 
   // present
   const raw = request.token;
-  if (raw === undefined || raw.trim() === '') {
+  // RFC 9110 §5.5: a header value loses SP and HTAB at its ends, nothing else (token-whitespace.ts).
+  const token = raw === undefined ? '' : trimHttpWhitespace(raw);
+  if (raw === undefined || token === '') {
     const why = request.headerWhy ? `: ${request.headerWhy}` : '';
     add(
       makeCheck(
@@ -202,7 +204,6 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
   const now = request.nowSeconds;
 
   // structure
-  const token = raw.trim();
   decoded = decodeCompact(token);
   const d = decoded;
   let structure = lean && d.ok ? PASSED.structure : checkStructure(d);
@@ -242,7 +243,7 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
     if (add(nbfOk ? PASSED.nbf : checkNbf(payload, now, leeway))) return finish();
     if (
       request.maxLifetimeSeconds !== undefined &&
-      add(checkMaxLifetime(payload, request.maxLifetimeSeconds))
+      add(checkSandboxLifetime(payload, request.maxLifetimeSeconds))
     ) {
       return finish();
     }
@@ -358,37 +359,6 @@ export async function verifyToken(request: VerifyRequest): Promise<EngineVerdict
     }
     return makeCheck('signature', 'failed', message);
   }
-}
-
-/** The sandbox's lifetime rule: exp - iat above zero and at most `max` (DESIGN.md "Sandbox service"). */
-function checkMaxLifetime(payload: Record<string, unknown>, max: number): Check {
-  const iat = readTimeClaim(payload, 'iat');
-  const exp = readTimeClaim(payload, 'exp');
-  if (iat.state !== 'number' || exp.state !== 'number') {
-    return makeCheck('lifetime', 'skipped', 'not checked: needs iat and exp as numbers');
-  }
-  const life = exp.value - iat.value;
-  if (life <= 0) {
-    return makeCheck(
-      'lifetime',
-      'failed',
-      life === 0
-        ? 'iat equals exp: zero lifetime, so the token is expired the moment it is issued'
-        : `exp is ${formatDuration(life)} before iat: negative lifetime`,
-    );
-  }
-  if (life > max) {
-    return makeCheck(
-      'lifetime',
-      'failed',
-      `exp - iat is ${life} s, more than the ${max} s the service accepts for a bank JWT`,
-    );
-  }
-  return makeCheck(
-    'lifetime',
-    'passed',
-    `${formatDuration(life)} from iat to exp, within ${formatDuration(max)}`,
-  );
 }
 
 async function judgeClaim(

@@ -6,6 +6,7 @@
  * that before this runs.
  */
 import type { Advice, Check, InspectInput, InspectReport, TimeClaim } from '../../contract/schemas/inspector';
+import { trimAsciiWhitespace } from '../../contract/schemas/token-whitespace';
 import { checkLifetime, checkUnits, lifetimeSeconds, readTimeClaim, withPayload } from './checks';
 import { equalsJudge, verifyToken, type EngineKeys } from './engine';
 import { decodeCompact } from './decode';
@@ -38,7 +39,8 @@ export async function inspectToken(input: InspectInput, deps: InspectDeps): Prom
   const nowMs = (deps.now ?? Date.now)();
   const nowSeconds = nowMs / 1000;
   // A pasted token often carries a trailing newline or spaces; inside the token they are errors.
-  const token = input.token.trim();
+  // Only ASCII white space goes: a U+00A0 or U+FEFF stays and fails structure, as at the bank.
+  const token = trimAsciiWhitespace(input.token);
   const keys = await loadKeys(input, deps, token);
   const verdict = await verifyToken({
     token,

@@ -14,6 +14,7 @@ import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { ConsoleError } from '../../contract/errors';
 import { checkJwksShape, type JwksDocument } from './fetch-jwks';
+import { jwkMemberProblem } from './jwk-members';
 import { looksLikePem, readPemPublicKey } from './pem';
 import { describeType, type AllowedAlg } from './policy';
 import { modulusBits, rsaJwkProblem, rsaKeyObjectProblem } from './rsa';
@@ -214,7 +215,10 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Why a public JWK cannot verify an RSA signature, or null when it can (the rules of rsa.ts included). */
+/**
+ * Why a public JWK cannot verify an RSA signature, or null when it can (base64url members,
+ * jwk-members.ts, and the rules of rsa.ts included).
+ */
 function jwkUnusable(jwk: Record<string, unknown>, label: string): string | null {
   if (jwk.kty !== 'RSA') return `${label} has kty ${JSON.stringify(jwk.kty)}, not "RSA"`;
   if (jwk.use !== undefined && jwk.use !== 'sig')
@@ -223,6 +227,8 @@ function jwkUnusable(jwk: Record<string, unknown>, label: string): string | null
     return `${label} has key_ops without "verify"`;
   if (typeof jwk.n !== 'string' || typeof jwk.e !== 'string')
     return `${label} lacks n or e: not an RSA public JWK`;
+  const members = jwkMemberProblem(jwk);
+  if (members) return `${label}: ${members}`;
   const rule = rsaJwkProblem(jwk.n, jwk.e);
   return rule ? `${label}: ${rule}` : null;
 }

@@ -22,6 +22,13 @@ export const SERVICE_ALG: AllowedAlg = 'RS256';
 /** Clock skew tolerated on exp, iat and nbf, in seconds (DESIGN.md "Bank endpoints"). */
 export const LEEWAY_SECONDS = 60;
 
+/**
+ * The longest lifetime (exp - iat) the sandbox accepts for a bank JWT by default (DESIGN.md
+ * "Sandbox service": at most 1 hour); its `max_lifetime_seconds` setting starts here, and the
+ * composer and the inspector warn past it. Written once.
+ */
+export const MAX_BANK_JWT_LIFETIME_SECONDS = 3600;
+
 /** Spec 2.4: flow is a constant, always sign-in. */
 export const SIGN_IN_FLOW = 'sign-in';
 
@@ -91,6 +98,20 @@ export function judgeAlg(alg: unknown): AlgVerdict {
     reason: 'not-allowed',
     message: `alg ${alg} is not allowed: accepted are ${allowed}; the service signs with ${SERVICE_ALG}`,
   };
+}
+
+/**
+ * Whether an obj or sub names no one: empty, or only white space (String.prototype.trim's: the
+ * Unicode White_Space characters and line terminators). The engine fails such a claim as empty
+ * (checks.ts), so a test customer whose obj or sub is blank could never be matched by any token:
+ * the customer directory refuses one by this same rule (bank/customers.ts).
+ *
+ * @example
+ * isBlankClaim('   ') // true
+ * isBlankClaim(' DE89 ') // false: compared exactly, so only a warning's business
+ */
+export function isBlankClaim(value: string): boolean {
+  return value.trim() === '';
 }
 
 /** "a number", "an array", "null"…: for messages about a value of the wrong type. */

@@ -8,6 +8,11 @@
  * (Bleichenbacher's e = 3 attack on lax PKCS#1 v1.5 verifiers; 1024-bit moduli are within
  * reach of factoring), and an even exponent is not a valid RSA key at all. Such a key is never
  * used to verify anything.
+ *
+ * One more rule is the runtime's, not FIPS's (issue 24 item 11): some keys the rules above allow
+ * cannot be used by the OpenSSL this console runs on (see {@link runtimeRsaProblem}). Such a key
+ * would make every token it signed fail `signature` as "signed by another key", so it is refused
+ * at intake naming the limit, like any other rule, from every source.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { MIN_RSA_BITS } from '../../contract/schemas/rsa-rules';
@@ -50,8 +55,45 @@ function exponentText(e: bigint): string {
 }
 
 /**
- * Why an RSA key with modulus `bits` bits and exponent `e` breaks the key rules, or null when it
- * keeps them. The message names the rule.
+ * The limits of the OpenSSL under Node (OpenSSL 3.0, `rsa_ossl_public_decrypt`): a modulus over
+ * OPENSSL_RSA_SMALL_MODULUS_BITS (3072) with an exponent over OPENSSL_RSA_MAX_PUBEXP_BITS (64
+ * bits) is refused ("bad e value"), and so is a modulus over OPENSSL_RSA_MAX_MODULUS_BITS
+ * (16384). Node's `crypto.verify` then answers false, exactly as for a forged signature.
+ * Measured on Node 20.20.2 / OpenSSL 3.0.19: e = 2^64 + 1 verifies with 3072 bits and fails
+ * with 3080 and 4096 bits; e = 2^64 - 59 verifies with 3088 bits (test/core/jwt/rsa-runtime.test.ts
+ * keeps these numbers honest on whatever runtime the tests run on); a valid signature of a
+ * 16381-bit multi-prime key verifies, one of a 16998-bit key does not (measured once: such keys
+ * take too long to make in a test).
+ */
+export const RUNTIME_SMALL_MODULUS_BITS = 3072;
+/** See {@link RUNTIME_SMALL_MODULUS_BITS}: the exponent's bit length allowed above it. */
+export const RUNTIME_MAX_EXPONENT_BITS = 64;
+/** See {@link RUNTIME_SMALL_MODULUS_BITS}: the largest modulus OpenSSL verifies with. */
+export const RUNTIME_MAX_MODULUS_BITS = 16384;
+
+const bitLength = (v: bigint): number => (v === 0n ? 0 : v.toString(2).length);
+
+/**
+ * Why this runtime cannot verify with an RSA key that the FIPS rules allow, or null when it can.
+ *
+ * @example
+ * runtimeRsaProblem(4096, (1n << 64n) + 1n) // "the RSA public exponent is a 65-bit number: …"
+ */
+export function runtimeRsaProblem(bits: number, e: bigint): string | null {
+  const openssl = `this runtime's OpenSSL (${process.versions.openssl ?? 'unknown version'})`;
+  if (bits > RUNTIME_MAX_MODULUS_BITS) {
+    return `the RSA modulus has ${bits} bits: a modulus over ${RUNTIME_MAX_MODULUS_BITS} bits cannot be used by ${openssl}, which refuses to verify with it`;
+  }
+  if (bits > RUNTIME_SMALL_MODULUS_BITS && bitLength(e) > RUNTIME_MAX_EXPONENT_BITS) {
+    return `the RSA public exponent is ${exponentText(e)}: a public exponent above 2^${RUNTIME_MAX_EXPONENT_BITS} with a modulus over ${RUNTIME_SMALL_MODULUS_BITS} bits (this one has ${bits}) cannot be used by ${openssl}, which refuses to verify with it`;
+  }
+  return null;
+}
+
+/**
+ * Why an RSA key with modulus `bits` bits and exponent `e` breaks the key rules (FIPS 186-5, then
+ * what this runtime can verify with: {@link runtimeRsaProblem}), or null when it keeps them.
+ * The message names the rule.
  *
  * @example
  * rsaRuleProblem(1024, 65537n) // "the RSA modulus has 1024 bits; at least 2048 are required"
@@ -62,7 +104,7 @@ export function rsaRuleProblem(bits: number, e: bigint): string | null {
   if (e % 2n === 0n || e <= MIN_RSA_EXPONENT || e >= MAX_RSA_EXPONENT) {
     return `the RSA public exponent is ${exponentText(e)}; it must be odd and between 2^16 and 2^256 (FIPS 186-5)`;
   }
-  return null;
+  return runtimeRsaProblem(bits, e);
 }
 
 /** {@link rsaRuleProblem} for a JWK's base64url `n` and `e`. */

@@ -6,6 +6,12 @@
  * the key set (key-source.ts), so a callback's verdict costs one RSA verification: inline while
  * the event loop is quiet, in libuv's thread pool while it is busy (see loopBusy). Keys reach
  * here only through a key set, which has already applied the RSA key rules (rsa.ts).
+ *
+ * Threat model: the signature's length is the token's to choose. RFC 8017 §8.1.2 step 1 (PSS)
+ * and §8.2.2 step 1 (PKCS#1 v1.5) require it to be exactly k octets, the modulus's length, and
+ * the verdict must not depend on the library: OpenSSL refuses a short RS* signature but accepts
+ * a PS* one with its leading zero octet stripped (issue 24, found by an independent oracle). So
+ * the length is judged here, once, before any library sees the signature.
  */
 import { constants, verify as cryptoVerify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -14,7 +20,11 @@ import type { AllowedAlg } from './policy';
 
 export type SignatureVerdict =
   | { ok: true }
-  | { ok: false; code: 'SIGNATURE_INVALID' | 'SIGNATURE_EMPTY' | 'VERIFY_ERROR'; message: string };
+  | {
+      ok: false;
+      code: 'SIGNATURE_INVALID' | 'SIGNATURE_EMPTY' | 'SIGNATURE_LENGTH' | 'VERIFY_ERROR';
+      message: string;
+    };
 
 const HASH: Record<AllowedAlg, string> = {
   RS256: 'sha256',
@@ -83,6 +93,30 @@ const verifyError = (label: string, err: unknown): SignatureVerdict => ({
   message: `could not verify with ${label}: ${err instanceof Error ? err.message : String(err)}`,
 });
 
+/** The modulus length k in octets, per key (asymmetricKeyDetails builds an object on each read). */
+const modulusOctets = new WeakMap<KeyObject, number>();
+function octetsOf(key: KeyObject): number {
+  let k = modulusOctets.get(key);
+  if (k === undefined) {
+    k = Math.ceil((key.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
+    modulusOctets.set(key, k);
+  }
+  return k;
+}
+
+/**
+ * Why a signature of `length` octets cannot be a signature of a key whose modulus has `k` octets
+ * (RFC 8017 §8.1.2 / §8.2.2 step 1), or null when the length is right.
+ */
+export function signatureLengthProblem(length: number, k: number, label: string): string | null {
+  if (length === k) return null;
+  const zero =
+    length === k - 1
+      ? ' (a signature whose leading zero octet was stripped is one octet short: the signer must left-pad it to k octets, RFC 8017 §5.2.1 I2OSP)'
+      : '';
+  return `the signature is ${length} octets, but ${label} has a ${k}-octet modulus: RFC 8017 (§8.1.2 for PS*, §8.2.2 for RS*) requires exactly ${k}${zero}`;
+}
+
 const judged = (good: boolean, label: string): SignatureVerdict =>
   good
     ? { ok: true }
@@ -106,6 +140,8 @@ export function verifySignature(
   alg: AllowedAlg,
   label: string,
 ): SignatureVerdict | Promise<SignatureVerdict> {
+  const length = signatureLengthProblem(parts.signature.length, octetsOf(key), label);
+  if (length !== null) return { ok: false, code: 'SIGNATURE_LENGTH', message: length };
   const input = keyInput(key, alg);
   if (!loopBusy()) {
     try {

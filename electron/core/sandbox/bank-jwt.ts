@@ -2,8 +2,9 @@
  * Verifying a bank's CX-Authorization JWT the way the service does (spec 2.4, 5; DESIGN.md
  * "Sandbox service"): the one engine (electron/core/jwt/engine.ts) with the sandbox's inputs:
  * the JWKs registered for THAT counterparty (chosen by kid), obj and sub non-empty strings (the
- * sandbox has no customer directory), and a lifetime exp - iat above zero and at most the
- * configured maximum (1 h). Every service endpoint and the sign-in flow use this one verifier.
+ * sandbox has no customer directory), and a lifetime exp - iat of at most the configured
+ * maximum (1 h); a lifetime of zero or less is judged by exp, with advice (DESIGN.md). Every
+ * service endpoint and the sign-in flow use this one verifier.
  *
  * It is on the hot path of the authenticate endpoint, so the registered JWKs become a key set
  * once per registration list (a replaced or added JWK makes a new list, so a replaced key is
@@ -25,7 +26,18 @@ export interface BankClaims {
 export type BankJwtRule = EngineCheckId;
 
 export type BankJwtVerdict =
-  | { ok: true; claims: BankClaims; kid: string; jwk_guid: string; alg: AllowedAlg }
+  | {
+      ok: true;
+      claims: BankClaims;
+      kid: string;
+      jwk_guid: string;
+      alg: AllowedAlg;
+      /**
+       * What the lifetime check advises on a token it passed (a zero or negative lifetime is
+       * judged by exp, never refused: checks.ts shortLifetimeNote), for a trace's detail; else null.
+       */
+      advice: string | null;
+    }
   | { ok: false; rule: BankJwtRule; detail: string };
 
 export class BankJwtVerifier {
@@ -66,8 +78,10 @@ export class BankJwtVerifier {
     const kid = v.decoded.header.kid as string;
     const registered = counterparty.jwks.find((r) => r.jwk.kid === kid);
     const payload = v.decoded.payload;
+    const life = (payload.exp as number) - (payload.iat as number);
     return {
       ok: true,
+      advice: life <= 0 ? (v.checks.find((c) => c.id === 'lifetime')?.detail ?? null) : null,
       kid,
       jwk_guid: registered?.jwk_guid ?? '',
       alg: v.alg,

@@ -1,6 +1,7 @@
 /**
  * What the sandbox accepts as a bank's public JWK (onboarding, POST and PUT .../jwk): spec 2.1
- * and DESIGN.md "Sandbox service". An RSA public key (kty RSA, n, e), use "sig" when given, an
+ * and DESIGN.md "Sandbox service". An RSA public key (kty RSA, n, e: base64url like every binary
+ * member, ../jwt/jwk-members.ts), use "sig" when given, an
  * allowed alg when given, a kid (keys are chosen by kid), the RSA key rules of ../jwt/rsa.ts
  * (at least 2048 bits, an odd exponent between 2^16 and 2^256), importable. Any
  * private member (d, p, q, dp, dq, qi, oth, k) is refused by name and never stored or echoed.
@@ -8,11 +9,10 @@
 import { importJWK, type JWK } from 'jose';
 import type { PublicJwk } from '../../contract/schemas/sandbox';
 import { ALLOWED_ALGS, judgeAlg, privateMembers, SERVICE_ALG } from '../jwt';
+import { jwkMemberProblem } from '../jwt/jwk-members';
 import { describeType } from '../jwt/policy';
 import { rsaJwkProblem } from '../jwt/rsa';
 import { badRequest } from './errors';
-
-const B64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Checks `value` (found at `where`, e.g. "data" or "jwk") and returns it as a PublicJwk, or
@@ -47,9 +47,9 @@ export async function checkRegistrableJwk(value: unknown, where: string): Promis
       fail(
         `${member} is ${v === undefined ? 'missing' : 'not a non-empty string'}; an RSA public JWK has n and e (base64url)`,
       );
-    if (!B64URL.test(v as string))
-      fail(`${member} is not base64url (no padding, '-' and '_' instead of '+' and '/')`);
   }
+  const members = jwkMemberProblem(jwk);
+  if (members !== null) fail(members);
   if (jwk.kid === undefined) fail('kid is missing; the service chooses the key to verify a JWT by its kid');
   if (typeof jwk.kid !== 'string' || jwk.kid.trim() === '')
     fail(`kid must be a non-empty string, not ${describeType(jwk.kid)}`);

@@ -1,11 +1,12 @@
 /** The sandbox's settings: defaults, and validated partial updates. */
 import { SandboxSettings } from '../../contract/schemas/sandbox';
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt/policy';
 import { badRequest } from './errors';
 import { describeZodError } from './validation';
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
   // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.
-  max_lifetime_seconds: 3600,
+  max_lifetime_seconds: MAX_BANK_JWT_LIFETIME_SECONDS,
   key_grace_seconds: 600,
   token_ttl_seconds: 300,
   // Spec 4.3; the public guide uses /api/dcm/notify.

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, createPublicKey, type KeyObject } from 'node:crypto';
-import { chmodSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,29 @@ async function rejection(p: Promise<unknown>): Promise<ConsoleError> {
 }
 
 const keysFile = () => join(dataDir, 'keys', 'keys.json');
+
+/** nobody on Debian (and most Linux systems); any uid without privileges would do. */
+const NOBODY = 65534;
+
+/**
+ * Runs `task` as an unprivileged user. Not root: as itself. Root: the data folder is handed to
+ * nobody (so its file modes are the only barrier) and this test process's effective uid and gid
+ * become nobody's for the task (every thread, libuv's pool included), then root's again, whatever
+ * happens. The saved set-user-ID stays 0, which is what lets it switch back.
+ */
+async function asUnprivileged<T>(dir: string, task: () => Promise<T>): Promise<T> {
+  if (process.getuid?.() !== 0) return task();
+  for (const p of [dir, join(dir, 'keys'), keysFile()]) chownSync(p, NOBODY, NOBODY);
+  process.setegid!(NOBODY);
+  process.seteuid!(NOBODY);
+  try {
+    expect(process.geteuid!()).toBe(NOBODY);
+    return await task();
+  } finally {
+    process.seteuid!(0);
+    process.setegid!(0);
+  }
+}
 const exportJwk = async (s: KeyStore, kid: string) =>
   JSON.parse((await s.export({ kid, format: 'jwk' })).text) as Record<string, string>;
 const modulusBits = (n: string) => Buffer.from(n, 'base64url').length * 8;
@@ -573,12 +596,26 @@ describe('storage', () => {
     expect(err.message).toContain('could not be opened');
   });
 
-  it('reports an unreadable keys.json as STATE_DAMAGED', async () => {
-    if (process.platform === 'win32' || process.getuid?.() === 0) return; // root reads anything
+  // Issue 24 item 12: this used to return early as root (as CI runs), passing without a check.
+  // Root reads a mode-000 file (CAP_DAC_OVERRIDE), so as root the test asserts that, and then
+  // drops to nobody's effective ids for the read that must fail (asUnprivileged). POSIX only:
+  // a platform without uids fails here, never passes silently.
+  it('reports an unreadable keys.json as STATE_DAMAGED, naming the file and the error, and leaves it untouched', async () => {
+    if (process.getuid === undefined) throw new Error('this test needs POSIX file modes and uids');
+    const text = '{"version":1,"keys":[]}';
     mkdirSync(join(dataDir, 'keys'), { recursive: true });
-    writeFileSync(keysFile(), '{}');
+    writeFileSync(keysFile(), text);
     chmodSync(keysFile(), 0o000);
-    expect((await rejection(store.list())).code).toBe('STATE_DAMAGED');
+    if (process.getuid() === 0) {
+      // What a root process does get: the file is read whatever its mode.
+      expect(await store.list()).toEqual([]);
+    }
+    const err = await asUnprivileged(dataDir, () => rejection(store.list()));
+    expect(err.code).toBe('STATE_DAMAGED');
+    expect(err.message).toContain(keysFile());
+    expect(err.message).toContain('could not be read (EACCES)');
+    chmodSync(keysFile(), 0o600);
+    expect(readFileSync(keysFile(), 'utf8')).toBe(text);
   });
 
   it('writes no private key material anywhere under the data folder', async () => {

@@ -32,6 +32,20 @@ describe('analyzeTokenText', () => {
     expect(kinds).toEqual(['header', 'dot', 'payload', 'dot', 'signature', 'dot', 'extra', 'dot', 'extra']);
   });
 
+  // Issue 24 item 11: the page strips what `jwt inspect` strips, ASCII white space only; these
+  // stay in the token, which then fails `structure` naming the character, as at the bank.
+  it.each([
+    ['U+00A0 no-break space', '\u00a0'],
+    ['U+FEFF byte order mark', '\ufeff'],
+    ['U+2028 line separator', '\u2028'],
+    ['U+3000 ideographic space', '\u3000'],
+  ])('keeps a %s around or inside the token', (_name, ch) => {
+    expect(analyzeTokenText(`${ch}${T}${ch}`).token).toBe(`${ch}${T}${ch}`);
+    expect(analyzeTokenText(`aaa.b${ch}bb.ccc`).token).toBe(`aaa.b${ch}bb.ccc`);
+    expect(analyzeTokenText(`Bearer${ch}${T}`).stripped).not.toContain('`Bearer ` prefix');
+    expect(analyzeTokenText(`\t\r\n\f ${ch}${T}`)).toMatchObject({ token: `${ch}${T}`, stripped: [] });
+  });
+
   it('a lone prefix is not a token', () => {
     expect(analyzeTokenText('Bearer  ').token).toBe('');
   });
