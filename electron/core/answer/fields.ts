@@ -22,7 +22,8 @@ export interface Finding {
   warning?: string;
 }
 
-const PASSED: Finding = Object.freeze({ status: 'passed', detail: '' });
+/** Lean mode's pass, without words: shared and frozen, so a passing rule allocates nothing. */
+export const LEAN_PASS: Finding = Object.freeze({ status: 'passed', detail: '' });
 /** Blank is empty or only whitespace (the whitespace String.prototype.trim removes). */
 const ONLY_WHITESPACE = /^\s*$/;
 
@@ -84,7 +85,7 @@ export function requiredString(
       detail: `${name} is only whitespace (${v.length} character${v.length === 1 ? '' : 's'})`,
     };
   }
-  if (lean) return PASSED;
+  if (lean) return LEAN_PASS;
   const n = codePoints(v);
   return {
     status: 'passed',
@@ -107,7 +108,7 @@ export function externalIdLength(body: Record<string, unknown>, lean: boolean): 
       detail: `external_id is ${n} code points long: over the ${EXTERNAL_ID_MAX_CODE_POINTS} spec 2.5 and 8 allow`,
     };
   }
-  if (lean) return PASSED;
+  if (lean) return LEAN_PASS;
   return {
     status: 'passed',
     detail: `external_id is ${n} code point${n === 1 ? '' : 's'} long (at most ${EXTERNAL_ID_MAX_CODE_POINTS})`,
@@ -132,7 +133,7 @@ export function optionalFields(body: Record<string, unknown>, lean: boolean): Fi
     ? `${nulls.join(', ')} ${nulls.length === 1 ? 'is' : 'are'} null: counted as absent (spec 2.5: an optional string; leave it out rather than send null)`
     : undefined;
   if (wrong) return { status: 'failed', detail: wrong.join('; '), ...(warning ? { warning } : {}) };
-  if (lean && !warning) return PASSED;
+  if (lean && !warning) return LEAN_PASS;
   const present = OPTIONAL_FIELDS.filter((name) => typeof body[name] === 'string');
   const words =
     present.length > 0

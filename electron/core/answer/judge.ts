@@ -26,7 +26,14 @@ import type { Check } from '../../contract/schemas/inspector';
 import { isJsonContentType } from '../http/body';
 import { budgetDetail, overBudget } from '../http/budget';
 import type { ExchangeResult } from '../http/exchange';
-import { describeValue, externalIdLength, optionalFields, requiredString, type Finding } from './fields';
+import {
+  describeValue,
+  externalIdLength,
+  LEAN_PASS,
+  optionalFields,
+  requiredString,
+  type Finding,
+} from './fields';
 import { ANSWER_TITLES, answerCheck, type AnswerCheckId } from './titles';
 
 /** The callbacks a bank offers (spec 4.2). */
@@ -148,15 +155,15 @@ export function judgeAnswer(request: JudgeRequest): AnswerVerdict {
   }
   add(
     'reachable',
-    lean
-      ? { status: 'passed', detail: '' }
-      : { status: 'passed', detail: `an HTTP answer arrived (${answer.status})` },
+    lean ? LEAN_PASS : { status: 'passed', detail: `an HTTP answer arrived (${answer.status})` },
   );
   const late = overBudget(answer.durationMs);
-  add('budget', {
-    status: late ? 'failed' : 'passed',
-    detail: late || !lean ? budgetDetail(answer.durationMs) : '',
-  });
+  add(
+    'budget',
+    lean && !late
+      ? LEAN_PASS
+      : { status: late ? 'failed' : 'passed', detail: budgetDetail(answer.durationMs) },
+  );
   add('status', judgeStatus(route, answer.status, token, lean));
 
   if (!token.passed) {
@@ -194,8 +201,7 @@ function memberFinding(id: AnswerCheckId, body: Record<string, unknown>, lean: b
 /** Spec 4.2, 5.6, 7: 200 when every check passes, 401 when one fails. */
 function judgeStatus(route: AnswerRoute, s: number, token: TokenOutcome, lean: boolean): Finding {
   if (token.passed) {
-    if (s === 200)
-      return lean ? { status: 'passed', detail: '' } : { status: 'passed', detail: 'answered 200' };
+    if (s === 200) return lean ? LEAN_PASS : { status: 'passed', detail: 'answered 200' };
     return {
       status: 'failed',
       detail:
@@ -242,14 +248,28 @@ function parseBody(
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/**
+ * isJsonContentType, remembering the last type asked: the console's own bank sends one
+ * Content-Type on every answer, and splitting it again per callback is work for nothing.
+ */
+let lastType: string | null | undefined;
+let lastIsJson = false;
+function isJsonType(type: string | null | undefined): boolean {
+  if (type !== lastType) {
+    lastType = type;
+    lastIsJson = isJsonContentType(type ?? undefined);
+  }
+  return lastIsJson;
+}
+
 /** A JSON object passes whatever its Content-Type; a non-JSON one is a warning (DESIGN.md). */
 function jsonFinding(body: Record<string, unknown>, type: string | null | undefined, lean: boolean): Finding {
-  const warning = isJsonContentType(type ?? undefined)
+  const warning = isJsonType(type)
     ? undefined
     : type
       ? `Content-Type is ${JSON.stringify(type)}, not application/json: the body is a JSON object, so it passes, but a strict client may not read it`
       : 'no Content-Type: the body is a JSON object, so it passes, but send application/json';
-  if (lean && !warning) return { status: 'passed', detail: '' };
+  if (lean && !warning) return LEAN_PASS;
   const n = Object.keys(body).length;
   const words = `a JSON object with ${n} member${n === 1 ? '' : 's'}`;
   return {
