@@ -265,6 +265,8 @@ export function callbackFact(e: EventSummary, full: EventDetail | null): Callbac
     const bad = full.forward.verdicts.find((v) => v.status === 'failed');
     forwardOk = !bad && full.forward.status === 200;
     if (bad && e.failed_check === null) detail = `the forward target failed ${bad.id}: ${bad.detail}`;
+    else if (detail !== null && bad?.id === e.failed_check)
+      detail = `${detail} (the forward target's answer)`;
     else if (full.forward.error && detail === null)
       detail = `the forward target did not answer: ${full.forward.error}`;
   }
