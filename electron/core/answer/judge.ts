@@ -125,11 +125,12 @@ const PASSED = Object.fromEntries(
  * Judges one answer to a callback.
  *
  * @example
- * const v = judgeAnswer({ route: '/user_auth', token: { passed: true },
- *   answer: { arrived: true, status: 200, durationMs: 12, contentType: 'application/json',
- *             body: '{"external_id":"e1","key":"k","phone":"+49"}' } });
- * v.ok; // true
- * judgeAnswer({ ...same, answer: { ...answer, body: '{"external_id":"e1","key":"k"}' } }).failed; // 'phone'
+ * const answer = { arrived: true, status: 200, durationMs: 12, contentType: 'text/plain',
+ *   body: '{"external_id":"e1","key":"k"}' } as const;
+ * const v = judgeAnswer({ route: '/user_auth', token: { passed: true }, answer });
+ * v.failed;   // 'phone'
+ * v.detail;   // 'phone missing'
+ * v.warnings; // ['Content-Type is "text/plain", not application/json: …']
  */
 export function judgeAnswer(request: JudgeRequest): AnswerVerdict {
   const { route, answer, token } = request;
