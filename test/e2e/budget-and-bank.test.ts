@@ -4,9 +4,11 @@
  * through "Apply behaviours" (its state comes from the core, bank.changed included), and a
  * callback answered over the 1 s budget (a 1.5 s delay behaviour) is failed `budget` in the
  * walkthrough, on the Callbacks page, under its "Failed only" filter and its grouping, and in
- * the sandbox's trace: one verdict on every page.
+ * the sandbox's trace: one verdict on every page; and (issue 24) a behaviour leaving phone out of
+ * the answer fails `phone` on the same pages, the one answer judge judging the console's own answer.
  */
 import { describe, expect, it } from 'vitest';
+import type { Trace } from '../../electron/contract/schemas/sandbox';
 import { BankPageModel } from './pages/bank-page';
 import { CallbacksPageModel } from './pages/callbacks-page';
 import { WalkthroughPageModel } from './pages/walkthrough-page';
@@ -45,7 +47,7 @@ describe('state from the core and one verdict per callback', () => {
     const result = await walkthrough.run('sign-in');
     expect(result.ok).toBe(false);
     await walkthrough.waitForState('sign-in', 'failed');
-    expect(await walkthrough.reason('sign-in')).toMatch(/answered in \d+ ms: over the 1 s budget/);
+    expect(await walkthrough.reason('sign-in')).toMatch(/answered in [\d,]+ ms: over the 1 s budget/);
     expect(await walkthrough.fix('sign-in')).toMatch(/Answer within 1 second/);
 
     const callbacks = new CallbacksPageModel(session().page);
@@ -64,16 +66,42 @@ describe('state from the core and one verdict per callback', () => {
     expect(await callbacks.row(id!).getAttribute('data-failed-check')).toBe('budget');
     expect(await callbacks.detailChecks()).toContainEqual(['budget', 'failed']);
 
-    // The sandbox's trace of the same sign-in: its deadline step failed, in the same words.
-    const traces = (await api('sandbox.traces', {})) as Array<{
-      kind: string;
-      steps: Array<{ id: string; status: string; detail: string }>;
-    }>;
-    const deadline = traces.find((t) => t.kind === 'sign-in')?.steps.find((s) => s.id === 'deadline');
-    expect(deadline).toMatchObject({
+    // The sandbox's trace of the same sign-in: its budget step failed, in the same words.
+    const traces = (await api('sandbox.traces', {})) as Trace[];
+    const budget = traces.find((t) => t.kind === 'sign-in')?.steps.find((s) => s.id === 'budget');
+    expect(budget).toMatchObject({
       status: 'failed',
       detail: expect.stringMatching(/over the 1 s budget/),
     });
+  });
+
+  it('the behaviour "omit phone": answered 200, and failed `phone` on the Callbacks page, in events, the walkthrough and the trace', async () => {
+    await api('bank.setBehaviours', { user_auth: { omit_field: 'phone' } });
+    const callbacks = new CallbacksPageModel(session().page);
+    await callbacks.open();
+    const known = await callbacks.ids();
+    const walkthrough = new WalkthroughPageModel(session().page);
+    await walkthrough.goTo('walkthrough', 'walkthrough-page');
+    expect((await walkthrough.run('sign-in')).ok).toBe(false);
+    await walkthrough.waitForState('sign-in', 'failed');
+    expect(await walkthrough.summary('sign-in')).toMatch(/stopped at phone/);
+    expect(await walkthrough.reason('sign-in')).toMatch(/phone missing$/);
+    expect(await walkthrough.fix('sign-in')).toMatch(/omit-phone behaviour/);
+
+    await callbacks.open();
+    const id = await callbacks.waitForNew(known);
+    const row = callbacks.row(id);
+    expect(await row.getAttribute('data-failed-check')).toBe('phone');
+    expect(await row.getByTestId('callback-outcome').textContent()).not.toMatch(/passed/);
+    await callbacks.openDetail(id);
+    expect(await callbacks.detailChecks()).toContainEqual(['phone', 'failed']);
+    const stored = (await api('events.get', { id })) as { status: number; failed_check: string };
+    // The answer is what the behaviour says (200 without phone); the verdict is the judge's.
+    expect(stored).toMatchObject({ status: 200, failed_check: 'phone' });
+
+    const traces = (await api('sandbox.traces', {})) as Trace[];
+    expect(traces.find((t) => t.kind === 'sign-in')).toMatchObject({ ok: false, failed: 'phone' });
+    await api('bank.setBehaviours', {});
   });
 
   it('raised no page errors', () => {

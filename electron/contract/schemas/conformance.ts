@@ -57,6 +57,11 @@ export const CaseResult = z.object({
   status: CaseStatus,
   /** What was sent, what came back, what was expected. */
   detail: z.string(),
+  /**
+   * The valid-token cases: the check of the one answer judge that failed (`status`, `phone`,
+   * `budget`…), null when the answer passed; absent for cases the judge does not decide.
+   */
+  failed_check: z.string().nullable().optional(),
   /** The callback path the case ran against, null for none. */
   route: z.string().nullable(),
   /** The spec sections the case checks, e.g. "2.5, 4.2". */

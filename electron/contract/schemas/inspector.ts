@@ -50,22 +50,50 @@ export const ENGINE_CHECK_IDS = [
 export const CHECK_IDS = [...ENGINE_CHECK_IDS.filter((id) => id !== 'present'), 'units'] as const;
 
 /**
- * Ids beyond the token's own checks: the verdicts on a forwarded answer (forward mode: the
- * backend was reachable, answered a fitting status, JSON, the required fields, an external_id
- * within 500 symbols, within the 1 s budget).
+ * The answer judge's checks (DESIGN.md "Bank endpoints", "One judge of the bank's answer";
+ * electron/core/answer/judge.ts), in the order they run: an HTTP answer arrived, within the 1 s
+ * budget, status 200, a JSON object, then per route: /user_auth external_id, external_id_length,
+ * key, phone, fields; /key key; /external_id external_id, external_id_length. The same ids on
+ * every page: a callback's event, forward mode's verdicts, the sandbox's sign-in trace, the
+ * conformance runner's valid cases and the walkthrough.
  */
-export const FORWARD_VERDICT_IDS = ['reachable', 'status', 'json', 'fields', 'external_id', 'time'] as const;
+export const ANSWER_CHECK_IDS = [
+  'reachable',
+  'budget',
+  'status',
+  'json',
+  'external_id',
+  'external_id_length',
+  'key',
+  'phone',
+  'fields',
+] as const;
+export type AnswerCheckId = (typeof ANSWER_CHECK_IDS)[number];
+
+/**
+ * Ids stored before the one answer judge (issue 24): forward mode's `time` (now `budget`). Events
+ * in older profiles still carry it, so it still parses and shows; nothing new is written with it.
+ * (The sandbox's old `deadline` step is a trace step id, a free string, so it needs no entry.)
+ */
+export const LEGACY_ANSWER_CHECK_IDS = ['time'] as const;
 
 /**
  * A callback whose token passed every check but whose answer took longer than the 1 s budget
  * (spec 4.2, 8) failed `budget` (issue 13 item 2: one verdict on every page).
  */
-export const BUDGET_CHECK_ID = 'budget';
+export const BUDGET_CHECK_ID = 'budget' satisfies AnswerCheckId;
 /** Spec 4.2 / 8: each callback must answer within 1 second. */
 export const CALLBACK_BUDGET_MS = 1000;
 
-export const CheckId = z.enum([...ENGINE_CHECK_IDS, 'units', ...FORWARD_VERDICT_IDS, BUDGET_CHECK_ID]);
+export const CheckId = z.enum([
+  ...ENGINE_CHECK_IDS,
+  'units',
+  ...ANSWER_CHECK_IDS,
+  ...LEGACY_ANSWER_CHECK_IDS,
+]);
 export type CheckId = z.infer<typeof CheckId>;
+/** The token checks' ids (and the inspector's advice), apart from the answer's. */
+export type TokenCheckId = Exclude<CheckId, AnswerCheckId | (typeof LEGACY_ANSWER_CHECK_IDS)[number]>;
 
 export const CheckStatus = z.enum(['passed', 'failed', 'skipped']);
 export type CheckStatus = z.infer<typeof CheckStatus>;

@@ -47,7 +47,12 @@ export const SandboxKey = z.object({
 export type SandboxKey = z.infer<typeof SandboxKey>;
 
 export const TraceStep = z.object({
-  /** Stable id of the rule or action, e.g. bank_jwt, reachable, deadline, status, json, external_id, external_id_length, key, phone, delivered. */
+  /**
+   * Stable id of the rule or action: bank_jwt, bank_url, then the answer judge's checks
+   * (ANSWER_CHECK_IDS: reachable, budget, status, json, external_id, external_id_length, key,
+   * phone, fields), or delivered. Traces stored before the answer judge may carry `deadline`
+   * (now `budget`): a free string, so they still parse and show.
+   */
   id: z.string(),
   title: z.string(),
   status: z.enum(['passed', 'failed', 'skipped', 'info']),

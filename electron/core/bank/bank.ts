@@ -32,15 +32,10 @@ import { exchange } from '../http/exchange';
 import { HttpError } from '../http/http-error';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
-import {
-  CALLBACK_BUDGET_MS,
-  forwardRequest,
-  judgeCallback,
-  judgeNotification,
-  type ForwardOutcome,
-} from './forward';
+import { CALLBACK_BUDGET_MS, forwardRequest, type ForwardOutcome } from './forward';
 import { JwksClient, type JwksState } from '../jwt';
-import { BUDGET_CHECK_ID, budgetDetail, overBudget } from '../http/budget';
+import { answerOfExchange, judgeNotificationAnswer, type AnswerRoute } from '../answer';
+import { judgeCallback } from './callback-verdict';
 import { rebuildCallbackDetail, recordVerdict } from './callback-detail';
 import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
@@ -71,6 +66,8 @@ interface Reply {
   recorded: () => string | null;
   /** The headers as sent, Content-Length included, when made with the reply (else send adds it). */
   wire?: Record<string, string>;
+  /** The value `text` is the JSON of, when the bank built it: judged as it is (callback-verdict.ts). */
+  value?: unknown;
 }
 
 const masked = (key: string) => `<masked: ${[...key].length} characters>`;
@@ -105,6 +102,7 @@ function jsonReply(
     text,
     recorded,
     wire: wireHeaders(headers, text),
+    value: body,
   };
 }
 
@@ -297,7 +295,6 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         method: 'GET',
         headers: typeof token === 'string' ? { 'X-Session-ID': token } : {},
       });
-      outcome.verdicts = judgeCallback(route, outcome.result, verdict.ok, verdict.failed);
       return { reply: passThrough(outcome), verdict, forward: outcome };
     }
     if (b?.delay_ms) await sleep(b.delay_ms);
@@ -358,19 +355,11 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
 
   function callbackEvent(a: AnsweredCallback): NewEvent {
     const { req, reply, verdict, forward, duration } = a;
-    // Issue 13 item 2: a callback answered over the 1 s budget (spec 4.2, 8) failed, whatever it
-    // answered; decided here, once, so every page reads the same verdict from failed_check. A
-    // token check that failed first keeps its name (the budget is then a warning beside it).
-    const late = overBudget(duration);
-    const failed = verdict ? (verdict.failed ?? (late ? BUDGET_CHECK_ID : null)) : null;
-    const failedDetail = verdict?.failed
-      ? verdict.detail
-      : failed === BUDGET_CHECK_ID
-        ? budgetDetail(duration)
-        : null;
-    const over = late && failed !== BUDGET_CHECK_ID ? budgetDetail(duration) : null;
-    const own = verdict?.warning || null;
-    const warning = own && over ? `${own}; ${over}` : own || over || null;
+    // One verdict per callback (issue 24): the token's, then the answer judge's on what was
+    // answered (the budget included), decided here, once, so every page reads failed_check.
+    const judged = verdict
+      ? judgeCallback({ route: a.path as AnswerRoute, verdict, reply, forward, durationMs: duration })
+      : null;
     // blankEvent's object filled in place, not spread into a new literal: built as a spread, about
     // 250 KB per scavenge at 2,000 callbacks/s outlived two scavenges (promoted into the old
     // generation, where the major collections that stall the loop at a fixed rate reclaim it);
@@ -380,11 +369,11 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     event.path = a.path;
     event.method = a.method;
     event.status = reply.status;
-    event.failed_check = failed;
+    event.failed_check = judged?.failed ?? null;
     event.obj = verdict?.obj ?? null;
     event.sub = verdict?.sub ?? null;
     event.duration_ms = duration;
-    event.warning = warning;
+    event.warning = judged?.warning ?? null;
     event.remote = a.remote;
     event.request = { method: req.method, url: req.url, headers: recordHeaders(req.headers), body: null };
     event.response = { status: reply.status, headers: reply.headers, body: reply.recorded() };
@@ -396,11 +385,11 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
           status: forward.result.ok ? forward.result.status : null,
           duration_ms: forward.result.durationMs,
           error: forward.result.ok ? null : forward.result.message,
-          verdicts: forward.verdicts,
+          verdicts: judged?.forwardVerdicts ?? [],
         }
       : null;
     // The decoded token and the checks are rebuilt on read from the raw token and this.
-    if (verdict) event.data = recordVerdict(failedDetail);
+    if (judged) event.data = recordVerdict(judged.detail);
     return event;
   }
 
@@ -510,7 +499,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         headers: { 'Content-Type': String(req.headers['content-type']) },
         body: read.text,
       });
-      outcomeF.verdicts = judgeNotification(outcomeF.result);
+      outcomeF.verdicts = judgeNotificationAnswer(answerOfExchange(outcomeF.result));
       return {
         reply: passThrough(outcomeF),
         outcome: 'accepted',

@@ -8,13 +8,23 @@
  * (ENGINE_CHECK_IDS): the checks before the failed one passed (their details re-derived from the
  * token and the time of the callback where the check is pure, else "passed when the callback
  * was judged"), the failed one with the detail recorded, the rest "not checked: X failed first".
+ * Then the answer checks (issue 24: the one answer judge, core/answer): judged again from the
+ * recorded answer (status, body with the user secret masked, Content-Type, duration), the check
+ * that decided keeping the words recorded when it was judged; events recorded before the judge
+ * (no `answer` mark) get only the budget, as they were judged then.
  *
  * Threat model: a stored event is the console's own record, but the token in it came from the
  * network; it is only decoded here (decodeCompact never throws), never verified or trusted.
  */
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventReader, EventStore } from '../store';
-import type { Check, CheckId } from '../../contract/schemas/inspector';
+import {
+  ANSWER_CHECK_IDS,
+  type Check,
+  type CheckId,
+  type TokenCheckId,
+} from '../../contract/schemas/inspector';
+import { ANSWER_ROUTES, answerCheck, judgeAnswer, type AnswerCheckId, type AnswerRoute } from '../answer';
 import { trimHttpWhitespace } from '../../contract/schemas/token-whitespace';
 import {
   ENGINE_CHECK_IDS,
@@ -38,10 +48,12 @@ import { BANK_CHECK_IDS, SESSION_HEADER } from './verify';
 export interface RecordedVerdict {
   /** The failed check's detail (null when every check passed). */
   detail: string | null;
+  /** The answer was judged too (issue 24); absent in events recorded before the answer judge. */
+  answer?: 1;
 }
 
 /** The bank's checks as a verdict lists them (present has no entry: see verify.ts). */
-const LISTED: readonly CheckId[] = ENGINE_CHECK_IDS.filter(
+const LISTED: readonly TokenCheckId[] = ENGINE_CHECK_IDS.filter(
   (id) => id !== 'present' && (BANK_CHECK_IDS as readonly string[]).includes(id),
 );
 
@@ -56,27 +68,77 @@ const PURE: Partial<Record<CheckId, (d: DecodedToken, nowSeconds: number) => Che
   flow: (d) => (d.payload ? checkFlow(d.payload) : null),
 };
 
-/** The `data` a callback event carries for its verdict to be rebuilt on read. */
+/** The `data` a callback event carries for its verdict to be rebuilt on read (token and answer judged). */
 export function recordVerdict(failedDetail: string | null): { verdict: RecordedVerdict } {
-  return { verdict: { detail: failedDetail } };
+  return { verdict: { detail: failedDetail, answer: 1 } };
 }
 
 function recordedOf(event: EventDetail): RecordedVerdict | null {
-  const data = event.data as { verdict?: { detail?: unknown } } | undefined;
+  const data = event.data as { verdict?: { detail?: unknown; answer?: unknown } } | undefined;
   const v = data?.verdict;
   if (!v || typeof v !== 'object') return null;
-  return { detail: typeof v.detail === 'string' ? v.detail : null };
+  return {
+    detail: typeof v.detail === 'string' ? v.detail : null,
+    ...(v.answer === 1 ? { answer: 1 as const } : {}),
+  };
+}
+
+const isAnswerId = (id: string | null): boolean =>
+  id !== null && (ANSWER_CHECK_IDS as readonly string[]).includes(id);
+
+/**
+ * Events recorded before the answer judge: the budget as a check after the token's (issue 13
+ * item 2), failed when it is the callback's failed_check, passed when every check passed in time,
+ * skipped when a token check failed first.
+ */
+function legacyBudgetCheck(
+  failed: string | null,
+  durationMs: number | null,
+  detail: string | null,
+): Check | null {
+  if (failed === BUDGET_CHECK_ID)
+    return answerCheck(BUDGET_CHECK_ID, 'failed', detail ?? 'answered over the 1 s budget');
+  if (failed !== null) return answerCheck(BUDGET_CHECK_ID, 'skipped', notChecked(failed));
+  return durationMs === null ? null : answerCheck(BUDGET_CHECK_ID, 'passed', budgetDetail(durationMs));
 }
 
 /**
- * The budget as a check after the token's (issue 13 item 2): failed when it is the callback's
- * failed_check, passed when every check passed in time, skipped when a token check failed first.
+ * The answer checks of a judged callback, from the record: forward mode's verdicts as they were
+ * kept; else the recorded answer judged again, the recorded failure in its recorded words, and a
+ * check before it that judges differently now (a body cut in the record) as it was then: passed.
  */
-function budgetCheck(failed: string | null, durationMs: number | null, detail: string | null): Check | null {
-  if (failed === BUDGET_CHECK_ID)
-    return makeCheck(BUDGET_CHECK_ID, 'failed', detail ?? 'answered over the 1 s budget');
-  if (failed !== null) return makeCheck(BUDGET_CHECK_ID, 'skipped', notChecked(failed));
-  return durationMs === null ? null : makeCheck(BUDGET_CHECK_ID, 'passed', budgetDetail(durationMs));
+function answerChecks(event: EventDetail, failed: string | null, detail: string | null): Check[] {
+  if (event.forward && event.forward.verdicts.length > 0) return event.forward.verdicts;
+  const route = event.path as AnswerRoute;
+  const status = event.response?.status ?? event.status;
+  if (!ANSWER_ROUTES.includes(route) || status === null) return [];
+  const headers = event.response?.headers ?? {};
+  const type = Object.keys(headers).find((h) => h.toLowerCase() === 'content-type');
+  const judged = judgeAnswer({
+    route,
+    answer: {
+      arrived: true,
+      status,
+      durationMs: event.duration_ms ?? 0,
+      contentType: type ? headers[type] : null,
+      body: event.response?.body ?? null,
+    },
+    token: failed !== null && !isAnswerId(failed) ? { passed: false, failed } : { passed: true },
+  });
+  const decided = isAnswerId(failed) ? failed : null;
+  let before = decided !== null;
+  return judged.checks.map((c) => {
+    const id = c.id as AnswerCheckId;
+    if (id === decided) {
+      before = false;
+      return answerCheck(id, 'failed', detail ?? c.detail);
+    }
+    // What could not have failed then: everything when the answer passed, what came before the failure.
+    const passedThen = decided === null ? failed === null : before;
+    return passedThen && c.status === 'failed'
+      ? answerCheck(id, 'passed', 'passed when the callback was judged')
+      : c;
+  });
 }
 
 /**
@@ -96,7 +158,12 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
   if (failed === 'present' || raw === undefined) {
     // No header: nothing had an input (the engine skips every check the same way).
     const skip = notCheckedWithout(SESSION_HEADER);
-    return { ...rest, token: null, checks: LISTED.map((id) => makeCheck(id, 'skipped', skip)) };
+    const answer = recorded.answer ? answerChecks(event, failed ?? 'present', recorded.detail) : [];
+    return {
+      ...rest,
+      token: null,
+      checks: [...LISTED.map((id) => makeCheck(id, 'skipped', skip)), ...answer],
+    };
   }
   // Trimmed as the engine trims a header value (RFC 9110 §5.5: SP and HTAB only).
   const decoded = decodeCompact(trimHttpWhitespace(raw));
@@ -118,8 +185,11 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
       );
     }
   }
-  const budget = budgetCheck(failed, event.duration_ms, recorded.detail);
-  if (budget) checks.push(budget);
+  if (recorded.answer) checks.push(...answerChecks(event, failed, recorded.detail));
+  else {
+    const budget = legacyBudgetCheck(failed, event.duration_ms, recorded.detail);
+    if (budget) checks.push(budget);
+  }
   return {
     ...rest,
     token: { header: decoded.header, payload: decoded.payload },

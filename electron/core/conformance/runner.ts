@@ -20,9 +20,9 @@ import type {
   ConformanceActivity,
   ConformanceReport,
 } from '../../contract/schemas/conformance';
+import { answerOfExchange, judgeAnswer, type AnswerVerdict } from '../answer';
 import { CALLBACK_BUDGET_MS, overBudget } from '../http/budget';
 import { exchange, type ExchangeResult } from '../http/exchange';
-import { isJsonContentType } from '../http/body';
 import { equalsJudge, keySetFromJwks, LEEWAY_SECONDS, verifyToken, type EngineVerdict } from '../jwt';
 import { APP_NAME, APP_VERSION } from '../version';
 import { startJwksServer, type JwksServer } from './jwks-server';
@@ -47,8 +47,6 @@ export const DEFAULT_GIVE_UP_MS = 5000;
  * bank rate-limits JWKS refreshes for unknown kids (the console's own: one fetch per second; others wait longer).
  */
 export const DEFAULT_REFRESH_WAIT_MS = 11_000;
-/** Spec 2.5 / 8: external_id up to 500 symbols (Unicode code points). */
-export const MAX_EXTERNAL_ID = 500;
 const MAX_BODY_KEPT = 64 * 1024;
 /** How far past the leeway the time cases go, in seconds (2 minutes from now). */
 const TIME_OFFSET_S = 120;
@@ -103,7 +101,6 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 const symbols = (s: string) => [...s].length;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The body as kept in a report: text, a JSON `key` masked to its length, cut at 64 KiB. */
 function keptBody(body: Buffer): { text: string; truncated: boolean } {
@@ -323,15 +320,22 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
           exchanges.push(sent.record);
           retried = ` (the first call got 401 without the bank fetching the JWKS; retried after ${Math.round(refreshWaitMs / 1000)} s)`;
         }
-        const verdict = judgeValid(c.route, sent.result);
+        // The one answer judge (DESIGN.md "One judge of the bank's answer"): the same verdict the
+        // bank endpoints, forward mode and the sandbox's sign-in give this answer.
+        const verdict = judgeAnswer({
+          route: `/${c.route}`,
+          answer: answerOfExchange(sent.result),
+          token: { passed: true },
+        });
         // Accepted (200), even with a wrong body: the negative cases on this route mean something.
         if (sent.result.ok && sent.result.status === 200) accepted.add(c.route);
         const what = `sent a valid X-Session-ID (RS256, kid ${first.kid}, flow sign-in, obj ${JSON.stringify(obj)}, sub ${JSON.stringify(sub)})${retried}`;
         finish(c, started, {
           status: verdict.ok ? 'passed' : 'failed',
+          failed_check: verdict.failed,
           detail: verdict.ok
-            ? `${what}; got ${verdict.summary}`
-            : `${what}; got ${quote(sent.result)}; expected ${expectedValid(c.route)}${sent.result.ok ? `: ${verdict.problem}` : ''}${
+            ? `${what}; got ${passedSummary(sent.result, verdict)}`
+            : `${what}; got ${quote(sent.result)}; expected ${expectedValid(c.route)}: ${verdict.failed} failed: ${verdict.detail}${
                 sent.result.ok && sent.result.status === 401
                   ? ` (${trustHint} The bank fetched the JWKS ${fetchesSince(startedAt)} time(s) in this run)`
                   : ''
@@ -504,85 +508,20 @@ export async function startConformance(options: RunnerOptions): Promise<Conforma
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A passing answer in a line: its time, the members judged, and the judge's warnings. */
+function passedSummary(result: ExchangeResult, verdict: AnswerVerdict): string {
+  const members = verdict.checks
+    .filter((c) => !['reachable', 'budget', 'status', 'json'].includes(c.id))
+    .map((c) => c.detail);
+  const notes = verdict.warnings.length > 0 ? `; note: ${verdict.warnings.join('; ')}` : '';
+  return `200 in ${Math.round(result.durationMs)} ms, a JSON object: ${members.join(', ')}${notes}`;
+}
+
 function expectedValid(route: RouteName): string {
   if (route === 'user_auth')
     return '200 with JSON {external_id, phone, key, first_name?, last_name?, email?}';
   if (route === 'key') return '200 with JSON {key}';
   return '200 with JSON {external_id}';
-}
-
-/** Judges a good token's answer: 200, JSON object, the spec's fields with their types. */
-export function judgeValid(
-  route: RouteName,
-  result: ExchangeResult,
-): { ok: true; summary: string } | { ok: false; problem: string } {
-  if (!result.ok) return { ok: false, problem: `no answer: ${result.message}` };
-  if (result.status !== 200) return { ok: false, problem: `status ${result.status}, not 200` };
-  const type = result.headers['content-type'];
-  if (!isJsonContentType(type)) {
-    return {
-      ok: false,
-      problem: type
-        ? `Content-Type is ${JSON.stringify(type)}, not JSON (application/json)`
-        : 'no Content-Type header; the answer must be JSON (application/json)',
-    };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(result.body.toString('utf8'));
-  } catch (err) {
-    return {
-      ok: false,
-      problem: `the body is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
-    };
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, problem: 'the body is JSON but not an object' };
-  }
-  const b = body as Record<string, unknown>;
-  const problems: string[] = [];
-  const noted: string[] = [];
-  const required = (name: string, section: string) => {
-    if (!Object.hasOwn(b, name)) problems.push(`required field ${name} is missing (spec ${section})`);
-    else if (typeof b[name] !== 'string')
-      problems.push(`${name} is ${typeName(b[name])}, not a string (spec ${section})`);
-    else if (b[name] === '') problems.push(`${name} is an empty string (spec ${section})`);
-    else return true;
-    return false;
-  };
-  const externalId = (section: string) => {
-    if (!required('external_id', section)) return;
-    const n = symbols(b.external_id as string);
-    if (n > MAX_EXTERNAL_ID)
-      problems.push(`external_id has ${n} symbols; spec 8 allows up to ${MAX_EXTERNAL_ID}`);
-    else noted.push(`external_id (${plural(n, 'symbol')})`);
-  };
-  if (route === 'user_auth') {
-    externalId('2.5');
-    if (required('phone', '2.5, 8')) noted.push('phone');
-    if (required('key', '2.5, 8')) noted.push(`key (${plural(symbols(b.key as string), 'character')})`);
-    for (const name of ['first_name', 'last_name', 'email']) {
-      if (!Object.hasOwn(b, name) || b[name] === null) continue;
-      if (typeof b[name] !== 'string')
-        problems.push(`${name} is ${typeName(b[name])}, not a string (spec 2.5)`);
-      else noted.push(name);
-    }
-  } else if (route === 'key') {
-    if (required('key', '2.6')) noted.push(`key (${plural(symbols(b.key as string), 'character')})`);
-  } else {
-    externalId('2.6');
-  }
-  if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
-  return {
-    ok: true,
-    summary: `200 in ${Math.round(result.durationMs)} ms, JSON with ${noted.join(', ')}`,
-  };
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 interface BadToken {

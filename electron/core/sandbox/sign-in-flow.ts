@@ -2,40 +2,37 @@
  * The registration flow of spec 4.4, played by the sandbox: validate the bank's JWT as the
  * authenticate endpoint does (steps 5-6), build the service's own JWT with the bank's obj and
  * sub (step 7), call the bank's GET {bank_auth_url}/user_auth with it in X-Session-ID, and
- * judge the answer against spec 2.5, 4.2 and 8: answered within 1 second, 200, a JSON object
- * with external_id (a string of at most 500 symbols), key and phone (strings).
+ * judge the answer with the one answer judge (core/answer; DESIGN.md "Sandbox service", "One
+ * judge of the bank's answer"): reachable, budget, status, json, external_id,
+ * external_id_length, key, phone, fields, each a step of the trace.
  *
  * The 1 s budget: the call is timed from the start of the request until the whole answer has
- * arrived. A late answer fails the `deadline` step however good it is, but the sandbox waits
- * for it (up to {@link GIVE_UP_MS}) and judges the rest too, so the engineer learns both that
- * the bank is too slow and whether its answer would otherwise pass. A bank that cannot be
- * reached is a failed `reachable` step, never a crash.
+ * arrived. A late answer fails the `budget` step however good it is, but the sandbox waits for it
+ * (up to {@link GIVE_UP_MS}) and the judge judges the rest too, so the engineer learns both that
+ * the bank is too slow and whether its answer would otherwise pass. A bank that cannot be reached
+ * is a failed `reachable` step, never a crash.
  */
 import type { Counterparty, SandboxSettings, SignInResult } from '../../contract/schemas/sandbox';
-import { budgetDetail, CALLBACK_BUDGET_MS, overBudget } from '../http/budget';
+import type { Check } from '../../contract/schemas/inspector';
+import { ANSWER_TITLES, answerOfExchange, judgeAnswer } from '../answer';
 import { exchange, type ExchangeResult } from '../http/exchange';
 import { SIGN_IN_FLOW } from '../jwt';
 import type { BankJwtVerifier } from './bank-jwt';
-import { maskSecret, maskUserSecret, traceBody, traceHeaders, TraceBuilder } from './trace';
+import { maskUserSecret, traceBody, traceHeaders, TraceBuilder } from './trace';
 import { userAgent } from './user-agent';
 
 export { CALLBACK_BUDGET_MS } from '../http/budget';
 /** How long the sandbox waits for a late answer before giving up on it. */
 export const GIVE_UP_MS = 5000;
-/** Spec 2.5 and 8: external_id is up to 500 symbols (counted as Unicode code points). */
-export const EXTERNAL_ID_MAX_SYMBOLS = 500;
 
+/**
+ * The sign-in's steps (DESIGN.md "Sandbox service"): the bank's JWT and URL, then the answer
+ * judge's checks of a /user_auth answer (every answer check: /user_auth has them all).
+ */
 export const SIGN_IN_STEPS = {
   bank_jwt: 'Bank JWT (CX-Authorization)',
   bank_url: 'Bank auth URL',
-  reachable: 'Bank reachable (GET /user_auth)',
-  deadline: 'Answered within 1 s',
-  status: 'HTTP status 200',
-  json: 'JSON object',
-  external_id: 'external_id present',
-  external_id_length: 'external_id at most 500 symbols',
-  key: 'key present',
-  phone: 'phone present',
+  ...ANSWER_TITLES,
 } as const;
 type StepId = keyof typeof SIGN_IN_STEPS;
 
@@ -89,7 +86,9 @@ export async function runSignIn(
   step(
     'bank_jwt',
     'passed',
-    `verified with the key registered as kid ${JSON.stringify(verdict.kid)} (${verdict.alg}); flow ${SIGN_IN_FLOW}, obj ${JSON.stringify(obj)}, sub ${JSON.stringify(sub)}`,
+    `verified with the key registered as kid ${JSON.stringify(verdict.kid)} (${verdict.alg}); flow ${SIGN_IN_FLOW}, obj ${JSON.stringify(obj)}, sub ${JSON.stringify(sub)}` +
+      // A zero or negative lifetime passes on exp alone (DESIGN.md "Sandbox service"), with advice.
+      (verdict.advice ? `; note: ${verdict.advice}` : ''),
   );
 
   const base = counterparty.bank_auth_url;
@@ -114,155 +113,35 @@ export async function runSignIn(
   };
   const answer = await exchange({ method: 'GET', url, headers: requestHeaders, giveUpMs: GIVE_UP_MS });
   const request = { method: 'GET', url, headers: requestHeaders, body: null };
-  judgeExchange(answer, request, step, skipRest);
-  if (!answer.ok) return done(null);
-
-  // Spec 4.2: a successful response only when every check passed; otherwise 401.
-  if (answer.status !== 200) {
-    const why =
-      answer.status === 401
-        ? "the bank refused the X-Session-ID with 401 (spec 4.2: one of its checks failed; its answer's body says which)"
-        : `the bank answered ${answer.status}; spec 4.2 expects 200 with the user data (or 401 when a check fails)`;
-    step('status', 'failed', why);
-    skipRest(`the bank answered ${answer.status}, not 200`);
-    return done(null);
+  // The sandbox's own token passes its own checks: only the answer is judged.
+  const judged = judgeAnswer({
+    route: '/user_auth',
+    answer: answerOfExchange(answer),
+    token: { passed: true },
+  });
+  for (const check of judged.checks) {
+    step(check.id as StepId, check.status, check.detail, stepExtra(check, answer, request));
   }
-  step('status', 'passed', 'the bank answered 200');
-
-  const parsed = parseObject(answer.body, answer.truncated);
-  if (!parsed.ok) {
-    step('json', 'failed', `${parsed.why}; spec 2.5 wants a JSON object with the user data`);
-    skipRest('the body is not a JSON object');
-    return done(null);
-  }
-  const user = parsed.value;
-  const type = answer.headers['content-type'];
-  step(
-    'json',
-    'passed',
-    `a JSON object with ${Object.keys(user).length} member(s)` +
-      (type && !/^application\/json/i.test(type)
-        ? ` (note: Content-Type is ${JSON.stringify(type)}, not application/json)`
-        : ''),
-  );
-
-  judgeRequiredString(user, 'external_id', step, (v) => `external_id is ${JSON.stringify(clip(v))}`);
-  const externalId = user.external_id;
-  if (typeof externalId === 'string' && externalId !== '') {
-    const symbols = [...externalId].length;
-    step(
-      'external_id_length',
-      symbols <= EXTERNAL_ID_MAX_SYMBOLS ? 'passed' : 'failed',
-      symbols <= EXTERNAL_ID_MAX_SYMBOLS
-        ? `${symbols} symbol(s), within ${EXTERNAL_ID_MAX_SYMBOLS}`
-        : `${symbols} symbols: longer than the ${EXTERNAL_ID_MAX_SYMBOLS} spec 2.5 allows`,
-    );
-  } else {
-    step('external_id_length', 'skipped', 'not judged: there is no external_id string');
-  }
-  // The user secret never appears in a trace, only its length.
-  judgeRequiredString(user, 'key', step, (v) => `key is present (${maskSecret(v)})`);
-  judgeRequiredString(user, 'phone', step, (v) => `phone is ${JSON.stringify(clip(v))}`);
-  return done(user);
+  return done(judged.body);
 }
 
-function parseObject(
-  body: Buffer,
-  truncated: boolean,
-): { ok: true; value: Record<string, unknown> } | { ok: false; why: string } {
-  if (truncated) return { ok: false, why: 'the body is larger than 1 MiB' };
-  if (body.length === 0) return { ok: false, why: 'the body is empty' };
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    return { ok: false, why: `the body is not JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const type = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { ok: false, why: `the body is JSON, but ${type}, not an object` };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
-}
-
-function clip(value: string): string {
-  return value.length > 60 ? `${value.slice(0, 60)}…` : value;
-}
-
-type StepFn = (
-  id: StepId,
-  status: 'passed' | 'failed' | 'skipped' | 'info',
-  detail: string,
-  extra?: object,
-) => void;
-
-/** Spec 2.5: external_id, key and phone are required strings. */
-function judgeRequiredString(
-  user: Record<string, unknown>,
-  field: 'external_id' | 'key' | 'phone',
-  step: StepFn,
-  describe: (value: string) => string,
-): void {
-  if (!Object.hasOwn(user, field)) {
-    step(field, 'failed', `${field} is missing; spec 2.5 requires external_id, key and phone`);
-    return;
-  }
-  const value = user[field];
-  if (typeof value !== 'string') {
-    const type = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    step(field, 'failed', `${field} is ${type}, not a string (spec 2.5)`);
-    return;
-  }
-  if (value.trim() === '') {
-    step(field, 'failed', `${field} is an empty string; spec 2.5 requires a value`);
-    return;
-  }
-  step(field, 'passed', describe(value));
-}
-
-/** The reachable and deadline steps, from how the exchange went. */
-function judgeExchange(
+/** What an answer step carries beside its words: the exchange on `reachable`, the time on `budget`. */
+function stepExtra(
+  check: Check,
   answer: ExchangeResult,
   request: { method: string; url: string; headers: Record<string, string>; body: null },
-  step: StepFn,
-  skipRest: (why: string) => void,
-): void {
-  const budget = `${CALLBACK_BUDGET_MS} ms budget (spec 4.2)`;
-  if (!answer.ok) {
-    if (!answer.connected) {
-      step('reachable', 'failed', `could not reach the bank: ${answer.message}`, {
-        duration_ms: answer.durationMs,
-        request,
-      });
-      skipRest('the bank could not be reached');
-      return;
-    }
-    step('reachable', 'passed', `connected in ${answer.connectMs} ms`, {
-      duration_ms: answer.connectMs,
-      request,
-    });
-    step(
-      'deadline',
-      'failed',
-      answer.phase === 'timeout'
-        ? `no answer within ${GIVE_UP_MS} ms: far over the ${budget}; the sandbox gave up`
-        : `the bank did not answer: ${answer.message}`,
-      { duration_ms: answer.durationMs },
-    );
-    skipRest('there is no answer to judge');
-    return;
-  }
+): object {
+  if (check.id === 'budget') return { duration_ms: answer.durationMs };
+  if (check.id !== 'reachable') return {};
+  if (!answer.ok) return { duration_ms: answer.durationMs, request };
+  // The user secret never appears in a trace, only its length.
   const body = traceBody(
     answer.body.length > 0 ? maskUserSecret(answer.body.toString('utf8')) : null,
     answer.truncated,
   );
-  step('reachable', 'passed', `connected in ${answer.connectMs ?? '?'} ms; answered ${answer.status}`, {
+  return {
     duration_ms: answer.durationMs,
     request,
     response: { status: answer.status, headers: traceHeaders(answer.headers), body },
-  });
-  // The same rule and words as the bank's `budget` verdict (http/budget.ts): one answer per callback.
-  step('deadline', overBudget(answer.durationMs) ? 'failed' : 'passed', budgetDetail(answer.durationMs), {
-    duration_ms: answer.durationMs,
-  });
+  };
 }

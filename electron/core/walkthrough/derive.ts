@@ -33,7 +33,7 @@ export interface CallbackFact {
   failed_check: string | null;
   obj: string | null;
   sub: string | null;
-  /** The 401's detail, or the forward verdict that failed. */
+  /** The failed check's recorded words (the 401's detail, the answer judge's), or a forward verdict that failed. */
   detail: string | null;
   /** Forward mode: did the engineer's backend pass every verdict? null when not forwarded. */
   forward_ok: boolean | null;
@@ -125,6 +125,26 @@ export function serviceAnswer(exchange: Exchange): string {
 const CHECK_FIXES_BUDGET =
   'Answer within 1 second (spec 4.2, 8): remove the delay behaviour on the Bank page, or speed up the forward target.';
 
+/**
+ * The answer judge's checks (core/answer; issue 24): the same ids whether a callback's event
+ * (the console's own answer, or a forward target's) or a sandbox sign-in's trace failed them.
+ */
+const ANSWER_FIXES: Record<string, string> = {
+  reachable: 'The bank endpoints could not be reached: run step 5 (the URL the service has is out of date?).',
+  budget: CHECK_FIXES_BUDGET,
+  status:
+    'The bank answered a valid token with other than 200: see the callback on the Callbacks page (a fixed status behaviour on the Bank page, or the forward target).',
+  json: 'Answer a JSON object with the user data (spec 2.5).',
+  external_id:
+    'Answer external_id, a non-empty string (spec 2.5): remove the Bank page’s omit-external_id behaviour, or check the forward target.',
+  external_id_length:
+    'external_id must be at most 500 symbols (spec 8): remove the Bank page’s over-long external_id behaviour, or check the forward target.',
+  key: 'Answer the user secret key in key, a non-empty string (spec 2.5, 5.7): remove the Bank page’s omit-key behaviour, or check the forward target.',
+  phone:
+    'Answer phone, a non-empty string (spec 2.5): remove the Bank page’s omit-phone behaviour, or check the forward target.',
+  fields: 'first_name, last_name and email, when present, must be strings (spec 2.5).',
+};
+
 const CHECK_FIXES: Record<string, string> = {
   present: 'The service must send its JWT in the X-Session-ID header.',
   structure: 'X-Session-ID must be a compact JWS (header.payload.signature).',
@@ -136,22 +156,18 @@ const CHECK_FIXES: Record<string, string> = {
   flow: 'flow must be sign-in (spec 2.4).',
   obj: 'obj is not one of the bank’s test customers: add the customer on the Bank page, or compose with a known obj (step 3).',
   sub: 'sub must be the customer’s sub (or the one the console signed for this obj): compose again (step 3).',
-  budget: CHECK_FIXES_BUDGET,
+  ...ANSWER_FIXES,
 };
 
 const TRACE_FIXES: Record<string, string> = {
   bank_jwt:
     'The service refused the bank JWT: register the active key (step 2) and compose a fresh JWT (step 3).',
   bank_url: 'The service does not know the bank’s URL: run step 5.',
-  reachable: 'The bank endpoints could not be reached: run step 5 (the URL the service has is out of date?).',
-  deadline: CHECK_FIXES_BUDGET,
+  ...ANSWER_FIXES,
   status:
     'The bank answered other than 200: see the callback on the Callbacks page for the check that failed.',
-  json: 'Answer a JSON object with the user data (spec 2.5).',
-  external_id: 'Answer external_id (spec 2.5).',
-  external_id_length: 'external_id must be at most 500 symbols (spec 8).',
-  key: 'Answer the user secret key in key (spec 2.5, 5.7).',
-  phone: 'Answer phone (spec 2.5).',
+  // Traces stored before the one answer judge (issue 24) named the budget step `deadline`.
+  deadline: CHECK_FIXES_BUDGET,
   delivered: 'The bank endpoints did not take the notification: run step 5 and check the Bank page.',
 };
 
@@ -481,7 +497,9 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
     drafts.callbacks = d;
   }
 
-  // 6. The sign-in: a GET /user_auth that passed every check (or the forward target's answer, judged).
+  // 6. The sign-in: a GET /user_auth that passed every check: the event's one verdict, failed_check,
+  // the token's and the answer judge's on what was answered (the console's own answer or the
+  // forward target's, issue 24). forward_ok covers events stored before the answer judge.
   {
     const cbs = facts.callbacks.filter((c) => since(c.at));
     const passed =

@@ -4,7 +4,7 @@
  * store (callbacks and notifications) and the walkthrough's own file. Each source that cannot be
  * read is reported on the step it proves, never thrown for the whole page.
  */
-import type { EventSummary } from '../../contract/schemas/events';
+import type { EventDetail, EventSummary } from '../../contract/schemas/events';
 import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Trace } from '../../contract/schemas/sandbox';
 import type { Environment } from '../../contract/schemas/service';
@@ -178,19 +178,8 @@ export async function gatherFacts(
       .slice(0, 50);
     outside.callbacks = cbPage.events.length - mine.length;
     for (const [i, e] of mine.entries()) {
-      let detail: string | null = null;
-      let forwardOk: boolean | null = null;
-      if (i < DETAIL_LIMIT) {
-        const full = await store.get(e.id).catch(() => null);
-        detail = callbackDetail(full?.response?.body, full?.data);
-        if (full?.forward) {
-          const bad = full.forward.verdicts.find((v) => v.status === 'failed');
-          forwardOk = !bad && full.forward.status === 200;
-          if (bad) detail = `the forward target failed ${bad.id}: ${bad.detail}`;
-          else if (full.forward.error) detail = `the forward target did not answer: ${full.forward.error}`;
-        }
-      }
-      callbacks.push(toCallback(e, detail, forwardOk));
+      const full = i < DETAIL_LIMIT ? await store.get(e.id).catch(() => null) : null;
+      callbacks.push(callbackFact(e, full));
     }
     if (env.kind === 'sandbox') {
       // The walkthrough's own notifications, found by their transaction_id: a flood or a
@@ -262,7 +251,25 @@ function toNotification(e: EventSummary, route: NotificationFact['route']): Noti
   };
 }
 
-function toCallback(e: EventSummary, detail: string | null, forwardOk: boolean | null): CallbackFact {
+/**
+ * A stored /user_auth callback as step 6 reads it (`full`: the whole event, when read). Its
+ * verdict is the event's failed_check: the token's and the one answer judge's (issue 24), the
+ * console's own answer and a forward target's alike, with the words recorded for it. Events
+ * recorded before the answer judge kept a forward target's failures only in its verdicts: those
+ * still fail the step (forward_ok), with their words.
+ */
+export function callbackFact(e: EventSummary, full: EventDetail | null): CallbackFact {
+  let detail = full ? callbackDetail(full.response?.body, full.data) : null;
+  let forwardOk: boolean | null = null;
+  if (full?.forward) {
+    const bad = full.forward.verdicts.find((v) => v.status === 'failed');
+    forwardOk = !bad && full.forward.status === 200;
+    if (bad && e.failed_check === null) detail = `the forward target failed ${bad.id}: ${bad.detail}`;
+    else if (detail !== null && bad?.id === e.failed_check)
+      detail = `${detail} (the forward target's answer)`;
+    else if (full.forward.error && detail === null)
+      detail = `the forward target did not answer: ${full.forward.error}`;
+  }
   return {
     id: e.id,
     at: e.at,

@@ -37,9 +37,10 @@ export function ForwardPanel({ url }: { url: string | null }) {
       <div className="panel-body">
         <p className="muted">
           On: every callback and notification that reaches the console is passed on to your own backend, and
-          its answer is judged as the service would (status, required fields, external_id ≤ 500 symbols, the 1
-          s budget). The service still gets your backend’s answer; the verdicts show in each callback’s
-          detail.
+          its answer is judged as the service would, by the same judge as every answer (an answer within the 1
+          s budget, 200 with the route’s members for a valid token, 401 for a token that fails). The service
+          still gets your backend’s answer; the checks show in each callback’s detail, and a failed one is the
+          callback’s verdict.
         </p>
         <Field id="forward-url" label="Your backend URL" error={problem ?? refused}>
           <input

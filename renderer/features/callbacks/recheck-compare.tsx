@@ -25,7 +25,8 @@ export function RecheckCompare({ recorded, now }: { recorded: EventDetail; now: 
       <p className="panel-note">
         The verdict stays the one recorded when the callback was answered. “Now” runs the same token through
         the checks with the service JWKS and the clock as they are{at ? ` (${formatLocal(at)})` : ''}; the
-        answer’s time (budget) is a fact of that moment and is not run again.
+        answer’s checks (its time against the budget, its status and body) are facts of that answer and are
+        not run again.
       </p>
       <div className="recheck-verdicts">
         <div data-testid="recheck-then" data-verdict={recorded.failed_check ?? 'passed'}>

@@ -51,6 +51,11 @@ function CaseRow({ c }: { c: CaseResult }) {
       </DisclosureButton>
       {c.status !== 'passed' || expanded ? (
         <p className="cf-case-detail" data-testid="conformance-case-detail">
+          {c.failed_check ? (
+            <>
+              <code data-testid="conformance-case-check">failed at {c.failed_check}</code>{' '}
+            </>
+          ) : null}
           {c.detail}
         </p>
       ) : null}

@@ -114,16 +114,33 @@ export function EventDetailView({
         </span>
       </div>
       {d.checks ? <ChecksList checks={d.checks} title="Checks (first failure decides)" /> : null}
-      {d.forward ? (
-        <ChecksList
-          checks={d.forward.verdicts}
-          title={`Forwarded to ${d.forward.url}: ${d.forward.status !== null ? `HTTP ${d.forward.status}` : (d.forward.error ?? 'no answer')} in ${formatMs(d.forward.duration_ms)}`}
-        />
-      ) : null}
+      {d.forward ? <ForwardLine forward={d.forward} checks={d.checks} /> : null}
       {children}
       <HttpPanels reading={r} view={view} listenerUrl={listenerUrl} />
       {r.trace ? <TraceSteps reading={r} /> : null}
     </article>
+  );
+}
+
+/**
+ * Forward mode's backend: where it was and what it answered. Its answer is judged by the one
+ * answer judge, and those checks are the callback's own (listed above since issue 24); a callback
+ * recorded before that kept them apart (`time` among them), so they are listed here.
+ */
+function ForwardLine({
+  forward: f,
+  checks,
+}: {
+  forward: NonNullable<EventDetail['forward']>;
+  checks: EventDetail['checks'];
+}) {
+  const title = `Forwarded to ${f.url}: ${f.status !== null ? `HTTP ${f.status}` : (f.error ?? 'no answer')} in ${formatMs(f.duration_ms)}`;
+  const judgedAbove = f.verdicts.length === 0 || (checks ?? []).some((c) => c.id === 'reachable');
+  if (!judgedAbove) return <ChecksList checks={f.verdicts} title={title} />;
+  return (
+    <p className="muted" data-testid="event-forward">
+      {title}; its answer is what the checks above judge.
+    </p>
   );
 }
 

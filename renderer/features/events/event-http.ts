@@ -103,8 +103,9 @@ export function readEvent(d: EventDetail): EventReading {
         : bad
           ? `HTTP ${d.status ?? '—'}`
           : 'passed';
+  // The failure in its own words ("phone: phone missing"), never the check's title (issue 24).
   const reason = failedCheck
-    ? `${failedCheck.title} (${failedCheck.id}): ${failedCheck.detail}`
+    ? `${failedCheck.id}: ${failedCheck.detail}`
     : bad
       ? (reasonFromBody(response?.body ?? null) ?? d.warning)
       : d.outcome === 'repeat'

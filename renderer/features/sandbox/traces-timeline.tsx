@@ -33,10 +33,11 @@ export function TracesTimeline({ traces }: { traces: Trace[] }) {
   );
 }
 
+/** One line per trace: what failed in its own words ("failed at phone: phone missing"), never a step's title. */
 function summary(t: Trace): string {
   if (t.ok) return `all ${t.steps.length} step${t.steps.length === 1 ? '' : 's'} passed`;
   const failed = t.steps.find((s) => s.id === t.failed) ?? t.steps.find((s) => s.status === 'failed');
-  return `failed at ${t.failed ?? failed?.id ?? 'a step'}${failed ? `: ${failed.title}` : ''}`;
+  return `failed at ${t.failed ?? failed?.id ?? 'a step'}${failed?.detail ? `: ${failed.detail}` : ''}`;
 }
 
 function TraceItem({ trace: t }: { trace: Trace }) {

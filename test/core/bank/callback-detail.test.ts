@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
+import { ANSWER_CHECK_IDS } from '../../../electron/contract/schemas/inspector';
 import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
 import { blankEvent } from '../../../electron/core/store';
 import {
@@ -42,7 +43,7 @@ describe('the stored callback event', () => {
     const e = await stored();
     expect(e).toMatchObject({ status: 200, failed_check: null, obj: 'DE001', checks: null, token: null });
     expect(e.request?.headers['x-session-id']).toBe(token);
-    expect(e.data).toEqual({ verdict: { detail: null } });
+    expect(e.data).toEqual({ verdict: { detail: null, answer: 1 } });
     // Every field of an event, in blankEvent's order, then the verdict: the stored JSON is the
     // same however the bank builds the event.
     expect(Object.keys(e)).toEqual(['id', ...Object.keys(blankEvent('callback', e.at)), 'data']);
@@ -120,22 +121,67 @@ describe('rebuilt on read, as the engine judged it', () => {
     // The engine's own list for the same token now (the JWKS and the customers are unchanged).
     const now = await fx.bank.recheck(e.id);
     expect(now.failed_check).toBe(failed);
-    // The rebuilt list ends with the budget (a fact of that answer's timing, not of the token).
-    const tokenChecks = whole.checks?.filter((c) => c.id !== 'budget');
+    // The rebuilt list ends with the answer's checks (issue 24: the one answer judge, on the
+    // answer the bank gave): facts of that answer, not of the token.
+    const isAnswer = (id: string) => (ANSWER_CHECK_IDS as readonly string[]).includes(id);
+    const tokenChecks = whole.checks?.filter((c) => !isAnswer(c.id));
     expect(tokenChecks?.map((c) => [c.id, c.status])).toEqual(now.checks?.map((c) => [c.id, c.status]));
-    expect(whole.checks?.at(-1)).toMatchObject({
-      id: 'budget',
-      status: failed === null ? 'passed' : 'skipped',
-    });
+    // A failing token answered 401 in time: reachable, budget and status (401) pass; the body is not judged.
+    expect(whole.checks?.filter((c) => isAnswer(c.id)).map((c) => [c.id, c.status])).toEqual(
+      ANSWER_CHECK_IDS.map((id) => [
+        id,
+        failed === null || ['reachable', 'budget', 'status'].includes(id) ? 'passed' : 'skipped',
+      ]),
+    );
     expect(whole.token).toEqual(now.token);
     if (failed === null || failed === 'present') return;
     // The failure's detail is the one the callback was answered with.
     const answered = (r.body as { detail: string }).detail;
     expect(whole.checks?.find((c) => c.id === failed)?.detail).toBe(answered);
-    const after = whole.checks?.filter((c) => c.status === 'skipped' && c.id !== 'nbf') ?? [];
+    const after = tokenChecks?.filter((c) => c.status === 'skipped' && c.id !== 'nbf') ?? [];
     for (const c of after)
       expect(c.detail).toBe(
         failed === 'present' ? 'not checked: no X-Session-ID' : `not checked: ${failed} failed first`,
       );
+  });
+});
+
+describe("the console's own answer, judged (issue 24)", () => {
+  it('a behaviour that omits phone: answered 200 as the behaviour says, the event failed `phone`', async () => {
+    await fx.bank.setBehaviours({ user_auth: { omit_field: 'phone' } });
+    try {
+      const r = await get(`${fx.url}/user_auth`, await serviceJwt(fx.key));
+      // What the bank answers is unchanged: only the verdict recorded is the judge's.
+      expect(r.status).toBe(200);
+      expect(r.body).not.toHaveProperty('phone');
+      const e = await stored();
+      expect(e).toMatchObject({ status: 200, failed_check: 'phone' });
+      expect(e.data).toEqual({ verdict: { detail: 'phone missing', answer: 1 } });
+      const whole = rebuildCallbackDetail(e);
+      expect(whole.checks?.filter((c) => c.status === 'failed')).toEqual([
+        { id: 'phone', title: 'phone', status: 'failed', detail: 'phone missing' },
+      ]);
+      // The masked key in the record is still judged present (its length only).
+      expect(whole.checks?.find((c) => c.id === 'key')).toMatchObject({
+        status: 'passed',
+        detail: expect.not.stringContaining(CUSTOMER.key),
+      });
+      // The failed filters find it: it is a failed callback on every page.
+      const failed = await fx.store.query({ kind: 'callback', failed_check: 'phone' });
+      expect(failed.events.map((x) => x.id)).toContain(e.id);
+    } finally {
+      await fx.bank.setBehaviours({});
+    }
+  });
+
+  it('an event recorded before the answer judge is rebuilt as it was judged then (token checks and the budget)', async () => {
+    expect((await get(`${fx.url}/key`, await serviceJwt(fx.key))).status).toBe(200);
+    const e = await stored();
+    const old = { ...e, data: { verdict: { detail: null } } };
+    const whole = rebuildCallbackDetail(old);
+    expect(
+      whole.checks?.map((c) => c.id).filter((id) => (ANSWER_CHECK_IDS as readonly string[]).includes(id)),
+    ).toEqual(['budget']);
+    expect(whole.checks?.at(-1)).toMatchObject({ id: 'budget', status: 'passed' });
   });
 });

@@ -87,6 +87,81 @@ describe('CallbacksPage', () => {
     expect(rowIds()).toContain('late');
   });
 
+  it('a callback answered 200 whose answer failed the judge (`phone`) is failed, never "✓ passed", and says what failed', async () => {
+    const fake = fakeEventsConsole({
+      events: [summary({ id: 'omit', path: '/user_auth', failed_check: 'phone', status: 200 }), ...EVENTS],
+    });
+    fake.events.get.mockImplementation(async ({ id }: { id: string }) => {
+      const s = summary({ id, path: '/user_auth', failed_check: 'phone', status: 200 });
+      return detail(s, {
+        checks: [
+          { id: 'signature', title: 'Signature', status: 'passed', detail: 'verified' },
+          { id: 'status', title: 'HTTP status', status: 'passed', detail: 'answered 200' },
+          { id: 'phone', title: 'phone', status: 'failed', detail: 'phone missing' },
+        ],
+      });
+    });
+    await renderPage(fake);
+    const row = screen.getAllByTestId('callback-row')[0]!;
+    expect(row.className).toMatch(/is-failed/);
+    const outcome = within(row).getByTestId('callback-outcome').textContent ?? '';
+    expect(outcome).toContain('phone');
+    expect(outcome).not.toContain('passed');
+    fireEvent.click(row);
+    const panel = await screen.findByTestId('callback-detail');
+    await waitFor(() =>
+      expect(within(panel).getByTestId('check-phone').getAttribute('data-status')).toBe('failed'),
+    );
+    expect(within(panel).getByTestId('event-detail').getAttribute('data-outcome')).toBe('failed');
+    expect(within(panel).getByTestId('event-reason').textContent).toContain('phone: phone missing');
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    await waitFor(() => expect(rowIds()).toContain('omit'));
+  });
+
+  it('a forward callback judged by the one judge lists its answer checks once; an older one keeps its own list', async () => {
+    const forward = (verdicts: Array<{ id: 'budget' | 'time' | 'phone'; status: 'passed' | 'failed' }>) => ({
+      url: 'http://127.0.0.1:8080/user_auth',
+      status: 200,
+      duration_ms: 12,
+      error: null,
+      verdicts: verdicts.map((v) => ({ ...v, title: v.id, detail: `${v.id} words` })),
+    });
+    const fake = fakeEventsConsole({
+      events: [summary({ id: 'new', path: '/user_auth' }), summary({ id: 'old', path: '/user_auth' })],
+    });
+    fake.events.get.mockImplementation(async ({ id }: { id: string }) =>
+      id === 'new'
+        ? detail(summary({ id }), {
+            checks: [
+              {
+                id: 'reachable',
+                title: 'Answer arrived',
+                status: 'passed',
+                detail: 'an HTTP answer arrived (200)',
+              },
+            ],
+            forward: forward([{ id: 'budget', status: 'passed' }]),
+          })
+        : detail(summary({ id }), { forward: forward([{ id: 'time', status: 'passed' }]) }),
+    );
+    await renderPage(fake);
+    fireEvent.click(screen.getAllByTestId('callback-row')[0]!);
+    let panel = await screen.findByTestId('callback-detail');
+    await waitFor(() =>
+      expect(within(panel).getByTestId('event-forward').textContent).toContain('Forwarded to'),
+    );
+    expect(within(panel).queryByTestId('check-budget')).toBeNull();
+    fireEvent.click(screen.getAllByTestId('callback-row')[1]!);
+    await waitFor(() =>
+      expect(screen.getByTestId('callback-detail').getAttribute('data-event-id')).toBe('old'),
+    );
+    panel = screen.getByTestId('callback-detail');
+    // A stored `time` verdict (before issue 24) still shows.
+    await waitFor(() =>
+      expect(within(panel).getByTestId('check-time').getAttribute('data-status')).toBe('passed'),
+    );
+  });
+
   it('a refused request (431, no check) counts as failed', async () => {
     await renderPage(
       fakeEventsConsole({

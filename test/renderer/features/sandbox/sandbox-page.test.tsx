@@ -229,7 +229,7 @@ describe('SandboxPage: a counterparty', () => {
               body: '{"external_id":"ext-1"}',
             },
           }),
-          step('deadline', 'passed', { duration_ms: 230 }),
+          step('budget', 'passed', { duration_ms: 230 }),
         ],
       }),
     });
@@ -242,11 +242,11 @@ describe('SandboxPage: a counterparty', () => {
     const t = screen.getByTestId('trace-trace-sign-in');
     expect(t.getAttribute('data-ok')).toBe('true');
     expect(within(t).getByTestId('trace-toggle').getAttribute('aria-expanded')).toBe('true');
-    const steps = within(t).getAllByTestId(/^step-(bank_jwt|reachable|deadline)$/);
+    const steps = within(t).getAllByTestId(/^step-(bank_jwt|reachable|budget)$/);
     expect(steps.map((s) => [s.getAttribute('data-testid'), s.getAttribute('data-status')])).toEqual([
       ['step-bank_jwt', 'passed'],
       ['step-reachable', 'passed'],
-      ['step-deadline', 'passed'],
+      ['step-budget', 'passed'],
     ]);
     expect(steps[0]!.textContent).toContain('passed'); // status in words, not colour alone
     expect(steps[0]!.textContent).toContain('signed by bank-key-1');
@@ -268,22 +268,29 @@ describe('SandboxPage: a counterparty', () => {
     fake.sandbox.signIn.mockResolvedValueOnce({
       ok: false,
       user: null,
-      failed: 'deadline',
+      failed: 'budget',
       trace: trace({
         id: 'trace-slow',
         steps: [
           step('bank_jwt', 'passed'),
-          step('deadline', 'failed', { duration_ms: 1350, detail: 'answered in 1350 ms' }),
+          step('budget', 'failed', {
+            title: 'Time (1 s budget)',
+            duration_ms: 1350,
+            detail: 'answered in 1,350 ms: over the 1 s budget',
+          }),
         ],
       }),
     });
     type('sign-in-token', 'aaa.bbb.ccc', item);
     fireEvent.click(within(item).getByTestId('run-sign-in'));
-    expect((await within(item).findByTestId('sign-in-result')).textContent).toContain('failed at deadline');
+    expect((await within(item).findByTestId('sign-in-result')).textContent).toContain('failed at budget');
     const t = screen.getByTestId('trace-trace-slow');
     expect(t.getAttribute('data-ok')).toBe('false');
-    expect(within(t).getByTestId('trace-toggle').textContent).toContain('failed at deadline');
-    const slow = within(t).getByTestId('step-deadline');
+    // The failure in its own words, never the step's title (issue 24).
+    const head = within(t).getByTestId('trace-toggle').textContent;
+    expect(head).toContain('failed at budget: answered in 1,350 ms: over the 1 s budget');
+    expect(head).not.toContain('Time (1 s budget)');
+    const slow = within(t).getByTestId('step-budget');
     expect(slow.getAttribute('data-status')).toBe('failed');
     expect(within(slow).getByTestId('step-duration').textContent).toContain('1.35 s');
     expect(within(slow).getByTestId('step-duration').className).toContain('budget-over');
@@ -452,6 +459,27 @@ describe('SandboxPage: live traces', () => {
     );
     await screen.findByTestId(`counterparty-${GUID}`);
     expect(fake.sandbox.status.mock.calls.length).toBe(calls + 1);
+  });
+
+  it('still shows a trace stored before the answer judge, with its old `deadline` step', async () => {
+    const fake = fakeSandboxApi();
+    fake.setTraces([
+      trace({
+        id: 'old',
+        steps: [
+          step('bank_jwt', 'passed'),
+          step('deadline', 'failed', {
+            duration_ms: 1350,
+            detail: 'answered in 1350 ms: over the 1 s budget',
+          }),
+        ],
+      }),
+    ]);
+    await renderPage(fake);
+    const row = await screen.findByTestId('trace-old');
+    expect(row.textContent).toContain('failed at deadline: answered in 1350 ms: over the 1 s budget');
+    fireEvent.click(within(row).getByTestId('trace-toggle'));
+    expect(within(row).getByTestId('step-deadline').getAttribute('data-status')).toBe('failed');
   });
 
   it('explains what to do while there is no trace', async () => {
