@@ -102,8 +102,9 @@ async function signCommand(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--ttl: must be 1 to ${MAX_TTL} seconds (the default is 300)`);
   }
   const dataDir = dataDirFlag(values['data-dir'], io, () => defaultDataDir(process.platform, io.env));
-  return withCore(dataDir, io, async (core) => {
+  return withCore(dataDir, io, async (core, session) => {
     await unlockVaultIfNeeded(core, io);
+    await session.beforeWrite(); // the signed pair is recorded in the profile's database
     const signed = await call<SignedJwt>(
       core,
       'jwt.sign',
