@@ -166,11 +166,11 @@ export function rebuildOwnFrom(deps: CoreDeps): (progress: Progress) => Promise<
     const exchanges = (await deps.services.service().exchanges(1000)).filter(
       (e) => e.environment_id === env.id,
     );
-    const store = await deps.store();
     return ownOfOldProfile(progress, {
       traces,
       exchanges,
       async callbackCarrying(sessionId, from, to) {
+        const store = await deps.store();
         const page = await store.query({
           kind: 'callback',
           path: '/user_auth',
