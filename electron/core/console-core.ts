@@ -18,7 +18,7 @@ import {
   type EventStore,
   type EventStoreOptions,
 } from './store';
-import { claimProfile, type ClaimRole, type ProfileClaim } from './store/owner';
+import { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } from './store/owner';
 import { recoverIfRequested, requestRecovery } from './store/recover';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
@@ -144,7 +144,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const role = options.owner ?? (options.host === 'desktop' ? 'desktop app' : null);
   const claim: ProfileClaim | null = role
     ? await claimProfile(dataDir, role, {
-        onWait: (r) => log(`waiting for store recover (pid ${r?.pid ?? 'unknown'}) to finish…`),
+        onWait: (r) => log(recoveryWaitLine(r)),
         ...(options.stopWaiting ? { signal: options.stopWaiting } : {}),
       })
     : null;

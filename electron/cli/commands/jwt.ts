@@ -43,8 +43,9 @@ async function signCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const ttl = numberFlag(JWT_SIGN, 'ttl', values.ttl);
   const dataDir = dataDirFlag(values['data-dir'], io, 'write');
-  return withCore(dataDir, io, async (core) => {
+  return withCore(dataDir, io, async (core, session) => {
     await unlockVaultIfNeeded(core, io);
+    await session.beforeWrite(); // the signed pair is recorded in the profile's database
     const signed = await call<SignedJwt>(
       core,
       'jwt.sign',

@@ -14,6 +14,7 @@ import { promises as fs } from 'node:fs';
 import type { KeyInfo, VaultStatus } from '../../contract/schemas/keys';
 import type { ErrorData } from '../../contract/errors';
 import { createConsoleCore, type ConsoleCore } from '../../core/console-core';
+import { type DatabaseHold, holdForOneShotWrite, recoveryWaitLine } from '../../core/store/owner';
 import {
   EXIT,
   UsageError,
@@ -45,6 +46,17 @@ export type FieldNames = Record<string, string>;
 /** Error codes that, for a given command, mean "your input" (exit 2) and the flag they concern. */
 export type InputErrors = Partial<Record<ErrorData['code'], string>>;
 
+/** What a command's body gets beside the core. */
+export interface CoreSession {
+  /**
+   * Called before the command first writes the profile's database (`jwt sign` records the pair
+   * it signed; the `keys` commands write only the keys folder): waits for a running recovery to
+   * finish, saying so on stderr as an owner does, and keeps a recovery from starting until the
+   * core is closed (store/owner.ts RECOVERY_LOCK; DESIGN.md "Storage").
+   */
+  beforeWrite(): Promise<void>;
+}
+
 /**
  * Opens the profile's core for one command (the vault's DETS_VAULT_PASSPHRASE is read from the
  * command's environment) and closes it afterwards.
@@ -52,13 +64,22 @@ export type InputErrors = Partial<Record<ErrorData['code'], string>>;
 export async function withCore<T>(
   dataDir: string,
   io: CliIo,
-  fn: (core: ConsoleCore) => Promise<T>,
+  fn: (core: ConsoleCore, session: CoreSession) => Promise<T>,
 ): Promise<T> {
   const core = await createConsoleCore({ dataDir, host: 'cli', env: io.env });
+  const held: DatabaseHold[] = [];
+  const session: CoreSession = {
+    async beforeWrite() {
+      if (held.length > 0) return;
+      held.push(await holdForOneShotWrite(dataDir, { onWait: (r) => io.stderr(`${recoveryWaitLine(r)}\n`) }));
+    },
+  };
   try {
-    return await fn(core);
+    return await fn(core, session);
   } finally {
     await core.close();
+    // Only once the database is closed: a connection's last close may still write to it.
+    for (const hold of held) hold.release();
   }
 }
 

@@ -15,10 +15,17 @@ export async function storeCommand(argv: string[], io: CliIo): Promise<number> {
   const [, rest] = pickSubcommand(STORE, argv);
   const { values } = parseFlags(rest, STORE_RECOVER);
   const dataDir = dataDirFlag(values['data-dir'], io, 'write');
-  const report = await recoverDatabase(dataDir, (n, pass) => {
-    const line = progressLine(n, pass);
-    if (line) io.stderr(`store recover: ${line}\n`);
-  }).catch((err: unknown) => {
+  const report = await recoverDatabase(
+    dataDir,
+    (n, pass) => {
+      const line = progressLine(n, pass);
+      if (line) io.stderr(`store recover: ${line}\n`);
+    },
+    {
+      onWaitForWriters: () =>
+        io.stderr('store recover: waiting for one-shot commands writing the profile (jwt sign) to finish…\n'),
+    },
+  ).catch((err: unknown) => {
     // An owner (the app, serve, sandbox) holds the profile: exit 2 naming it, nothing changed.
     throw claimRefused(err) ?? err;
   });

@@ -3,7 +3,8 @@
  * `sandbox` claim the profile before they open its database, and a second one refuses, naming
  * the first; `store recover` claims it exclusively for as long as it runs, refusing while an
  * owner runs, and an owner started during a recovery waits for it (saying so) before it opens
- * anything. One-shot commands (`events`, `keys`, `jwt`) claim nothing.
+ * anything. One-shot commands (`events`, `keys`, `jwt`) claim nothing; those that write the
+ * database (`jwt sign` records the pairs it signed) hold it against a recovery instead (below).
  *
  * Why an fcntl lock taken through SQLite, and not a pid file: the claim must be race-free (two
  * processes starting at once: exactly one wins) and must not outlive a process killed with -9.
@@ -215,4 +216,117 @@ function held(dataDir: string, role: ClaimRole, db: Database): ProfileClaim {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// ------------------------------------------------------------------ one-shot writers
+
+/**
+ * `<data-dir>/recovery.lock`: held exclusively by a running recovery (a `store recover`, or an
+ * owner running the recovery asked for from the UI under its own claim), and shared by each
+ * one-shot command while it writes the database. Why a second lock: a one-shot runs beside an
+ * owner, which holds owner.lock, so it cannot take that one; and seeing "no recovery" once before
+ * writing is not enough, as a recovery could start between the look and the write and set the
+ * file aside with the write in it (DESIGN.md "Storage": nothing acknowledged may end up outside
+ * the live database). SQLite's own locks make it a readers-writer lock across processes: an open
+ * read transaction keeps a SHARED lock, which any number of connections hold at once, and an
+ * EXCLUSIVE one is granted only when no SHARED is held, and refuses new ones while held.
+ */
+export const RECOVERY_LOCK = 'recovery.lock';
+
+/** A hold on `recovery.lock` (shared by a one-shot writer, exclusive for a recovery); release() is idempotent. */
+export interface DatabaseHold {
+  release(): void;
+}
+
+/** Takes the shared lock once: the connection (its read transaction left open), or null when a recovery holds it. */
+function tryShared(file: string): Database | null {
+  const db = new (require('libsql') as Ctor)(file);
+  try {
+    db.exec('PRAGMA busy_timeout = 0; BEGIN; SELECT count(*) FROM sqlite_master');
+    return db;
+  } catch (err) {
+    db.close();
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return null;
+    throw err;
+  }
+}
+
+function holding(db: Database): DatabaseHold {
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      db.close();
+    },
+  };
+}
+
+/** Polls `take` until it holds, telling `onWait` once; stops when `signal` aborts. */
+async function until(
+  take: () => Database | null,
+  options: { onWait?: () => void; pollMs?: number; signal?: AbortSignal; stopped: () => string },
+): Promise<DatabaseHold> {
+  let told = false;
+  for (;;) {
+    const db = take();
+    if (db) return holding(db);
+    if (!told) options.onWait?.();
+    told = true;
+    if (options.signal?.aborted) throw new ConsoleError('CONFLICT', options.stopped());
+    await sleep(options.pollMs ?? 100);
+  }
+}
+
+/**
+ * Holds the profile's database for a one-shot command that writes it, from before it opens the
+ * database to after it closes it: a recovery started meanwhile waits for it, and while one runs,
+ * this waits for it to finish, telling `onWait` once who runs it (owner.json: `store recover`, or
+ * the owner running the recovery asked for from the UI).
+ *
+ * @example
+ * const hold = await holdForOneShotWrite(dataDir, { onWait: (r) => stderr(recoveryWaitLine(r)) });
+ * try { ... } finally { hold.release(); }
+ */
+export async function holdForOneShotWrite(
+  dataDir: string,
+  options: ClaimOptions = {},
+): Promise<DatabaseHold> {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, RECOVERY_LOCK);
+  let holder: ProfileOwner | null = null;
+  return until(() => tryShared(file), {
+    ...options,
+    onWait: () => {
+      holder = readOwner(dataDir);
+      options.onWait?.(holder);
+    },
+    stopped: () => `stopped while waiting for the recovery by ${describeOwner(holder)} to finish`,
+  });
+}
+
+/**
+ * Keeps the one-shot writers off the profile's database for as long as a recovery runs: waits
+ * for those writing now to finish (telling `onWait` once), then holds until released.
+ */
+export function fenceOneShotWriters(
+  dataDir: string,
+  options: { onWait?: () => void; pollMs?: number; signal?: AbortSignal } = {},
+): Promise<DatabaseHold> {
+  const file = path.join(dataDir, RECOVERY_LOCK);
+  return until(() => tryLock(file), {
+    ...options,
+    stopped: () => 'stopped while waiting for one-shot commands',
+  });
+}
+
+/** What a one-shot writer says while a recovery runs: "waiting for store recover (pid 123) to finish…". */
+export function recoveryWaitLine(holder: ProfileOwner | null): string {
+  const who =
+    holder === null
+      ? 'a recovery of the profile'
+      : holder.role === 'store recover'
+        ? `store recover (pid ${holder.pid})`
+        : `the recovery run by ${holder.role} (pid ${holder.pid})`;
+  return `waiting for ${who} to finish…`;
 }

@@ -15,7 +15,7 @@ import { ConsoleError } from '../../contract/errors';
 import type { Notice } from '../../contract/schemas/app';
 import { dbFile, isDamagedDb, openDatabaseFile, type Database } from './db';
 import type { EventDetail } from '../../contract/schemas/events';
-import { claimProfile } from './owner';
+import { claimProfile, fenceOneShotWriters } from './owner';
 import { readRecords, whereOf } from './reader';
 import { parseEventId, rowOf, type EventRow } from './records';
 import { copyTables } from './recover-tables';
@@ -50,6 +50,8 @@ export interface RecoverOptions {
    * asked for from the UI); otherwise the recovery claims it for as long as it runs.
    */
   claimed?: boolean;
+  /** Told once when one-shot commands writing the database (`jwt sign`) must finish first. */
+  onWaitForWriters?: () => void;
 }
 
 /**
@@ -66,7 +68,13 @@ export async function recoverDatabase(
   if (!fs.existsSync(file)) throw new ConsoleError('NOT_FOUND', `There is no database at ${file}.`);
   const claim = options.claimed ? null : await claimProfile(dataDir, 'store recover');
   try {
-    return await recoverClaimed(file, onProgress);
+    // One-shot writers run beside owners, not beside a recovery (owner.ts RECOVERY_LOCK).
+    const fence = await fenceOneShotWriters(dataDir, { onWait: options.onWaitForWriters });
+    try {
+      return await recoverClaimed(file, onProgress);
+    } finally {
+      fence.release();
+    }
   } finally {
     claim?.release();
   }

@@ -18,6 +18,7 @@ import { runAction } from './actions';
 import { deriveSteps } from './derive';
 import { gatherFacts, type GatheredFacts } from './facts';
 import { buildPack } from './pack';
+import { rebuildOwnFrom } from './legacy-own';
 import { createProgressStore } from './progress';
 
 export { deriveSteps, type WalkthroughFacts } from './derive';
@@ -33,7 +34,8 @@ export function walkthroughHandlers(
   options: WalkthroughOptions = {},
 ): Pick<Handlers, keyof typeof walkthroughMethods> & { close?: () => Promise<void> } {
   const now = options.now ?? Date.now;
-  const progress = createProgressStore(deps.dataDir);
+  // A record from before `own` gets it rebuilt once from the old profile (issue 24 item 7).
+  const progress = createProgressStore(deps.dataDir, { rebuildOwn: rebuildOwnFrom(deps) });
   const changed = (environmentId: string) =>
     deps.events.emit('walkthrough.changed', {
       environment_id: environmentId,

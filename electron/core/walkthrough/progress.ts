@@ -14,6 +14,13 @@
  * The old files (`<dataDir>/walkthrough/<env>.json`) are copied in once, in one transaction that
  * marks the migration done, and only then renamed aside (`.migrated-<ms>`); a file that does
  * not parse is copied as it is, so it is reported like a damaged row rather than dropped.
+ *
+ * A record written before `own` existed (the segment-log version and the first database
+ * versions: its JSON has no `own` member) would prove nothing of steps 4, 6 and 7 under the rule
+ * that only the walkthrough's own traffic counts (issue 24 item 7). Its `own` is rebuilt once,
+ * at its first read or update, from what the old profile shows the walkthrough itself did
+ * (legacy-own.ts), and written back; until every source could be read, the record stays as it
+ * was and the rebuild is tried again at the next read.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +76,9 @@ export const Progress = z.object({
 });
 export type Progress = z.infer<typeof Progress>;
 
+/** The lists of a record that proves nothing yet. */
+const noOwn = (): Own => ({ sign_ins: [], notifications: [], exchange_ids: [] });
+
 const blank = (environmentId: string): Progress => ({
   version: 1,
   environment_id: environmentId,
@@ -79,12 +89,21 @@ const blank = (environmentId: string): Progress => ({
   session: null,
   rotation: null,
   attempts: {},
-  own: { sign_ins: [], notifications: [], exchange_ids: [] },
+  own: noOwn(),
 });
 
 /** The name the old files had for an environment id (real ids are UUIDs; the rest made safe). */
 function stem(environmentId: string): string {
   return environmentId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'env';
+}
+
+export interface ProgressStoreOptions {
+  /**
+   * Rebuilds `own` for a record written before it existed (legacy-own.ts); rejects when a
+   * source cannot be read (the record is then left as it was, to be tried again). Without it,
+   * such a record's lists stay empty.
+   */
+  rebuildOwn?: (progress: Progress) => Promise<Own>;
 }
 
 export interface ProgressStore {
@@ -130,7 +149,24 @@ async function migrateFiles(pdb: ProfileDb, dir: string): Promise<void> {
   for (const name of names) await fs.rename(path.join(dir, name), path.join(dir, `${name}.migrated-${at}`));
 }
 
-export function createProgressStore(dataDir: string): ProgressStore {
+/** Whether a stored record predates `own` (its JSON has no such member). */
+function predatesOwn(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !('own' in value);
+}
+
+/**
+ * The text stored for `progress`. An old record whose rebuild could not run yet keeps its
+ * missing `own` (so the rebuild is tried again) unless the change itself added to it.
+ */
+function recordText(progress: Progress, stillOld: boolean): string {
+  const { own } = progress;
+  const empty = own.sign_ins.length + own.notifications.length + own.exchange_ids.length === 0;
+  if (!stillOld || !empty) return JSON.stringify(progress);
+  const { own: _dropped, ...rest } = progress;
+  return JSON.stringify(rest);
+}
+
+export function createProgressStore(dataDir: string, storeOptions: ProgressStoreOptions = {}): ProgressStore {
   const exclusive = serializer();
   let opened: Promise<ProfileDb> | null = null;
   // Opened at first use: building the handlers opens nothing.
@@ -152,7 +188,9 @@ export function createProgressStore(dataDir: string): ProgressStore {
   /** The stored record: parsed, or the text and why it is damaged, or null. */
   async function load(
     environmentId: string,
-  ): Promise<{ ok: true; progress: Progress } | { ok: false; text: string; why: string } | null> {
+  ): Promise<
+    { ok: true; progress: Progress; old: boolean } | { ok: false; text: string; why: string } | null
+  > {
     const pdb = await profile();
     const row =
       pdb.db.prepare('SELECT record FROM walkthrough_progress WHERE environment_id = ?').get(environmentId) ??
@@ -162,10 +200,11 @@ export function createProgressStore(dataDir: string): ProgressStore {
     if (!row) return null;
     const text = String(row.record);
     try {
-      const parsed = Progress.parse(JSON.parse(text));
+      const value: unknown = JSON.parse(text);
+      const parsed = Progress.parse(value);
       if (parsed.environment_id !== environmentId)
         throw new Error(`it names environment ${parsed.environment_id}`);
-      return { ok: true, progress: parsed };
+      return { ok: true, progress: parsed, old: predatesOwn(value) };
     } catch (err) {
       return { ok: false, text, why: err instanceof Error ? err.message.slice(0, 300) : String(err) };
     }
@@ -180,11 +219,31 @@ export function createProgressStore(dataDir: string): ProgressStore {
     );
   }
 
+  /** An old record's `own`, rebuilt in place; false when a source could not be read. */
+  async function rebuilt(progress: Progress): Promise<boolean> {
+    if (!storeOptions.rebuildOwn) return false;
+    try {
+      progress.own = await storeOptions.rebuildOwn(progress);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async function read(environmentId: string): Promise<Progress> {
     const found = await load(environmentId);
     if (!found) return blank(environmentId);
     if (!found.ok) throw damaged(environmentId, found.why, (await profile()).file);
-    return found.progress;
+    if (!found.old || !storeOptions.rebuildOwn) return found.progress;
+    // Once (see the top): under the lock, so an update in between is not overwritten.
+    return exclusive(async () => {
+      const again = await load(environmentId);
+      if (!again) return blank(environmentId);
+      if (!again.ok) throw damaged(environmentId, again.why, (await profile()).file);
+      if (again.old && (await rebuilt(again.progress)))
+        await (await profile()).write([[UPSERT, [environmentId, JSON.stringify(again.progress)]]]);
+      return again.progress;
+    });
   }
 
   return {
@@ -195,8 +254,11 @@ export function createProgressStore(dataDir: string): ProgressStore {
         const found = await load(environmentId);
         const steps: Step[] = [];
         let progress = blank(environmentId);
-        if (found?.ok) progress = found.progress;
-        else if (found && !options?.replaceDamaged) throw damaged(environmentId, found.why, pdb.file);
+        let stillOld = false;
+        if (found?.ok) {
+          progress = found.progress;
+          stillOld = found.old && !(await rebuilt(progress));
+        } else if (found && !options?.replaceDamaged) throw damaged(environmentId, found.why, pdb.file);
         else if (found) {
           steps.push([
             'INSERT INTO walkthrough_progress_damaged (environment_id, set_aside_at, record) VALUES (?, ?, ?)',
@@ -206,7 +268,7 @@ export function createProgressStore(dataDir: string): ProgressStore {
             steps.push(['DELETE FROM walkthrough_progress WHERE environment_id = ?', [stem(environmentId)]]);
         }
         change(progress);
-        steps.push([UPSERT, [environmentId, JSON.stringify(progress)]]);
+        steps.push([UPSERT, [environmentId, recordText(progress, stillOld)]]);
         await pdb.write(steps);
         return progress;
       }),

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
-import type { NewEvent } from '../../../electron/core/store';
+import { EventHub } from '../../../electron/core/event-hub';
+import { openEventStore, type NewEvent } from '../../../electron/core/store';
 
 const made: string[] = [];
 
@@ -72,4 +73,22 @@ export function overwritePage(file: string, page: number): void {
   const fd = fs.openSync(file, 'r+');
   fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
   fs.closeSync(fd);
+}
+
+/**
+ * Stores `events` notifications (transaction_ids `old-0`, `old-1`, …) in the profile `dir`, then
+ * overwrites a leaf page of the events in the middle: a profile `store recover` has work on.
+ */
+export async function storeAndDamage(dir: string, events: number): Promise<void> {
+  const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
+  for (let k = 0; k < events; k += 500)
+    await Promise.all(
+      Array.from({ length: Math.min(500, events - k) }, (_, j) =>
+        store.append(notification({ transaction_id: `old-${k + j}` }), { durable: true }),
+      ),
+    );
+  await store.close();
+  const file = path.join(dir, 'console.db');
+  const leaves = leavesOf(file, 'events');
+  overwritePage(file, leaves[Math.floor(leaves.length / 2)]!);
 }

@@ -10,11 +10,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EventHub } from '../../../electron/core/event-hub';
-import { openEventStore } from '../../../electron/core/store';
 import { readOwner } from '../../../electron/core/store/owner';
 import { CLI, ROOT, jsonLines, notify, runBuiltCli, spawnServe } from '../../cli/helpers';
-import { leavesOf, notification, overwritePage, removeTempDirs, tempDir } from './helpers';
+import { removeTempDirs, storeAndDamage, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
 
@@ -22,17 +20,7 @@ const EVENTS = 20_000;
 
 async function damagedProfile(): Promise<string> {
   const dir = tempDir();
-  const store = await openEventStore({ dataDir: dir, events: new EventHub(), log: () => undefined });
-  for (let k = 0; k < EVENTS; k += 500)
-    await Promise.all(
-      Array.from({ length: 500 }, (_, j) =>
-        store.append(notification({ transaction_id: `old-${k + j}` }), { durable: true }),
-      ),
-    );
-  await store.close();
-  const file = path.join(dir, 'console.db');
-  const leaves = leavesOf(file, 'events');
-  overwritePage(file, leaves[Math.floor(leaves.length / 2)]!);
+  await storeAndDamage(dir, EVENTS);
   return dir;
 }
 

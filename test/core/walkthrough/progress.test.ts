@@ -7,7 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/core/store/db';
-import { createProgressStore, type ProgressStore } from '../../../electron/core/walkthrough/progress';
+import {
+  createProgressStore,
+  type Own,
+  type ProgressStore,
+  type ProgressStoreOptions,
+} from '../../../electron/core/walkthrough/progress';
 
 const ENV = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 const OTHER = '0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
@@ -25,10 +30,22 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-function store(dataDir: string): ProgressStore {
-  const s = createProgressStore(dataDir);
+function store(dataDir: string, options?: ProgressStoreOptions): ProgressStore {
+  const s = createProgressStore(dataDir, options);
   opened.push(s);
   return s;
+}
+
+function storedRecord(dataDir: string, environmentId: string): Record<string, unknown> {
+  const db = openDatabase(dataDir, { readOnly: true });
+  try {
+    const row = db
+      .prepare('SELECT record FROM walkthrough_progress WHERE environment_id = ?')
+      .get(environmentId);
+    return JSON.parse(String(row!.record)) as Record<string, unknown>;
+  } finally {
+    db.close();
+  }
 }
 
 function damagedRows(dataDir: string): string[] {
@@ -116,5 +133,56 @@ describe('walkthrough progress', () => {
       code: 'STATE_DAMAGED',
       message: expect.stringContaining(`environment ${ENV}`),
     });
+  });
+
+  it('rebuilds `own` of a record from before it once, and tries again while a source cannot be read', async () => {
+    const dataDir = await tempDir();
+    const dir = path.join(dataDir, 'walkthrough');
+    await fs.mkdir(dir, { mode: 0o700 });
+    const old = {
+      version: 1,
+      environment_id: ENV,
+      obj: 'obj-1',
+      sub: 'sub-1',
+      bank_url: null,
+      probe: null,
+      attempts: {},
+    };
+    await fs.writeFile(path.join(dir, `${ENV}.json`), JSON.stringify(old), { mode: 0o600 });
+    const rebuilt: Own = {
+      sign_ins: [{ at: '2026-01-01T00:00:00.000Z', trace_id: 't1', callback_id: 'e000000000001' }],
+      notifications: [],
+      exchange_ids: ['x1'],
+    };
+    let calls = 0;
+    let sourcesDown = true;
+    const s = store(dataDir, {
+      rebuildOwn: async () => {
+        calls += 1;
+        if (sourcesDown) throw new Error('the sandbox cannot be read');
+        return rebuilt;
+      },
+    });
+
+    // A source down: the lists stay empty and the record stays old, through an update too.
+    expect((await s.read(ENV)).own.sign_ins).toEqual([]);
+    await s.update(ENV, (p) => void (p.obj = 'obj-2'));
+    expect(storedRecord(dataDir, ENV)).not.toHaveProperty('own');
+    expect(storedRecord(dataDir, ENV).obj).toBe('obj-2');
+    expect(calls).toBe(2);
+
+    // Back: rebuilt at the next read, written back, and never asked again.
+    sourcesDown = false;
+    expect((await s.read(ENV)).own).toEqual(rebuilt);
+    expect(storedRecord(dataDir, ENV).own).toEqual(rebuilt);
+    await s.read(ENV);
+    await s.update(ENV, (p) => void (p.sub = 'sub-2'));
+    expect(calls).toBe(3);
+    expect((await s.read(ENV)).own).toEqual(rebuilt);
+
+    // A record written with `own` (even empty) is today's: nothing to rebuild.
+    await s.update(OTHER, (p) => void (p.obj = 'x'));
+    expect((await s.read(OTHER)).own.sign_ins).toEqual([]);
+    expect(calls).toBe(3);
   });
 });
