@@ -7,8 +7,8 @@
  * Threat model. The file holds secrets, so a ticket is 32 random bytes (unguessable), is served
  * once and then forgotten, and expires after {@link DOWNLOAD_TTL_MS} whether used or not. The
  * content lives in this process's memory only, never on disk. The host that serves a ticket
- * still demands its own access token (headless: the X-DETS-Token header, never a cookie, with Host and Origin checks), so a
- * leaked ticket alone is worth nothing to another local process.
+ * still demands its own access token (headless: the X-DETS-Token header, never a cookie, with
+ * Host and Origin checks), so a leaked ticket alone is worth nothing to another local process.
  */
 import { randomBytes } from 'node:crypto';
 import { TRANSPORT } from '../contract/transport';
