@@ -78,10 +78,10 @@ export function boundHeaders(
     const value = headers[name] as string;
     total += headerLineBytes(name, value);
     if (name === keepWhole) continue;
-    // A name is as long as a client likes: one longer than the value bound is not kept at all.
+    // A name counts in the section like its value: long names are bounded by the section.
     const kept = value.length > MAX_RECORDED_HEADER_VALUE ? value.slice(0, MAX_RECORDED_HEADER_VALUE) : value;
     const line = headerLineBytes(name, kept);
-    if (name.length > MAX_RECORDED_HEADER_VALUE || section + line > MAX_RECORDED_HEADER_SECTION) {
+    if (section + line > MAX_RECORDED_HEADER_SECTION) {
       left += 1;
       continue;
     }

@@ -133,8 +133,9 @@ function kidOf(e: EventDetail): string | null {
 }
 
 export function retentionClass(e: EventDetail): RetentionClass {
-  if (e.kind === 'notification') return e.outcome === 'rejected' ? 'rejected' : 'ack';
+  // First: a notification from a web page must not fill the `rejected` cap (DESIGN.md).
   if (storedAsRefused(e)) return 'refused';
+  if (e.kind === 'notification') return e.outcome === 'rejected' ? 'rejected' : 'ack';
   return e.kind;
 }
 
@@ -167,8 +168,9 @@ function bodyBytes(m: EventDetail['request']): number {
  * The compact form of a request stored under the `refused` cap (storedAsRefused): route, time,
  * remote, the failed check and its reason, the token's header (decoded, at most half a kilobyte: it
  * names the kid and alg a sender used) and the sizes of what was received; no headers, no bodies, no
- * payload. Its size is bounded whatever the request carried (about half a kilobyte, 2 KiB at
- * most), so the `refused` class's count cap bounds its bytes too.
+ * payload. Its size is bounded whatever the request carried (about half a kilobyte; a kilobyte,
+ * and under 2 KiB with its search text, at the worst a sender can make it), so the `refused`
+ * class's count cap bounds its bytes too.
  */
 export function compactRecord(e: EventDetail): EventDetail {
   const failed =

@@ -6,8 +6,8 @@
  * its own (text/plain for a string body), and the case without one is the point.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../support/raw-http';
 import { cleanup, lastEvent, startBank, type BankFixture } from './helpers';
 
 let fx: BankFixture;
@@ -19,29 +19,15 @@ beforeAll(async () => {
 afterAll(cleanup);
 
 /** POSTs `body` with exactly the headers given (no Content-Type unless one is given). */
-function rawPost(
-  path: string,
-  body: string,
-  contentType: string | null,
-): Promise<{ status: number; text: string; type: string | undefined }> {
-  const url = new URL(fx.url);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { 'Content-Length': Buffer.byteLength(body) };
-    if (contentType !== null) headers['Content-Type'] = contentType;
-    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          text: Buffer.concat(chunks).toString('utf8'),
-          type: res.headers['content-type'],
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function rawPost(path: string, body: string, contentType: string | null) {
+  const r = await rawRequest(
+    fx.url,
+    'POST',
+    path,
+    contentType === null ? {} : { 'Content-Type': contentType },
+    body,
+  );
+  return { status: r.status, text: r.text, type: r.headers['content-type'] };
 }
 
 const TYPES: Array<[string, string | null]> = [
