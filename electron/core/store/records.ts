@@ -14,10 +14,9 @@ const ID_RE = /^e(\d{12})$/;
 const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
 /** Bodies past this many characters are not searched (they are still stored whole). */
 const SEARCH_BODY_CHARS = 8 * 1024;
-/** A compact record's free text is cut to this many characters. */
-const COMPACT_TEXT_CHARS = 300;
-/** …and its path to this many (the bank's and the sandbox's routes are far shorter). */
-const COMPACT_PATH_CHARS = 200;
+/** Characters a compact record keeps: of free text, of its path (routes are far shorter),
+ * and of obj and sub (an IBAN is 34 at most). */
+const [COMPACT_TEXT_CHARS, COMPACT_PATH_CHARS, COMPACT_CLAIM_CHARS] = [300, 160, 64];
 
 /** `e` + a 12-digit sequence: ids sort in append order (DESIGN.md "Command line", `before`). */
 export function formatEventId(seq: number): string {
@@ -107,24 +106,33 @@ function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | undefined 
 const kidByHeader = new Map<string, string | null>();
 const KID_CACHE_MAX = 256;
 
+/** The first segment of a raw X-Session-ID (the JOSE header, base64url), or null. */
+function headerSegment(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const token = raw.trim();
+  const dot = token.indexOf('.');
+  return dot < 0 ? token : token.slice(0, dot);
+}
+
+/** What a header segment decodes to (anything JSON), or null. */
+function decodeSegment(segment: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** The kid a callback's token names: from the decoded token, else the raw X-Session-ID's header. */
 function kidOf(e: EventDetail): string | null {
   const decoded = e.token?.header?.kid;
   if (typeof decoded === 'string') return decoded;
-  const raw = e.request?.headers['x-session-id'];
-  if (typeof raw !== 'string') return null;
-  const token = raw.trim();
-  const dot = token.indexOf('.');
-  const segment = dot < 0 ? token : token.slice(0, dot);
+  const segment = headerSegment(e.request?.headers['x-session-id']);
+  if (segment === null) return null;
   let kid = kidByHeader.get(segment);
   if (kid !== undefined) return kid;
-  try {
-    const header: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    const k = (header as { kid?: unknown } | null)?.kid;
-    kid = typeof k === 'string' ? k : null;
-  } catch {
-    kid = null;
-  }
+  const k = (decodeSegment(segment) as { kid?: unknown } | null)?.kid;
+  kid = typeof k === 'string' ? k : null;
   if (segment.length <= 1024) {
     if (kidByHeader.size >= KID_CACHE_MAX) kidByHeader.clear();
     kidByHeader.set(segment, kid);
@@ -166,11 +174,12 @@ function bodyBytes(m: EventDetail['request']): number {
 
 /**
  * The compact form of a request stored under the `refused` cap (storedAsRefused): route, time,
- * remote, the failed check and its reason, the token's header (decoded, at most half a kilobyte: it
- * names the kid and alg a sender used) and the sizes of what was received; no headers, no bodies, no
- * payload. Its size is bounded whatever the request carried (about half a kilobyte; a kilobyte,
- * and under 2 KiB with its search text, at the worst a sender can make it), so the `refused`
- * class's count cap bounds its bytes too.
+ * remote, the failed check and its reason, the token's header (decoded, at most half a
+ * kilobyte: it names the kid and alg a sender used), obj and sub as claimed (64 characters
+ * each) and the sizes of what was received; no headers, no bodies, no payload. Its size is
+ * bounded whatever the request carried (about half a kilobyte; a kilobyte, and under 2 KiB with
+ * its search text, at the worst a sender can make it), so the `refused` class's count cap
+ * bounds its bytes too.
  */
 export function compactRecord(e: EventDetail): EventDetail {
   const failed =
@@ -184,9 +193,10 @@ export function compactRecord(e: EventDetail): EventDetail {
     ...summarize(e),
     path: cut(e.path, COMPACT_PATH_CHARS),
     method: cut(e.method, 16),
-    // The payload was not proven: its obj and sub are whatever the sender wrote.
-    obj: null,
-    sub: null,
+    // As the token claimed them (unproven when failed_check says so), short: enough to find a
+    // customer's failures with `events --search`, too little to make the record grow.
+    obj: cut(e.obj, COMPACT_CLAIM_CHARS),
+    sub: cut(e.sub, COMPACT_CLAIM_CHARS),
     warning: cut(e.warning, COMPACT_TEXT_CHARS),
     remote: cut(e.remote, 64),
     transaction_id: cut(e.transaction_id, 100),
@@ -215,20 +225,9 @@ const HEADER_MEMBERS = ['alg', 'kid', 'typ', 'cty', 'crit'] as const;
  * each cut, and a note saying so. Null when there is no token or its header is not a JSON object.
  */
 function compactTokenHeader(e: EventDetail): { header: Record<string, unknown>; note: string | null } | null {
-  let header: unknown = e.token?.header ?? null;
-  if (header === null) {
-    const raw = e.request?.headers['x-session-id'];
-    if (typeof raw !== 'string') return null;
-    const token = raw.trim();
-    const dot = token.indexOf('.');
-    const segment = dot < 0 ? token : token.slice(0, dot);
-    try {
-      // At most 16 KiB (the listener's header limit): decoded once, then cut below.
-      header = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    } catch {
-      return null;
-    }
-  }
+  // A raw header is at most 16 KiB (the listener's limit): decoded once, then cut below.
+  const segment = e.token?.header ? null : headerSegment(e.request?.headers['x-session-id']);
+  const header: unknown = e.token?.header ?? (segment === null ? null : decodeSegment(segment));
   if (!header || typeof header !== 'object' || Array.isArray(header)) return null;
   const text = JSON.stringify(header);
   if (text.length <= COMPACT_HEADER_CHARS) return { header: header as Record<string, unknown>, note: null };

@@ -81,7 +81,7 @@ export function compactNote(d: EventDetail): string | null {
     `response body ${bytes(c.response_body_bytes ?? 0)}`,
   ].join(', ');
   const note = c.token_header_note ? ` (${c.token_header_note})` : '';
-  return `Stored as a compact record because ${why}: the route, time, remote address, failed check, reason and the token's header${note} are kept, not the headers or bodies. Sizes as received: ${sizes}.`;
+  return `Stored as a compact record because ${why}: the route, time, remote address, failed check, reason, the token's header${note} and the obj and sub it claimed are kept, not the headers or bodies. Sizes as received: ${sizes}.`;
 }
 
 function isExchange(data: unknown): data is Exchange {

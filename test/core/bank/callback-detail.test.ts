@@ -117,8 +117,6 @@ describe('rebuilt on read, as the engine judged it', () => {
         failed_check: failed,
         path: '/user_auth',
         status: 401,
-        obj: null,
-        sub: null,
       });
       expect(e.request).toBeNull();
       expect(e.response).toBeNull();

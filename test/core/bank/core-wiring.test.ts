@@ -98,7 +98,7 @@ describe('callback events through events.get and events.export', () => {
       failed_check: 'alg',
       path: '/user_auth',
       status: 401,
-      obj: null,
+      obj: 'X',
       request: null,
       checks: null,
       token: { header: { alg: 'none' }, payload: null },

@@ -50,7 +50,7 @@ const rowBytes = (row: ReturnType<typeof toRow>['row']) =>
 
 describe('compact records', () => {
   it.each(['present', 'structure', 'alg', 'crit', 'kid', 'signature'])(
-    'a callback that failed %s: refused class, compact, the token header kept, obj/sub not',
+    'a callback that failed %s: refused class, compact, the token header kept',
     (failed) => {
       const header = { alg: 'RS256', kid: 'svc-1', typ: 'JWT' };
       const headers = { host: '127.0.0.1', 'x-session-id': token(header), ...junk(15_000) };
@@ -61,8 +61,9 @@ describe('compact records', () => {
         failed_check: failed,
         path: '/user_auth',
         status: 401,
-        obj: null,
-        sub: null,
+        // As the token claimed them, short (64 characters): for `events --search`.
+        obj: 'DE001',
+        sub: 'ops@bank.example',
         request: null,
         response: null,
         token: { header, payload: null },
@@ -87,6 +88,8 @@ describe('compact records', () => {
       { 'x-session-id': token(header), ...junk(15_000) },
       {
         path: `/user_auth${'/p'.repeat(3000)}`,
+        obj: 'o'.repeat(6000),
+        sub: 's'.repeat(6000),
         remote: '::ffff:127.0.0.1',
         data: { verdict: { detail: `kid ${'k'.repeat(6000)} is not in the service JWKS` } },
       },
@@ -94,6 +97,8 @@ describe('compact records', () => {
     const { stored, row } = toRow(e, 1, 256 * 1024);
     expect(stored.token?.header).toMatchObject({ alg: 'RS256', typ: 'JWT' });
     expect(String(stored.token?.header?.kid).length).toBeLessThanOrEqual(65);
+    expect(stored.obj?.length).toBeLessThanOrEqual(65);
+    expect(stored.sub?.length).toBeLessThanOrEqual(65);
     expect((stored.data as { token_header_note: string }).token_header_note).toMatch(/only alg, kid/);
     // DESIGN.md: "about a kilobyte a request"; the worst a sender can make stays under 2 KiB.
     expect(rowBytes(row)).toBeLessThan(2048);
