@@ -281,12 +281,12 @@ export class JwksClient {
     if (s && this.has(s, kid)) return { set, state, detail: null };
     if (why === 'deadline' && this.flight !== null) {
       const note = this.options.waitNote;
-      const budget =
-        budgetMs === null
-          ? ''
-          : note
-            ? ` within ${formatBudget(budgetMs)} (${note})`
-            : ` within the callback's ${formatBudget(budgetMs)} budget`;
+      const wait = budgetMs === null ? '' : formatBudget(budgetMs);
+      const budget = !wait
+        ? ''
+        : note
+          ? ` within ${wait} (${note})`
+          : ` within the callback's ${wait} budget`;
       return {
         set,
         state,
