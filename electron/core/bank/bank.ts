@@ -814,9 +814,10 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     async listen({ intercept, ...where }) {
       // `intercept` answers a few console-level paths (the reachability probe, issue 14) before
       // the bank routes; everything else goes on to them unchanged.
+      // A web page's request (Origin) is refused by handle even on those paths (http/origin.ts).
       const handler = intercept
         ? (req: IncomingMessage, res: ServerResponse) => {
-            if (!intercept(req, res)) handle(req, res);
+            if (req.headers.origin !== undefined || !intercept(req, res)) handle(req, res);
           }
         : handle;
       const server = await startServer(handler, { ...where, onClientError: recordClientError });

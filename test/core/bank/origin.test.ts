@@ -14,7 +14,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../support/raw-http';
-import { CUSTOMER, cleanup, serviceJwt, startBank } from './helpers';
+import { createConsoleCore } from '../../../electron/core/console-core';
+import { CUSTOMER, cleanup, serviceJwt, startBank, tempDir } from './helpers';
 
 afterAll(cleanup);
 
@@ -116,4 +117,20 @@ describe('requests carrying an Origin header', () => {
       agent.destroy();
     }
   }, 120_000);
+
+  it('are refused on the bank listener’s console-level paths too (the reachability probe)', async () => {
+    const dir = await tempDir();
+    const core = await createConsoleCore({ dataDir: dir, host: 'cli' });
+    try {
+      const { url } = await core.listenBank({ host: '127.0.0.1', port: 0 });
+      const probe = `/.well-known/dets-console/probe/${'a'.repeat(32)}`;
+      // The console's own probe (no Origin) is answered as before: the marker echoed.
+      expect(await rawRequest(url, 'GET', probe)).toMatchObject({ status: 200, text: 'a'.repeat(32) });
+      const r = await rawRequest(url, 'GET', probe, { Origin: ORIGIN });
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.text)).toMatchObject({ error: 'origin_refused' });
+    } finally {
+      await core.close();
+    }
+  });
 });
