@@ -23,6 +23,7 @@ import { recoverIfRequested, requestRecovery } from './store/recover';
 import { parseJsonText } from './json-text';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
+import { originRefusedEvent } from './bank/intake';
 import { createKeyStore, type KeyStore } from './keys';
 import { createComposer } from './jwt/compose';
 import { createSignedPairs } from './jwt/signed-pairs';
@@ -256,7 +257,16 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       const sealer = await Promise.resolve()
         .then(() => vault().sealer())
         .catch(() => undefined);
-      return createSandbox({ dataDir, events, ...(sealer ? { sealer } : {}) });
+      return createSandbox({
+        dataDir,
+        events,
+        ...(sealer ? { sealer } : {}),
+        // A web page's request to the sandbox (403): a compact refused record, like the bank's.
+        onRefused: (r) =>
+          void store()
+            .then((s) => s.append(originRefusedEvent(r, 'trace')))
+            .catch(() => undefined),
+      });
     })().catch((err: unknown) => {
       sandboxPromise = undefined; // a fixed state file can be retried without a restart
       throw err;

@@ -13,13 +13,32 @@ export type EventKind = z.infer<typeof EventKind>;
 
 export const NotificationOutcome = z.enum(['accepted', 'repeat', 'rejected']);
 
+/**
+ * What the console cut of an HTTP message to keep its event bounded (DESIGN.md "Storage": header
+ * values past 1 KiB, header sections past 8 KiB and bodies past 64 KiB are cut, the original
+ * sizes kept), with the sizes as received. Absent when nothing was cut.
+ */
+export const HttpCut = z.object({
+  /** The whole header section as received, in bytes (`name: value` lines). */
+  header_bytes: z.number().int().nonnegative().optional(),
+  /** Headers left out because the section had reached 8 KiB. */
+  headers_left_out: z.number().int().nonnegative().optional(),
+  /** Header values cut at 1 KiB: the header's name → its value's size as received, in bytes. */
+  values: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** The body's size as received, in bytes, when it was cut at 64 KiB. */
+  body_bytes: z.number().int().nonnegative().optional(),
+});
+export type HttpCut = z.infer<typeof HttpCut>;
+
 export const HttpMessage = z.object({
   method: z.string().optional(),
   url: z.string().optional(),
   status: z.number().optional(),
   headers: z.record(z.string(), z.string()),
-  /** Text as received or sent (truncated past 64 KiB, secrets masked). */
+  /** Text as received or sent (cut past 64 KiB, see `cut`; secrets masked). */
   body: z.string().nullable(),
+  /** Present when the stored message was cut: what, and the sizes as received. */
+  cut: HttpCut.optional(),
 });
 
 /** What every list shows, and what queries filter on. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HttpCut } from './events';
 
 /** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
 export const PublicJwk = z.looseObject({
@@ -66,10 +67,17 @@ export const TraceStep = z.object({
       url: z.string(),
       headers: z.record(z.string(), z.string()),
       body: z.string().nullable(),
+      /** Present when the headers were cut to keep the trace bounded (DESIGN.md "Storage"). */
+      cut: HttpCut.optional(),
     })
     .nullable(),
   response: z
-    .object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
+    .object({
+      status: z.number(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().nullable(),
+      cut: HttpCut.optional(),
+    })
     .nullable(),
 });
 export type TraceStep = z.infer<typeof TraceStep>;

@@ -27,9 +27,10 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { ServiceJwksSetting, type Customer, type CustomerView } from '../../contract/schemas/bank';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
-import { isJsonContentType, readBody } from '../http/body';
+import { readBody } from '../http/body';
 import { exchange } from '../http/exchange';
 import { HttpError } from '../http/http-error';
+import { originRefusal, refusedRequest } from '../http/origin';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { CALLBACK_BUDGET_MS, forwardRequest, type ForwardOutcome } from './forward';
@@ -39,18 +40,20 @@ import { judgeCallback } from './callback-verdict';
 import { rebuildCallbackDetail, recordVerdict } from './callback-detail';
 import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
+import {
+  KID_WAIT_MS,
+  KID_WAIT_NOTE,
+  REPLAY_HEADER,
+  judgeNotificationBody,
+  originRefusedEvent,
+  recordHeaders,
+} from './intake';
 import type { BankEndpoints, BankOptions } from './types';
 import { verifySessionToken, type Verdict } from './verify';
 
 type CallbackPath = '/user_auth' | '/key' | '/external_id';
 const CALLBACK_PATHS: readonly string[] = ['/user_auth', '/key', '/external_id'];
 const NOTIFY_EVENTS: readonly string[] = ['pay-in', 'pay-out', 'transfer'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Event bodies are cut here (EventDetail: truncated past 64 KiB). */
-const MAX_EVENT_BODY = 64 * 1024;
-const MASKED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'set-cookie']);
-/** Replays mark their request with this header so the replay can find its event. */
-const REPLAY_HEADER = 'x-dets-replay';
 const NO_URL_HINT =
   'start the sandbox, give --service-jwks-url, or set the active environment (its JWKS is {base_url}/api/v1/.well-known/jwks.json)';
 
@@ -122,7 +125,8 @@ function passThrough(outcome: ForwardOutcome): Reply {
     return errorReply(502, 'forward_failed', `the backend at ${outcome.url} did not answer: ${r.message}`);
   }
   const text = r.body.toString('utf8');
-  let recorded = clip(text);
+  // Recorded whole: the event store bounds bodies (64 KiB) and keeps the size (http/bounds.ts).
+  let recorded = text;
   try {
     const value: unknown = JSON.parse(text);
     if (value && typeof value === 'object' && typeof (value as { key?: unknown }).key === 'string') {
@@ -134,20 +138,6 @@ function passThrough(outcome: ForwardOutcome): Reply {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
   if (r.headers['content-type']) headers['Content-Type'] = r.headers['content-type'];
   return { status: r.status, headers, text, recorded: () => recorded };
-}
-
-function clip(text: string): string {
-  return text.length > MAX_EVENT_BODY ? `${text.slice(0, MAX_EVENT_BODY)}… (truncated)` : text;
-}
-
-function recordHeaders(raw: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    const value = raw[name];
-    if (value === undefined || name === REPLAY_HEADER) continue;
-    out[name] = MASKED_HEADERS.has(name) ? '<masked>' : Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -214,10 +204,20 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
   // The bank's own setting first (issue 13 item 6: the Conformance page points it at the
   // runner's JWKS), else what the host says (--service-jwks-url, the environment, the sandbox).
   const serviceJwksUrl = async () => settings.get().service_jwks_url ?? (await options.serviceJwksUrl());
-  const jwks = new JwksClient({ url: serviceJwksUrl, fetch: options.fetch, now, onChange: changed });
+  const jwks = new JwksClient({
+    url: serviceJwksUrl,
+    fetch: options.fetch,
+    now,
+    onChange: changed,
+    waitNote: KID_WAIT_NOTE,
+  });
 
-  /** `lean` on a callback's hot path; a recheck shows every check's words. */
-  const verify = (header: string | string[] | undefined, lean = false) =>
+  /**
+   * `lean` on a callback's hot path; a recheck shows every check's words. `arrivedAt` (on the
+   * `now` clock): a callback waits for a JWKS fetch until KID_WAIT_MS after it arrived, so it is
+   * answered by 900 ms (intake.ts); a recheck is not a callback and waits the whole 1 s.
+   */
+  const verify = (header: string | string[] | undefined, lean = false, arrivedAt?: number) =>
     verifySessionToken(header, {
       lean,
       jwks,
@@ -225,7 +225,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       subsFor: (obj) => options.pairs.subsFor(obj),
       nowSeconds: () => Math.floor(now() / 1000),
       noUrlHint: NO_URL_HINT,
-      deadlineMs: now() + CALLBACK_BUDGET_MS,
+      deadlineMs: arrivedAt === undefined ? now() + CALLBACK_BUDGET_MS : arrivedAt + KID_WAIT_MS,
     });
 
   /** Appends without waiting for the disk; a replay waiting for this request gets the summary. */
@@ -283,8 +283,9 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
   async function answerCallback(
     req: IncomingMessage,
     route: CallbackPath,
+    arrivedAt: number,
   ): Promise<{ reply: Reply; verdict: Verdict; forward: ForwardOutcome | null }> {
-    const verdict = await verify(req.headers['x-session-id'], true);
+    const verdict = await verify(req.headers['x-session-id'], true, arrivedAt);
     const b = behaviourFor(route.slice(1));
     const forwardUrl = settings.get().forward.url;
     if (forwardUrl) {
@@ -430,52 +431,15 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       const why = err instanceof Error ? err.message : String(err);
       return { ok: false, reply: errorReply(400, 'bad_request', why), id: null, text: null };
     }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      return {
-        ok: false,
-        reply: errorReply(400, 'bad_request', 'the body is not valid UTF-8'),
-        id: null,
-        text: null,
-      };
-    }
-    const bad = (detail: string, id: string | null = null) =>
-      ({ ok: false, reply: errorReply(400, 'bad_request', detail), id, text }) as const;
-    let value: unknown;
-    let parseError: string | null = null;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      parseError = err instanceof Error ? err.message : String(err);
-    }
-    const raw =
-      value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-    const txText = typeof raw?.transaction_id === 'string' ? raw.transaction_id.slice(0, 100) : null;
-    const type = req.headers['content-type'];
-    if (!isJsonContentType(type)) {
-      return bad(
-        type
-          ? `Content-Type is ${JSON.stringify(type)}; a notification is JSON (application/json) {"transaction_id": "<uuid>"} (spec 4.3)`
-          : 'no Content-Type header; a notification is JSON (application/json) {"transaction_id": "<uuid>"} (spec 4.3)',
-        txText,
-      );
-    }
-    if (bytes.length === 0)
-      return bad('the body is empty; a notification is {"transaction_id": "<uuid>"} (spec 2.7)');
-    if (parseError !== null) return bad(`the body is not valid JSON: ${parseError}`);
-    if (!raw)
-      return bad(
-        'the body is JSON but not an object; a notification is {"transaction_id": "<uuid>"} (spec 2.7)',
-      );
-    if (!Object.hasOwn(raw, 'transaction_id')) return bad('the body has no transaction_id (spec 2.7)');
-    if (typeof raw.transaction_id !== 'string')
-      return bad('transaction_id is not a string (spec 2.7: a UUID string)');
-    if (!UUID.test(raw.transaction_id)) {
-      return bad(`transaction_id ${JSON.stringify(txText)} is not a UUID (spec 2.7)`, txText);
-    }
-    return { ok: true, id: raw.transaction_id, text };
+    // Judged by the body alone, whatever the Content-Type (intake.ts, DESIGN.md).
+    const judged = judgeNotificationBody(bytes);
+    if (judged.ok) return judged;
+    return {
+      ok: false,
+      reply: errorReply(400, 'bad_request', judged.detail),
+      id: judged.id,
+      text: judged.text,
+    };
   }
 
   async function answerNotification(req: IncomingMessage, name: string): Promise<NotificationResult> {
@@ -496,7 +460,8 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         base: forwardUrl,
         path: req.url?.split('?')[0] ?? '',
         method: 'POST',
-        headers: { 'Content-Type': String(req.headers['content-type']) },
+        // As the service sent it: none when it sent none.
+        headers: req.headers['content-type'] ? { 'Content-Type': req.headers['content-type'] } : {},
         body: read.text,
       });
       outcomeF.verdicts = judgeNotificationAnswer(answerOfExchange(outcomeF.result));
@@ -537,6 +502,16 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     };
     const prefix = settings.get().notify_path_prefix;
 
+    // A web page's request (http/origin.ts): 403 before anything is read, kept compact.
+    const refused = originRefusal(req);
+    if (refused) {
+      req.resume();
+      send(res, errorReply(refused.status, refused.error, refused.detail));
+      const kind = pathOnly.startsWith(`${prefix}/`) ? 'notification' : 'callback';
+      recordLater(originRefusedEvent(refusedRequest(req, refused, at), kind), replay);
+      return;
+    }
+
     if (CALLBACK_PATHS.includes(pathOnly)) {
       req.resume();
       if (method !== 'GET') {
@@ -546,7 +521,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         answer(reply, null, null);
         return;
       }
-      const { reply, verdict, forward } = await answerCallback(req, pathOnly as CallbackPath);
+      const { reply, verdict, forward } = await answerCallback(req, pathOnly as CallbackPath, at);
       answer(reply, verdict, forward);
       return;
     }
@@ -596,7 +571,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
           method,
           url: req.url,
           headers: recordHeaders(req.headers),
-          body: result.bodyText === null ? null : clip(result.bodyText),
+          body: result.bodyText,
         },
         response: { status: reply.status, headers: reply.headers, body: reply.recorded() },
         forward: result.forward
@@ -828,9 +803,10 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     async listen({ intercept, ...where }) {
       // `intercept` answers a few console-level paths (the reachability probe, issue 14) before
       // the bank routes; everything else goes on to them unchanged.
+      // A web page's request (Origin) is refused by handle even on those paths (http/origin.ts).
       const handler = intercept
         ? (req: IncomingMessage, res: ServerResponse) => {
-            if (!intercept(req, res)) handle(req, res);
+            if (req.headers.origin !== undefined || !intercept(req, res)) handle(req, res);
           }
         : handle;
       const server = await startServer(handler, { ...where, onClientError: recordClientError });

@@ -8,6 +8,8 @@ import { controlRoutes } from './control-routes';
 import { SandboxEngine } from './engine';
 import { Router } from './router';
 import { startServer, type RunningServer } from '../http/listener';
+import { originRefusal, refusedRequest } from '../http/origin';
+import { sendJson } from '../http/respond';
 import { serviceRoutes } from './service-routes';
 import { maskSignInResult } from './trace';
 import type { Sandbox, SandboxListener, SandboxOptions } from './types';
@@ -24,7 +26,19 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const engine = await SandboxEngine.create(options);
   const router = new Router([...serviceRoutes(engine), ...controlRoutes(engine)]);
   const servers = new Set<RunningServer>();
-  const handle = (req: IncomingMessage, res: ServerResponse) => router.handle(req, res);
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    // Every route, the spec's and the controls alike: a web page must not onboard, rotate the
+    // key or make the sandbox call URLs of its choosing (http/origin.ts, DESIGN.md).
+    const refused = originRefusal(req);
+    if (!refused) return router.handle(req, res);
+    req.resume();
+    sendJson(res, refused.status, { error: refused.error, detail: refused.detail });
+    try {
+      options.onRefused?.(refusedRequest(req, refused, engine.now()));
+    } catch {
+      // Recording a refusal never stops the refusal.
+    }
+  };
 
   return {
     status: async () => engine.status(),

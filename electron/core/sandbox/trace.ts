@@ -3,10 +3,11 @@
  * HTTP request and answer when it is an exchange. What goes into a trace is stored and shown,
  * so secrets are masked on the way in: the user secret `key` a bank answers with (spec 2.5) is
  * replaced by its length. The X-Session-ID is kept as sent: it is the thing under test, signed
- * by the sandbox and short-lived.
+ * by the sandbox and short-lived. Headers and bodies are bounded like every recorded request's.
  */
 import { randomUUID } from 'node:crypto';
 import type { Trace, TraceStep } from '../../contract/schemas/sandbox';
+import { boundMessage } from '../http/bounds';
 
 /** Longest body text kept in a trace step. */
 export const TRACE_BODY_MAX_CHARS = 8 * 1024;
@@ -35,8 +36,10 @@ export class TraceBuilder {
       detail,
       at: new Date(this.now()).toISOString(),
       duration_ms: extra.duration_ms ?? null,
-      request: extra.request ?? null,
-      response: extra.response ?? null,
+      // The same bounds as every recorded request (http/bounds.ts, DESIGN.md "Storage"): a
+      // bank's answer may carry headers of any size up to the client's limit.
+      request: extra.request ? boundMessage(extra.request) : null,
+      response: extra.response ? boundMessage(extra.response) : null,
     });
   }
 

@@ -10,6 +10,7 @@ import type {
   Trace,
 } from '../../contract/schemas/sandbox';
 import type { EventHub } from '../event-hub';
+import type { RefusedRequest } from '../http/origin';
 import type { SecretSealer } from '../vault/sealer';
 
 export interface SandboxOptions {
@@ -21,6 +22,12 @@ export interface SandboxOptions {
   sealer?: SecretSealer;
   /** The clock in milliseconds; tests pin it. */
   now?: () => number;
+  /**
+   * A request refused for its Origin header (403, http/origin.ts): the host records it as a
+   * compact refused event (bank/intake.ts originRefusedEvent), so it is kept without filling
+   * anything else.
+   */
+  onRefused?: (refused: RefusedRequest) => void;
 }
 
 export interface SandboxListener {

@@ -5,6 +5,8 @@
  * Pure functions: the writer, the migration of old profiles and the tests all use these.
  */
 import type { EventDetail, EventKind, EventSummary } from '../../contract/schemas/events';
+import { boundMessage, headerSectionBytes } from '../http/bounds';
+import { ORIGIN_CHECK_ID } from '../http/origin';
 
 export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
@@ -12,8 +14,9 @@ const ID_RE = /^e(\d{12})$/;
 const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
 /** Bodies past this many characters are not searched (they are still stored whole). */
 const SEARCH_BODY_CHARS = 8 * 1024;
-/** A compact record's free text is cut to this many characters. */
-const COMPACT_TEXT_CHARS = 300;
+/** Characters a compact record keeps: of free text, of its path (routes are far shorter),
+ * and of obj and sub (an IBAN is 34 at most). */
+const [COMPACT_TEXT_CHARS, COMPACT_PATH_CHARS, COMPACT_CLAIM_CHARS] = [300, 160, 64];
 
 /** `e` + a 12-digit sequence: ids sort in append order (DESIGN.md "Command line", `before`). */
 export function formatEventId(seq: number): string {
@@ -58,22 +61,31 @@ export function summarize(e: EventDetail): EventSummary {
  * - `ack`: a notification taken (accepted or repeat): kept unless the user sets a retention.
  * - `rejected`: a notification refused (bad body).
  * - `callback`, `exchange`, `trace`: by kind.
- * - `refused`: a request refused before any check (compact records, see compactRecord).
+ * - `refused`: a request whose token was not proven, or from a web page (compact records, see
+ *   storedAsRefused and compactRecord).
  */
 export const RETENTION_CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused'] as const;
 export type RetentionClass = (typeof RETENTION_CLASSES)[number];
 
 /**
- * Whether a callback was refused before any check of its token: no X-Session-ID or no JWS
- * (`present`, `structure`), no decoded token at all (an unknown route, a 404), or a request
- * node:http refused before routing (431 headers, 408 timeout, 400 malformed: no path). Anyone
- * can send these without a key, so they are the noise a flood is made of.
+ * The token checks that come before the signature is proven (DESIGN.md "Storage"): a callback
+ * that failed one of them carries a token anyone could have made, with no key.
  */
-export function refusedBeforeChecks(
-  e: Pick<EventDetail, 'kind' | 'failed_check' | 'token' | 'data'>,
-): boolean {
+export const UNPROVEN_CHECKS: readonly string[] = ['present', 'structure', 'alg', 'crit', 'kid', 'signature'];
+
+/**
+ * Whether a request is stored as a compact record under the `refused` cap (DESIGN.md "Storage",
+ * "Bank endpoints"): a request from a web page (failed_check `origin`, any kind: a callback, a
+ * notification, a request to the sandbox); a callback whose token was not proven (it failed at
+ * `present`, `structure`, `alg`, `crit`, `kid` or `signature`), or with no decoded token at all
+ * (an unknown route, a wrong method), or one node:http refused before routing (431 headers, 408
+ * timeout, 400 malformed: no path). Anyone can send these without a key, so they are what a
+ * flood is made of, and they must not make the database grow or crowd out anything else.
+ */
+export function storedAsRefused(e: Pick<EventDetail, 'kind' | 'failed_check' | 'token' | 'data'>): boolean {
+  if (e.failed_check === ORIGIN_CHECK_ID) return true;
   if (e.kind !== 'callback') return false;
-  if (e.failed_check === 'present' || e.failed_check === 'structure') return true;
+  if (typeof e.failed_check === 'string' && UNPROVEN_CHECKS.includes(e.failed_check)) return true;
   // A judged callback stores its verdict, not its decoded token (rebuilt on read: bank/callback-detail.ts).
   if (verdictDetail(e) !== undefined) return false;
   return !e.token || (!e.token.header && !e.token.payload);
@@ -94,24 +106,33 @@ function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | undefined 
 const kidByHeader = new Map<string, string | null>();
 const KID_CACHE_MAX = 256;
 
+/** The first segment of a raw X-Session-ID (the JOSE header, base64url), or null. */
+function headerSegment(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const token = raw.trim();
+  const dot = token.indexOf('.');
+  return dot < 0 ? token : token.slice(0, dot);
+}
+
+/** What a header segment decodes to (anything JSON), or null. */
+function decodeSegment(segment: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** The kid a callback's token names: from the decoded token, else the raw X-Session-ID's header. */
 function kidOf(e: EventDetail): string | null {
   const decoded = e.token?.header?.kid;
   if (typeof decoded === 'string') return decoded;
-  const raw = e.request?.headers['x-session-id'];
-  if (typeof raw !== 'string') return null;
-  const token = raw.trim();
-  const dot = token.indexOf('.');
-  const segment = dot < 0 ? token : token.slice(0, dot);
+  const segment = headerSegment(e.request?.headers['x-session-id']);
+  if (segment === null) return null;
   let kid = kidByHeader.get(segment);
   if (kid !== undefined) return kid;
-  try {
-    const header: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    const k = (header as { kid?: unknown } | null)?.kid;
-    kid = typeof k === 'string' ? k : null;
-  } catch {
-    kid = null;
-  }
+  const k = (decodeSegment(segment) as { kid?: unknown } | null)?.kid;
+  kid = typeof k === 'string' ? k : null;
   if (segment.length <= 1024) {
     if (kidByHeader.size >= KID_CACHE_MAX) kidByHeader.clear();
     kidByHeader.set(segment, kid);
@@ -120,8 +141,9 @@ function kidOf(e: EventDetail): string | null {
 }
 
 export function retentionClass(e: EventDetail): RetentionClass {
+  // First: a notification from a web page must not fill the `rejected` cap (DESIGN.md).
+  if (storedAsRefused(e)) return 'refused';
   if (e.kind === 'notification') return e.outcome === 'rejected' ? 'rejected' : 'ack';
-  if (refusedBeforeChecks(e)) return 'refused';
   return e.kind;
 }
 
@@ -131,12 +153,6 @@ const NO_DETAIL = { request: null, response: null, checks: null, token: null, jw
 function cut(text: string | null | undefined, keep: number): string | null {
   if (text === null || text === undefined) return null;
   return text.length <= keep ? text : `${text.slice(0, keep)}…`;
-}
-
-function headerBytes(headers: Record<string, string> | undefined): number {
-  let n = 0;
-  for (const [k, v] of Object.entries(headers ?? {})) n += k.length + v.length + 4;
-  return n;
 }
 
 /** The `detail` of a JSON error answer (`{"error","check","detail"}`, DESIGN.md), if any. */
@@ -150,37 +166,97 @@ function bodyDetail(body: string | null | undefined): string | null {
   }
 }
 
+/** The size of a stored message's body as received (bytes): its `cut` says, else the text's own. */
+function bodyBytes(m: EventDetail['request']): number {
+  if (!m) return 0;
+  return m.cut?.body_bytes ?? (m.body ? Buffer.byteLength(m.body) : 0);
+}
+
 /**
- * The compact form of a request refused before any check: route, time, remote, reason and
- * sizes; no headers, no bodies, no token. Its size is bounded whatever the request carried, so
- * the `refused` class's count cap bounds its bytes too.
+ * The compact form of a request stored under the `refused` cap (storedAsRefused): route, time,
+ * remote, the failed check and its reason, the token's header (decoded, at most half a
+ * kilobyte: it names the kid and alg a sender used), obj and sub as claimed (64 characters
+ * each) and the sizes of what was received; no headers, no bodies, no payload. Its size is
+ * bounded whatever the request carried (about half a kilobyte; a kilobyte, and under 2 KiB with
+ * its search text, at the worst a sender can make it), so the `refused` class's count cap
+ * bounds its bytes too.
  */
 export function compactRecord(e: EventDetail): EventDetail {
   const failed =
     e.checks?.find((c) => c.status === 'failed') ?? e.checks?.find((c) => c.id === e.failed_check);
-  const detail = failed?.detail ?? bodyDetail(e.response?.body);
+  const detail = verdictDetail(e) ?? failed?.detail ?? bodyDetail(e.response?.body);
   const reason = e.failed_check
     ? `${e.failed_check}: ${detail ?? ''}`
     : (e.warning ?? detail ?? (e.status !== null ? `answered ${e.status}` : 'refused'));
+  const header = compactTokenHeader(e);
   return {
     ...summarize(e),
-    path: cut(e.path, COMPACT_TEXT_CHARS),
+    path: cut(e.path, COMPACT_PATH_CHARS),
     method: cut(e.method, 16),
-    obj: cut(e.obj, COMPACT_TEXT_CHARS),
-    sub: cut(e.sub, COMPACT_TEXT_CHARS),
+    // As the token claimed them (unproven when failed_check says so), short: enough to find a
+    // customer's failures with `events --search`, too little to make the record grow.
+    obj: cut(e.obj, COMPACT_CLAIM_CHARS),
+    sub: cut(e.sub, COMPACT_CLAIM_CHARS),
     warning: cut(e.warning, COMPACT_TEXT_CHARS),
     remote: cut(e.remote, 64),
     transaction_id: cut(e.transaction_id, 100),
     failed_check: cut(e.failed_check, 32),
     ...NO_DETAIL,
+    token: header ? { header: header.header, payload: null } : null,
     data: {
       compact: true,
       reason: cut(reason, COMPACT_TEXT_CHARS),
-      request_header_bytes: headerBytes(e.request?.headers),
-      request_body_bytes: e.request?.body?.length ?? 0,
-      response_body_bytes: e.response?.body?.length ?? 0,
+      ...(header?.note ? { token_header_note: header.note } : {}),
+      request_header_bytes: e.request?.cut?.header_bytes ?? headerSectionBytes(e.request?.headers),
+      request_body_bytes: bodyBytes(e.request),
+      response_body_bytes: bodyBytes(e.response),
     },
   };
+}
+
+/** A compact record keeps at most this much of a token's header (its JSON, in characters). */
+const COMPACT_HEADER_CHARS = 512;
+/** The members of a JOSE header a compact record keeps when the whole header is too long. */
+const HEADER_MEMBERS = ['alg', 'kid', 'typ', 'cty', 'crit'] as const;
+
+/**
+ * The token's JOSE header for a compact record: the decoded one, or the raw X-Session-ID's first
+ * segment decoded; whole when its JSON fits in 512 characters, else only alg, kid, typ, cty and crit,
+ * each cut, and a note saying so. Null when there is no token or its header is not a JSON object.
+ */
+function compactTokenHeader(e: EventDetail): { header: Record<string, unknown>; note: string | null } | null {
+  // A raw header is at most 16 KiB (the listener's limit): decoded once, then cut below.
+  const segment = e.token?.header ? null : headerSegment(e.request?.headers['x-session-id']);
+  const header: unknown = e.token?.header ?? (segment === null ? null : decodeSegment(segment));
+  if (!header || typeof header !== 'object' || Array.isArray(header)) return null;
+  const text = JSON.stringify(header);
+  if (text.length <= COMPACT_HEADER_CHARS) return { header: header as Record<string, unknown>, note: null };
+  const kept: Record<string, unknown> = {};
+  for (const name of HEADER_MEMBERS) {
+    const v = (header as Record<string, unknown>)[name];
+    if (v === undefined) continue;
+    const json = JSON.stringify(v) ?? '';
+    kept[name] = typeof v === 'string' ? cut(v, 64) : json.length <= 64 ? v : `${json.slice(0, 64)}…`;
+  }
+  return {
+    header: kept,
+    note: `the header was ${text.length} characters of JSON: only ${HEADER_MEMBERS.join(', ')} kept`,
+  };
+}
+
+/**
+ * A record with its request and response bounded (http/bounds.ts: header values 1 KiB, header
+ * sections 8 KiB, bodies 64 KiB, the sizes kept in `cut`); the very record when nothing needed
+ * cutting. A callback's X-Session-ID is kept whole: a record that still has a request is one
+ * whose token was proven (the others are compact), and the detail view decodes it again.
+ */
+export function boundRecord(e: EventDetail): EventDetail {
+  const request = e.request
+    ? boundMessage(e.request, e.kind === 'callback' ? 'x-session-id' : undefined)
+    : null;
+  const response = e.response ? boundMessage(e.response) : null;
+  if (request === e.request && response === e.response) return e;
+  return { ...e, request, response };
 }
 
 /** Makes a record fit the cap: bodies first, then the free-form data, then the headers. */
@@ -302,9 +378,9 @@ export const ROW = {
 } as const;
 
 /**
- * The stored form of a record: compacted when it was refused before any check, capped to
- * `maxRecordBytes`, with its indexed columns, and its summary. Throws when the record cannot be
- * serialized.
+ * The stored form of a record: compacted when it belongs to the `refused` class, else bounded
+ * (boundRecord), capped to `maxRecordBytes`, with its indexed columns, and its summary. Throws
+ * when the record cannot be serialized.
  */
 export function toRow(
   record: EventDetail,
@@ -312,7 +388,7 @@ export function toRow(
   maxRecordBytes: number,
 ): { row: EventRow; stored: EventDetail; summary: EventSummary } {
   const cls = retentionClass(record);
-  const stored = cls === 'refused' ? compactRecord(record) : record;
+  const stored = cls === 'refused' ? compactRecord(record) : boundRecord(record);
   const summary = summarize(stored);
   return { stored, summary, row: rowOfSummary(stored, summary, cls, capRecord(stored, maxRecordBytes), seq) };
 }

@@ -5,6 +5,7 @@ import { formatLocal, formatMs } from '../../shared/format';
 import { DecodedPart } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
 import { EventDetailView } from '../events/event-detail';
+import { compactNote } from '../events/event-http';
 import { useListenerUrl } from '../events/use-event-detail';
 import { sessionIdOf } from './callbacks-model';
 import { RecheckCompare } from './recheck-compare';
@@ -30,6 +31,8 @@ export function CallbackDetail({
   const d = detail.data;
   if (!d) return <p className="muted">Loading the callback…</p>;
   const token = sessionIdOf(d);
+  // A compact record (store/records.ts) keeps no X-Session-ID: nothing to re-check or replay.
+  const compact = compactNote(d) !== null;
   return (
     <div className="callback-detail" data-testid="callback-detail" data-event-id={d.id}>
       <EventDetailView detail={d} listenerUrl={listenerUrl} onClose={onClose}>
@@ -38,7 +41,7 @@ export function CallbackDetail({
             type="button"
             className="btn"
             onClick={() => recheck.mutate(d.id)}
-            disabled={recheck.isPending}
+            disabled={recheck.isPending || compact}
             data-testid="callback-recheck"
             title="Run the X-Session-ID checks again with the service JWKS as it is now"
           >
@@ -48,7 +51,7 @@ export function CallbackDetail({
             type="button"
             className="btn"
             onClick={() => replay.mutate(d.id)}
-            disabled={replay.isPending}
+            disabled={replay.isPending || compact}
             data-testid="callback-replay"
           >
             {replay.isPending ? 'Replaying…' : 'Replay with a fresh token'}
@@ -96,14 +99,24 @@ export function CallbackDetail({
             {token ? (
               <TokenView token={token} testId="callback-token" />
             ) : (
-              <p className="muted">No X-Session-ID header.</p>
+              <p className="muted">
+                {compact
+                  ? 'Not kept: a compact record keeps only the token’s header.'
+                  : 'No X-Session-ID header.'}
+              </p>
             )}
           </div>
         </section>
         {d.token ? (
           <div className="callback-decoded">
             <DecodedPart title="Header" kind="header" value={d.token.header} />
-            <DecodedPart title="Payload" kind="payload" value={d.token.payload} />
+            {compact ? (
+              <p className="muted" data-testid="callback-payload-not-kept">
+                Payload not kept: the token was not proven, so its claims are whatever the sender wrote.
+              </p>
+            ) : (
+              <DecodedPart title="Payload" kind="payload" value={d.token.payload} />
+            )}
           </div>
         ) : null}
 

@@ -85,6 +85,11 @@ export function EventDetailView({
           </div>
         </div>
       ) : null}
+      {r.compact ? (
+        <p className="banner banner-info" data-testid="event-compact">
+          {r.compact}
+        </p>
+      ) : null}
       {d.warning && d.warning !== r.outcome.reason ? (
         <p className="banner banner-warn" data-testid="event-warning">
           {d.warning}
@@ -166,17 +171,27 @@ function HttpPanels({
   return (
     <div className="event-http">
       <section className="panel" aria-label="Request">
-        <h3 className="panel-title">Request</h3>
+        <h3 className="panel-title">
+          Request
+          <CutBadge note={r.cut.request} testId="event-request-cut" />
+        </h3>
         {request ? (
           <pre className="http-text" data-testid="event-request" data-view={view}>
             {request}
           </pre>
         ) : (
-          <p className="muted">Not stored (refused before it could be read).</p>
+          <p className="muted">
+            {r.compact
+              ? 'Not stored: a compact record keeps only its sizes.'
+              : 'Not stored (refused before it could be read).'}
+          </p>
         )}
       </section>
       <section className="panel" aria-label="Response">
-        <h3 className="panel-title">Response</h3>
+        <h3 className="panel-title">
+          Response
+          <CutBadge note={r.cut.response} testId="event-response-cut" />
+        </h3>
         {response ? (
           <pre className="http-text" data-testid="event-response" data-view={view}>
             {response}
@@ -186,6 +201,22 @@ function HttpPanels({
         )}
       </section>
     </div>
+  );
+}
+
+/** "cut" beside a message's title, its note (what was cut, the sizes as received) on hover and below. */
+function CutBadge({ note, testId }: { note: string | null; testId: string }) {
+  if (!note) return null;
+  return (
+    <>
+      {' '}
+      <span className="badge badge-warn" title={note} data-testid={testId}>
+        cut
+      </span>
+      <span className="muted event-cut-note" data-testid={`${testId}-note`}>
+        {note}
+      </span>
+    </>
   );
 }
 

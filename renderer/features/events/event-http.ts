@@ -3,7 +3,7 @@
  * the one detail view (issue 13 item 1): its request and response as HTTP, its outcome and the
  * reason, and the commands that replay it. Pure functions over `events.get`'s EventDetail.
  */
-import type { EventDetail } from '../../../electron/contract/schemas/events';
+import type { EventDetail, HttpCut } from '../../../electron/contract/schemas/events';
 import type { Exchange } from '../../../electron/contract/schemas/service';
 import type { Trace } from '../../../electron/contract/schemas/sandbox';
 import type { HttpRequestLike, HttpResponseLike } from '../../shared/http-text';
@@ -22,6 +22,66 @@ export interface EventReading {
   duration_ms: number | null;
   /** For traces: every step, each possibly an HTTP exchange of its own. */
   trace: Trace | null;
+  /** What was cut of the stored request and response (DESIGN.md "Storage"), in words; null: nothing. */
+  cut: { request: string | null; response: string | null };
+  /** Set when the event is a compact record (its request was not kept): what is kept, and the sizes. */
+  compact: string | null;
+}
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+
+/**
+ * What the console cut of a stored message, in words, with the sizes as received; null when it
+ * cut nothing (`cut` absent).
+ *
+ * @example
+ * cutNote({ header_bytes: 15_432, values: { 'x-pad': 15_000 } });
+ * // 'cut: headers 15,432 bytes as received; x-pad 15,000 bytes, cut to 1 KiB'
+ */
+export function cutNote(cut: HttpCut | undefined): string | null {
+  if (!cut) return null;
+  const parts: string[] = [];
+  if (cut.header_bytes !== undefined) parts.push(`headers ${bytes(cut.header_bytes)} as received`);
+  if (cut.headers_left_out)
+    parts.push(`${cut.headers_left_out} header${cut.headers_left_out === 1 ? '' : 's'} left out past 8 KiB`);
+  for (const [name, size] of Object.entries(cut.values ?? {}))
+    parts.push(`${name} ${bytes(size)}, cut to 1 KiB`);
+  if (cut.body_bytes !== undefined) parts.push(`body ${bytes(cut.body_bytes)}, cut to 64 KiB`);
+  return parts.length > 0 ? `cut: ${parts.join('; ')}` : null;
+}
+
+interface CompactData {
+  compact: true;
+  reason?: string;
+  request_header_bytes?: number;
+  request_body_bytes?: number;
+  response_body_bytes?: number;
+  token_header_note?: string;
+}
+
+function compactData(data: unknown): CompactData | null {
+  return !!data && typeof data === 'object' && (data as { compact?: unknown }).compact === true
+    ? (data as CompactData)
+    : null;
+}
+
+/** A compact record (store/records.ts compactRecord) in words: why, what is kept, the sizes. */
+export function compactNote(d: EventDetail): string | null {
+  const c = compactData(d.data);
+  if (!c) return null;
+  const why =
+    d.failed_check === 'origin'
+      ? 'it came from a web page (Origin header)'
+      : d.failed_check
+        ? `its token was not proven (failed at ${d.failed_check})`
+        : 'it was refused before any check';
+  const sizes = [
+    `request headers ${bytes(c.request_header_bytes ?? 0)}`,
+    `request body ${bytes(c.request_body_bytes ?? 0)}`,
+    `response body ${bytes(c.response_body_bytes ?? 0)}`,
+  ].join(', ');
+  const note = c.token_header_note ? ` (${c.token_header_note})` : '';
+  return `Stored as a compact record because ${why}: the route, time, remote address, failed check, reason, the token's header${note} and the obj and sub it claimed are kept, not the headers or bodies. Sizes as received: ${sizes}.`;
 }
 
 function isExchange(data: unknown): data is Exchange {
@@ -73,6 +133,8 @@ export function readEvent(d: EventDetail): EventReading {
           },
       duration_ms: x.duration_ms,
       trace: null,
+      cut: { request: null, response: null },
+      compact: null,
     };
   }
   if (d.kind === 'trace' && isTrace(d.data)) {
@@ -88,11 +150,14 @@ export function readEvent(d: EventDetail): EventReading {
         : { status: 'failed', word: `failed: ${t.failed ?? '?'}`, reason: failed?.detail ?? null },
       duration_ms: t.duration_ms,
       trace: t,
+      cut: { request: cutNote(http?.request?.cut), response: cutNote(http?.response?.cut) },
+      compact: null,
     };
   }
   const request = stored(d.request);
   const response = storedResponse(d.response);
-  const refused = d.kind === 'callback' && !d.path;
+  const compact = compactNote(d);
+  const refused = (d.kind === 'callback' && !d.path) || compact !== null;
   const failedCheck = d.checks?.find((c) => c.status === 'failed') ?? null;
   const bad = d.failed_check !== null || (d.status !== null && d.status >= 400) || d.outcome === 'rejected';
   const word =
@@ -115,10 +180,18 @@ export function readEvent(d: EventDetail): EventReading {
     kind: refused ? 'refused request' : d.kind === 'notification' ? 'notification' : 'callback',
     request,
     response,
-    outcome: { status: bad ? 'failed' : 'passed', word, reason },
+    outcome: { status: bad ? 'failed' : 'passed', word, reason: reason ?? compactReason(d) },
     duration_ms: d.duration_ms,
     trace: null,
+    cut: { request: cutNote(d.request?.cut), response: cutNote(d.response?.cut) },
+    compact,
   };
+}
+
+/** A compact record's reason (its response is not stored). */
+function compactReason(d: EventDetail): string | null {
+  const reason = compactData(d.data)?.reason;
+  return typeof reason === 'string' ? reason : null;
 }
 
 /** The request's absolute URL: a stored path is joined to the listener that received it. */

@@ -27,6 +27,7 @@
  *   BENCH_STORE_RUNS      3      timed runs of serve and of each events --search (the median counts)
  *   BENCH_STORE_BUILD_SECONDS 900 the profile's build gives up (bench broken) past this
  *   BENCH_CHROMIUM        /usr/bin/chromium
+ *   BENCH_FLOOD_SECONDS   30×S   how long the notify suite's flood scenario lasts (notify-flood; at least 5 s)
  *   BENCH_PIN             auto   CPU the bank and notify suites' servers are pinned to (taskset -c): auto (the last
  *                                CPU, when there are 2 or more and taskset exists), off, or a CPU number
  */
@@ -61,6 +62,8 @@ export interface BenchConfig {
   storeRuns: number;
   storeBuildSeconds: number;
   chromium: string;
+  /** Seconds of the notify suite's flood scenario (issue 24). */
+  floodSeconds: number;
   /** 'auto', 'off' or a CPU number (see pinCpu in steps.ts). */
   pin: 'auto' | 'off' | number;
 }
@@ -152,6 +155,7 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     storeRuns: numberVar(env, 'BENCH_STORE_RUNS', 3, 1, 20, true),
     storeBuildSeconds: numberVar(env, 'BENCH_STORE_BUILD_SECONDS', 900, 10, 3600),
     chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
+    floodSeconds: numberVar(env, 'BENCH_FLOOD_SECONDS', Math.max(5, 30 * scale), 5, 600),
     pin: pinVar(env),
   };
 }

@@ -11,6 +11,9 @@
  * Every request carries a fresh UUID; every id answered 200 is remembered. After the load the
  * bank child is stopped (SIGTERM: the core closes and flushes its store), the store is opened in
  * this process through the real openEventStore, and every acknowledged id must be in it.
+ *
+ *   notify-flood  issue 24: notifications at 200/s beside a flood of bad-signature callbacks
+ *                 with 15 KB headers (notify-flood.ts), run after the rounds
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -40,6 +43,7 @@ import {
   startServers,
 } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
+import { FLOOD_TARGET_ID, runNotifyFlood } from './notify-flood';
 
 const TARGETS = {
   'bank-notify': 'bank POST /api/svc/notify/pay-in (durable)',
@@ -88,6 +92,13 @@ export const notifySuite: Suite = {
   title: SUITE_TITLE,
   async run(ctx): Promise<SuiteResult> {
     const cfg = ctx.config;
+    // Issue 24's flood scenario (notify-flood.ts) runs after the rounds, or alone when
+    // BENCH_TARGETS names only it.
+    const flooding = ctx.wants(FLOOD_TARGET_ID);
+    if (flooding && !ORDER.some((id) => ctx.wants(id))) {
+      const flood = await runNotifyFlood(ctx, pinCpu(cfg));
+      return { id: SUITE_ID, title: SUITE_TITLE, targets: [], ratios: {}, ...flood };
+    }
     const want = selectTargets(ctx, SUITE_ID, ORDER);
     const dataDir = await ctx.tmpDir('dets-bench-notify-');
     // What one fdatasync costs on this disk: the p99 target cannot beat the disk's own tail.
@@ -223,6 +234,8 @@ export const notifySuite: Suite = {
       id === 'bank-notify' ? 'bank' : id === 'fsync-floor' ? 'fsync-floor' : 'http-floor',
     );
 
+    const flood = flooding ? await runNotifyFlood(ctx, cpu) : null;
+
     const { by, ratio, paired } = runFigures<TargetId>(runs);
     const ratios = {
       notify_vs_http_floor: ratio('bank-notify', 'notify-floor'),
@@ -256,6 +269,7 @@ export const notifySuite: Suite = {
         1,
         'missing',
       ),
+      ...(flood?.verdicts ?? []),
     ];
     return {
       id: SUITE_ID,
@@ -263,7 +277,7 @@ export const notifySuite: Suite = {
       targets: runs,
       ratios,
       verdicts,
-      checks,
+      checks: [...checks, ...(flood?.checks ?? [])],
       notes: [
         ...threadNotes,
         `${cfg.connections} connections, ${cfg.rounds} interleaved rounds of ~${cfg.roundSeconds} s after a ${cfg.warmupSeconds} s warm-up; a fresh UUID per request.`,
@@ -271,8 +285,9 @@ export const notifySuite: Suite = {
         durability
           ? `durability: ${formatDurability(durability)}, read back through openEventStore after the bank child stopped.`
           : 'durability not checked (bank-notify not selected).',
+        ...(flood?.notes ?? []),
       ],
-      profiles,
+      profiles: [...profiles, ...(flood?.profiles ?? [])],
       figures: {
         fdatasync_p50_ms: Number(fsyncMs.p50.toFixed(2)),
         fdatasync_p99_ms: Number(fsyncMs.p99.toFixed(2)),
@@ -280,6 +295,7 @@ export const notifySuite: Suite = {
         ...(durability
           ? { acknowledged: durability.acknowledged, stored: durability.stored, missing: durability.missing }
           : {}),
+        ...flood?.figures,
       },
     };
   },

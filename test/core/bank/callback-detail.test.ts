@@ -67,20 +67,65 @@ describe('the stored callback event', () => {
 });
 
 describe('rebuilt on read, as the engine judged it', () => {
-  it.each([
-    ['no header', async (): Promise<string | undefined> => undefined, 'present'],
-    ['garbage', async (): Promise<string | undefined> => 'not-a-token', 'structure'],
-  ] as const)(
-    '%s: refused before any check, kept as a compact record with its reason',
+  type Unproven = () => Promise<{ token: string | undefined; header: Record<string, unknown> | null }>;
+  const unproven: Array<[string, Unproven, string]> = [
+    ['no header', async () => ({ token: undefined, header: null }), 'present'],
+    ['garbage', async () => ({ token: 'not-a-token', header: null }), 'structure'],
+    [
+      'alg none',
+      async () => ({
+        token: rawJwt({ alg: 'none', kid: fx.key.kid }, claims()),
+        header: { alg: 'none', kid: fx.key.kid },
+      }),
+      'alg',
+    ],
+    [
+      'crit',
+      async () => {
+        const header = { alg: 'RS256', kid: fx.key.kid, crit: ['x'], x: 1 };
+        return { token: rawJwt(header, claims(), 'c2ln'), header };
+      },
+      'crit',
+    ],
+    [
+      'unknown kid',
+      async () => {
+        const other = await makeServiceKey();
+        return { token: await serviceJwt(other), header: { alg: 'RS256', kid: other.kid, typ: 'JWT' } };
+      },
+      'kid',
+    ],
+    [
+      'wrong key, right kid',
+      async () => ({
+        token: await serviceJwt(await makeServiceKey(fx.key.kid)),
+        header: { alg: 'RS256', kid: fx.key.kid, typ: 'JWT' },
+      }),
+      'signature',
+    ],
+  ];
+
+  // DESIGN.md "Storage": a token that was not proven (present … signature) is stored compact:
+  // route, time, remote, the failed check and its reason, the token's header, the sizes.
+  it.each(unproven)(
+    '%s: not proven, kept as a compact record with its reason and header',
     async (_n, make, failed) => {
-      const r = await get(`${fx.url}/user_auth`, await make());
+      const { token, header } = await make();
+      const r = await get(`${fx.url}/user_auth`, token);
       expect(r.status).toBe(401);
       const e = await stored();
-      expect(e.failed_check).toBe(failed);
+      expect(e).toMatchObject({
+        failed_check: failed,
+        path: '/user_auth',
+        status: 401,
+      });
       expect(e.request).toBeNull();
+      expect(e.response).toBeNull();
+      expect(e.token).toEqual(header === null ? null : { header, payload: null });
       expect(e.data).toMatchObject({
         compact: true,
         reason: `${failed}: ${(r.body as { detail: string }).detail}`,
+        request_header_bytes: expect.any(Number),
       });
       expect(rebuildCallbackDetail(e)).toBe(e);
     },
@@ -88,14 +133,6 @@ describe('rebuilt on read, as the engine judged it', () => {
 
   const cases: Array<[string, () => Promise<string | undefined>, string | null]> = [
     ['valid', () => serviceJwt(fx.key), null],
-    ['alg none', async () => rawJwt({ alg: 'none', kid: fx.key.kid }, claims()), 'alg'],
-    [
-      'crit',
-      async () => rawJwt({ alg: 'RS256', kid: fx.key.kid, crit: ['x'], x: 1 }, claims(), 'c2ln'),
-      'crit',
-    ],
-    ['unknown kid', async () => serviceJwt(await makeServiceKey()), 'kid'],
-    ['wrong key, right kid', async () => serviceJwt(await makeServiceKey(fx.key.kid)), 'signature'],
     [
       'expired',
       async () => serviceJwt(fx.key, claims({ iat: nowSeconds() - 900, exp: nowSeconds() - 300 })),

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { methods } from '../../../electron/contract';
 import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
+import { claims, cleanup, makeServiceKey, serviceJwt, startJwksServer } from './helpers';
 
 let core: ConsoleCore | undefined;
 let dir: string | undefined;
 afterEach(async () => {
+  await cleanup();
   await core?.close();
   core = undefined;
   if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
@@ -46,7 +48,42 @@ describe('bank.setNotifyPrefix through dispatch', () => {
 });
 
 describe('callback events through events.get and events.export', () => {
+  /** The newest callback's id, once its event is stored (callback events follow the answer). */
+  async function newestCallback(c: ConsoleCore, after?: string): Promise<string> {
+    for (let i = 0; i < 200; i++) {
+      const page = await c.dispatch('events.query', { kind: 'callback', limit: 1 });
+      const id = (page as { value: { events: Array<{ id: string }> } }).value.events[0]?.id;
+      if (id && id !== after) return id;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('no new callback event');
+  }
+
   it('readers get the whole callback: token and checks rebuilt from the small record', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dets-bank-wiring-'));
+    const key = await makeServiceKey();
+    const jwks = await startJwksServer([key.jwk]);
+    core = await createConsoleCore({ dataDir: dir, host: 'cli', serviceJwksUrl: jwks.url });
+    const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
+    // A proven token (the service's key) for a customer the bank does not know: fails `obj`.
+    const res = await fetch(`${bank.url}/user_auth`, {
+      headers: { 'X-Session-ID': await serviceJwt(key, claims({ obj: 'NOPE' })) },
+    });
+    expect(res.status).toBe(401);
+    const id = await newestCallback(core);
+    const got = await core.dispatch('events.get', { id });
+    const detail = methods['events.get'].output.parse((got as { value: unknown }).value);
+    expect(detail).toMatchObject({ failed_check: 'obj', token: { header: { alg: 'RS256', kid: key.kid } } });
+    const status = Object.fromEntries(detail.checks?.map((c) => [c.id, c.status]) ?? []);
+    expect(status).toMatchObject({ structure: 'passed', kid: 'passed', signature: 'passed', obj: 'failed' });
+    expect(status.sub).toBe('skipped');
+    expect(detail.data).toBeUndefined();
+    const exported = await core.dispatch('events.export', { format: 'json', query: { kind: 'callback' } });
+    const line = JSON.parse((exported as { value: { text: string } }).value.text.trim()) as typeof detail;
+    expect(line.checks).toEqual(detail.checks);
+  });
+
+  it('a token that was not proven reaches readers as its compact record, through the contract', async () => {
     dir = await mkdtemp(join(tmpdir(), 'dets-bank-wiring-'));
     core = await createConsoleCore({ dataDir: dir, host: 'cli' });
     const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
@@ -54,23 +91,18 @@ describe('callback events through events.get and events.export', () => {
     const token = `${b64({ alg: 'none' })}.${b64({ flow: 'sign-in', obj: 'X', sub: 'y' })}.`;
     const res = await fetch(`${bank.url}/user_auth`, { headers: { 'X-Session-ID': token } });
     expect(res.status).toBe(401);
-    let id: string | undefined;
-    for (let i = 0; i < 200 && !id; i++) {
-      const page = await core.dispatch('events.query', { kind: 'callback', limit: 1 });
-      id = (page as { value: { events: Array<{ id: string }> } }).value.events[0]?.id;
-      if (!id) await new Promise((r) => setTimeout(r, 10));
-    }
-    const got = await core.dispatch('events.get', { id: id! });
+    const id = await newestCallback(core);
+    const got = await core.dispatch('events.get', { id });
     const detail = methods['events.get'].output.parse((got as { value: unknown }).value);
-    expect(detail).toMatchObject({ failed_check: 'alg', token: { header: { alg: 'none' } } });
-    expect(detail.checks?.map((c) => [c.id, c.status]).slice(0, 3)).toEqual([
-      ['structure', 'passed'],
-      ['alg', 'failed'],
-      ['crit', 'skipped'],
-    ]);
-    expect(detail.data).toBeUndefined();
-    const exported = await core.dispatch('events.export', { format: 'json', query: { kind: 'callback' } });
-    const line = JSON.parse((exported as { value: { text: string } }).value.text.trim()) as typeof detail;
-    expect(line.checks).toEqual(detail.checks);
+    expect(detail).toMatchObject({
+      failed_check: 'alg',
+      path: '/user_auth',
+      status: 401,
+      obj: 'X',
+      request: null,
+      checks: null,
+      token: { header: { alg: 'none' }, payload: null },
+      data: { compact: true, reason: expect.stringMatching(/^alg: /) },
+    });
   });
 });

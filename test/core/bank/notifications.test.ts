@@ -46,8 +46,6 @@ describe('notifications (spec 4.3)', () => {
 
   it.each([
     ['not JSON', '{nope', 'application/json', /not valid JSON/],
-    ['wrong content type', JSON.stringify({ transaction_id: randomUUID() }), 'text/plain', /Content-Type/],
-    ['no content type', JSON.stringify({ transaction_id: randomUUID() }), null, /Content-Type/],
     ['missing transaction_id', JSON.stringify({ id: 1 }), 'application/json', /no transaction_id/],
     ['non-UUID transaction_id', JSON.stringify({ transaction_id: 'abc' }), 'application/json', /not a UUID/],
     ['a number', JSON.stringify({ transaction_id: 5 }), 'application/json', /not a string/],
@@ -62,15 +60,13 @@ describe('notifications (spec 4.3)', () => {
     expect(e).toMatchObject({ outcome: 'rejected', status: 400, path: `${prefix}/pay-out` });
   });
 
-  it('a notification rejected for its content type, then sent right, is accepted (not a repeat)', async () => {
+  it('a rejected notification, then sent right, is accepted (not a repeat)', async () => {
     const id = randomUUID();
     expect(
-      (await post(`${fx.url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id }), 'text/plain')).status,
+      (await post(`${fx.url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id, x: [1, 2] }) + '}'))
+        .status,
     ).toBe(400);
-    expect(await lastEvent(fx.store, 'notification')).toMatchObject({
-      transaction_id: id,
-      outcome: 'rejected',
-    });
+    expect(await lastEvent(fx.store, 'notification')).toMatchObject({ outcome: 'rejected' });
     expect((await post(`${fx.url}${prefix}/pay-in`, JSON.stringify({ transaction_id: id }))).status).toBe(
       200,
     );

@@ -294,19 +294,22 @@ describe('event store: append, get, query', () => {
     expect(b.store.hasTransaction('c299')).toBe(true);
   });
 
-  it('caps a record by truncating bodies with a marker', async () => {
-    const { store } = await openStore(tempDir());
+  it('bounds bodies at 64 KiB keeping their size, and caps a record by truncating bodies with a marker', async () => {
     const big = 'x'.repeat(600 * 1024);
-    const s = await store.append(
-      notification({
-        request: { method: 'POST', headers: {}, body: big },
-        response: { headers: {}, body: big },
-      }),
-      { durable: true },
-    );
-    const d = await store.get(s.id);
-    expect(d.request!.body!.length).toBeLessThan(100 * 1024);
-    expect(d.request!.body).toContain('truncated');
+    const record = notification({
+      request: { method: 'POST', headers: {}, body: big },
+      response: { headers: {}, body: big },
+    });
+    // DESIGN.md "Storage": every stored body is cut at 64 KiB, its size as received kept.
+    const { store } = await openStore(tempDir());
+    const d = await store.get((await store.append(record, { durable: true })).id);
+    expect(d.request!.body).toBe(big.slice(0, 64 * 1024));
+    expect(d.request!.cut).toEqual({ body_bytes: 600 * 1024 });
+    // A record still over the store's cap has its bodies truncated with a marker.
+    const { store: small } = await openStore(tempDir(), { maxRecordBytes: 32 * 1024 });
+    const c = await small.get((await small.append(record, { durable: true })).id);
+    expect(c.request!.body!.length).toBeLessThan(32 * 1024);
+    expect(c.request!.body).toContain('truncated');
   });
 });
 
