@@ -142,6 +142,30 @@ function answerChecks(event: EventDetail, failed: string | null, detail: string 
 }
 
 /**
+ * The checks of a compact record (store/records.ts: a token that was not proven keeps only its
+ * failed check and reason, DESIGN.md "Storage"): the checks before the failed one passed (the
+ * engine runs them in order), the failed one with the reason kept, the rest not checked. Null
+ * when the event is not a compact record of a failed token check.
+ */
+function compactChecks(event: EventDetail): Check[] | null {
+  const data = event.data as { compact?: unknown; reason?: unknown } | undefined;
+  const failed = event.failed_check;
+  if (data?.compact !== true || failed === null || !(LISTED as readonly string[]).includes(failed)) {
+    return failed === 'present' && data?.compact === true
+      ? LISTED.map((id) => makeCheck(id, 'skipped', notCheckedWithout(SESSION_HEADER)))
+      : null;
+  }
+  const reason = typeof data.reason === 'string' ? data.reason.replace(`${failed}: `, '') : '';
+  let after = false;
+  return LISTED.map((id) => {
+    if (after) return makeCheck(id, 'skipped', notChecked(failed));
+    if (id !== failed) return makeCheck(id, 'passed', 'passed when the callback was judged');
+    after = true;
+    return makeCheck(id, 'failed', reason || 'failed when the callback was judged');
+  });
+}
+
+/**
  * The event as readers see it: a small callback record (written by the bank endpoints since
  * issue 11) gets its `token` and `checks` back; any other event is returned as it is.
  *
@@ -150,6 +174,8 @@ function answerChecks(event: EventDetail, failed: string | null, detail: string 
  */
 export function rebuildCallbackDetail(event: EventDetail): EventDetail {
   if (event.kind !== 'callback' || event.checks !== null) return event;
+  const compact = compactChecks(event);
+  if (compact) return { ...event, checks: compact };
   const recorded = recordedOf(event);
   if (!recorded) return event;
   const { data: _data, ...rest } = event;

@@ -127,7 +127,18 @@ describe('rebuilt on read, as the engine judged it', () => {
         reason: `${failed}: ${(r.body as { detail: string }).detail}`,
         request_header_bytes: expect.any(Number),
       });
-      expect(rebuildCallbackDetail(e)).toBe(e);
+      // Read back, it lists its checks as the pages show them: passed up to the failed one,
+      // which keeps the reason it was refused with, the rest not checked.
+      const checks = rebuildCallbackDetail(e).checks ?? [];
+      const at = checks.findIndex((c) => c.status === 'failed');
+      if (failed === 'present') {
+        expect(checks.length).toBeGreaterThan(0);
+        expect(checks.every((c) => c.status === 'skipped')).toBe(true);
+      } else {
+        expect(checks[at]).toMatchObject({ id: failed, detail: (r.body as { detail: string }).detail });
+        expect(checks.slice(0, at).every((c) => c.status === 'passed')).toBe(true);
+        expect(checks.slice(at + 1).every((c) => c.status === 'skipped')).toBe(true);
+      }
     },
   );
 

@@ -112,6 +112,11 @@ describe('service JWKS', () => {
     const stranger = await makeServiceKey();
     const r = await get(`${fx.url}/key`, await serviceJwt(stranger));
     expect(r.body).toMatchObject({ check: 'kid' });
+    // The unknown kid was answered at once (no fetch may start before its 900 ms: one a
+    // second); the refresh it asked for runs at the next slot. Wait for that refresh to fail.
+    for (let i = 0; i < 300 && !(await fx.bank.status()).jwks?.stale; i++) {
+      await new Promise((res) => setTimeout(res, 10));
+    }
     const ok = await get(`${fx.url}/user_auth`, await serviceJwt(fx.key));
     expect(ok.status).toBe(200);
     for (let i = 0; i < 100; i++) {

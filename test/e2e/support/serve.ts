@@ -108,7 +108,7 @@ export async function startServe(
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGKILL');
           await exited;
-          throw new Error('serve did not exit within 10 s of SIGTERM');
+          throw new Error(`serve did not exit within 10 s of SIGTERM; its stderr:\n${stderr.slice(-4000)}`);
         }
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
         return code;
