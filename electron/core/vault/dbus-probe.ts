@@ -3,7 +3,7 @@
  * before any thread enters libdbus.
  *
  * Why: libdbus blocks without a timeout while it authenticates to a bus socket that accepts and
- * never answers (a wedged session; ../shared/notes/toolchain.md section 3). A worker thread
+ * never answers (a wedged session; docs/design.md "Secrets"). A worker thread
  * stuck inside that native call cannot be terminated, and Node then cannot exit either (it
  * joins worker threads on exit, even on process.exit()). So the one known hang is detected
  * here, in JavaScript, where a deadline works: connect, send the SASL greeting the bus daemon
