@@ -114,12 +114,14 @@ describe('valid tokens', () => {
 describe('each check names itself in the 401', () => {
   it('present: no header', async () => {
     const { e } = await expect401(undefined, 'present');
-    // Refused before any check: stored as a compact record (issue 12; store/records.ts).
+    // Refused before any check: stored as a compact record (issue 12; store/records.ts), read
+    // back with every check listed as not checked (callback-detail.ts compactChecks).
     expect(e).toMatchObject({
       request: null,
-      checks: null,
       data: { compact: true, reason: expect.stringMatching(/^present: /) },
     });
+    expect(e.checks?.length).toBeGreaterThan(0);
+    expect(e.checks?.every((c: { status: string }) => c.status === 'skipped')).toBe(true);
   });
 
   it('structure: garbage', async () => {

@@ -100,9 +100,14 @@ describe('callback events through events.get and events.export', () => {
       status: 401,
       obj: 'X',
       request: null,
-      checks: null,
       token: { header: { alg: 'none' }, payload: null },
       data: { compact: true, reason: expect.stringMatching(/^alg: /) },
     });
+    // Read back with its checks as the pages show them: passed up to alg, alg failed with the
+    // reason it was refused with, the rest not checked (callback-detail.ts compactChecks).
+    const at = detail.checks?.findIndex((c) => c.id === 'alg') ?? -1;
+    expect(detail.checks?.[at]).toMatchObject({ status: 'failed', detail: expect.stringMatching(/none/) });
+    expect(detail.checks?.slice(0, at).every((c) => c.status === 'passed')).toBe(true);
+    expect(detail.checks?.slice(at + 1).every((c) => c.status === 'skipped')).toBe(true);
   });
 });
