@@ -20,7 +20,7 @@ import {
 } from './store';
 import { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } from './store/owner';
 import { recoverIfRequested, requestRecovery } from './store/recover';
-import { parseJsonText } from './json-text';
+import { derivedJwksUrl, parseJsonText } from './common';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
 import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
 import { originRefusedEvent } from './bank/intake';
@@ -30,7 +30,6 @@ import { createSignedPairs } from './jwt/signed-pairs';
 import { createNotificationRetention } from './store/notification-retention';
 import {
   createEnvironmentStore,
-  derivedJwksUrl,
   createServiceClient,
   type Composer,
   type EnvironmentStore,

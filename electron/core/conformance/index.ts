@@ -26,7 +26,6 @@ export {
 export { runSelfCheck, selfCheckCustomer } from './self-check';
 export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
 export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
-export { JWKS_PATH } from '../service/environments';
 export { planCases } from './plan';
 
 /** "JWKS port 7303 is in use…": a listen error a person can act on. */

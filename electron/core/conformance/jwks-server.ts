@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../http/respond';
 import { startServer } from '../http/listener';
-import { derivedJwksUrl, JWKS_PATH } from '../service/environments';
+import { derivedJwksUrl, JWKS_PATH } from '../common';
 import type { PublishedJwk } from '../sandbox/signing-keys';
 
 export const DEFAULT_JWKS_PORT = 7303;

@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import { Exchange } from '../../contract/schemas/service';
+import { issuePath } from '../common';
 import { defaultLog, migrateJsonLinesFile } from '../store/file-migration';
 import { acquireProfileDb, type ProfileDb } from '../store/profile-db';
 
@@ -54,7 +55,7 @@ export class ExchangeHistory {
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
             return {
-              why: `not an exchange (${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'})`,
+              why: `not an exchange (${(issue && issuePath(issue)) || 'record'}: ${issue?.message ?? 'invalid'})`,
             };
           }
           return { sql: INSERT, params: [parsed.data.at, JSON.stringify(value)] };

@@ -1,3 +1,3 @@
 export type { Composer, EnvironmentStore, ServiceClient, ServiceOptions, SignedPairs } from './types';
-export { createEnvironmentStore, derivedJwksUrl } from './environments';
+export { createEnvironmentStore } from './environments';
 export { createServiceClient } from './client';

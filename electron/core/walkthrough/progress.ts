@@ -29,7 +29,7 @@ import { ConsoleError } from '../../contract/errors';
 import { InspectReport } from '../../contract/schemas/inspector';
 import { Rotation } from '../../contract/schemas/service';
 import { ComposedToken, StepId } from '../../contract/schemas/walkthrough';
-import { serializer } from '../keys/atomic-file';
+import { serializer } from '../common';
 import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
 
 const Attempt = z.object({
