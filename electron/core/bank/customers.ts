@@ -17,9 +17,9 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { CustomerView } from '../../contract/schemas/bank';
 import { Customer } from '../../contract/schemas/bank';
-import { isBlankClaim } from '../jwt/policy';
 import { describeIssues, ensurePrivateDir, serializer, writeFileAtomic } from '../common';
 import type { SecretSealer } from '../vault';
+import { isBlankClaim } from '../jwt';
 
 export const CUSTOMERS_FILE = 'customers.json';
 

@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GUID_PATTERN } from '../common';
 import { blankEvent, type NewEvent } from '../store';
-import { ORIGIN_CHECK_ID, type RefusedRequest } from '../http/origin';
+import { ORIGIN_CHECK_ID, type RefusedRequest } from '../http';
 
 /**
  * A callback waiting for a JWKS fetch is answered by 900 ms after it arrived at the latest

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConsoleError } from '../../contract/errors';
 import type { CaseResult, ConformanceProgress, ConformanceReport } from '../../contract/schemas/conformance';
-import type { Handlers } from '../types';
-import type { CoreDeps } from '../core-deps';
+import type { Handlers } from '../../contract';
+import type { CoreDeps } from '../core-types';
 import type { conformanceMethods } from '../../contract/domains/conformance';
 import { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 import { junitFile, reportFile } from './report';

@@ -35,13 +35,13 @@ import {
   type UpdateKeyInput,
   SigningAlg as SigningAlgSchema,
 } from '../../contract/schemas/keys';
-import type { SecretSealer } from '../vault/sealer';
 import { fieldProblem, firstIssueMessage, serializer } from '../common';
 import { daysUntil, isExpired } from './expiry';
 import { KeyFile, type StoredKey } from './key-file';
-import { publicRsaJwk, rsaRuleProblem } from '../jwt/rsa';
 import { readPrivateKey, type RsaPublicParts } from './private-key';
 import type { KeyStore, KeyStoreOptions } from './types';
+import type { SecretSealer } from '../vault';
+import { publicRsaJwk, rsaRuleProblem } from '../jwt';
 
 /** Binds a sealed private key to its kid: a blob moved onto another kid does not open. */
 export const aadFor = (kid: string) => `signing-key:${kid}`;

@@ -20,7 +20,6 @@ import { NotifyInput, OnboardInput, UpdateCounterpartyInput } from '../../contra
 import { invalidArgument } from '../common';
 import type { EventHub } from '../event-hub';
 import { SIGN_IN_FLOW } from '../jwt';
-import type { SecretSealer } from '../vault/sealer';
 import { BankJwtVerifier } from './bank-jwt';
 import { badRequest, unauthorized } from './errors';
 import { newGuid, parseGuid } from './guid';
@@ -32,6 +31,7 @@ import { runSignIn } from './sign-in-flow';
 import { SigningKeys } from './signing-keys';
 import { StateStore } from './state-store';
 import { TraceLog } from './trace-log';
+import type { SecretSealer } from '../vault';
 
 export interface EngineOptions {
   dataDir: string;

@@ -1,8 +1,8 @@
 /** The sandbox's settings: defaults, and validated partial updates. */
 import { SandboxSettings } from '../../contract/schemas/sandbox';
-import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt/policy';
 import { badRequest } from './errors';
 import { invalidArgument } from '../common';
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt';
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
   // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.

@@ -23,8 +23,6 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
 import { describeIssues } from '../common';
-import { isCorruption } from '../store/db';
-import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
 import {
   MAX_TRACES,
   StateFile,
@@ -32,6 +30,7 @@ import {
   StoredSandboxKey,
   type SandboxState,
 } from './state-schema';
+import { acquireProfileDb, isCorruption, metaStep, type ProfileDb, readMeta, type Step } from '../store';
 
 export const STATE_FILE_NAME = 'state.json';
 /** The meta key set in the transaction that copied state.json in. */

@@ -13,8 +13,7 @@
 import path from 'node:path';
 import { Exchange } from '../../contract/schemas/service';
 import { issuePath } from '../common';
-import { defaultLog, migrateJsonLinesFile } from '../store/file-migration';
-import { acquireProfileDb, type ProfileDb } from '../store/profile-db';
+import { acquireProfileDb, defaultLog, migrateJsonLinesFile, type ProfileDb } from '../store';
 
 export const HISTORY_CAP = 1000;
 /** The old file of this history (read once, by the migration). */

@@ -30,7 +30,7 @@ import { InspectReport } from '../../contract/schemas/inspector';
 import { Rotation } from '../../contract/schemas/service';
 import { ComposedToken, StepId } from '../../contract/schemas/walkthrough';
 import { serializer } from '../common';
-import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
+import { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from '../store';
 
 const Attempt = z.object({
   at: z.string(),
