@@ -44,6 +44,16 @@ export interface BadArgumentDetails {
   issues?: IssueData[];
 }
 
+/** The details a code must carry; a code not listed here carries any details, or none. */
+export interface ErrorDetailsByCode {
+  BAD_ARGUMENT: BadArgumentDetails;
+}
+
+/** The constructor's details argument for code `C`: required and typed where the code fixes it. */
+type DetailsArgument<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
+  ? [details: ErrorDetailsByCode[C]]
+  : [details?: unknown];
+
 export interface ErrorData {
   code: ErrorCode;
   message: string;
@@ -54,17 +64,18 @@ export interface ErrorData {
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorData };
 
 /**
- * An error with a code a person (and a program) can act on.
+ * An error with a code a person (and a program) can act on. The type of `details` follows the
+ * code: `new ConsoleError('BAD_ARGUMENT', message)` without `{ field }` does not compile.
  *
  * @example
  * throw new ConsoleError('NOT_FOUND', 'no key with kid "k1"');
  * throw new ConsoleError('BAD_ARGUMENT', 'kid: must not be empty', { field: 'kid' });
  */
-export class ConsoleError extends Error {
+export class ConsoleError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  constructor(code: C, message: string, ...[details]: DetailsArgument<C>) {
     super(message);
     this.name = 'ConsoleError';
     this.code = code;

@@ -27,6 +27,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { ServiceJwksSetting, type Customer, type CustomerView } from '../../contract/schemas/bank';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
+import { badArgument, firstIssueMessage } from '../common';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { CALLBACK_BUDGET_MS, forwardRequest, type ForwardOutcome } from './forward';
@@ -651,6 +652,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       throw new ConsoleError(
         'BAD_ARGUMENT',
         `event ${id} is not a callback to /user_auth, /key or /external_id`,
+        { field: 'id' },
       );
     }
     return event;
@@ -699,7 +701,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       if (url !== null) {
         const parsed = new URL(url);
         if (parsed.search || parsed.hash || parsed.username || parsed.password) {
-          throw new ConsoleError('BAD_ARGUMENT', 'forward url must have no query, fragment or credentials');
+          throw badArgument('forward url must have no query, fragment or credentials', 'url');
         }
       }
       const next = await settings.update({ forward: { url } });
@@ -714,9 +716,9 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     async setServiceJwksUrl(wanted) {
       const parsed = ServiceJwksSetting.safeParse({ url: wanted });
       if (!parsed.success) {
-        throw new ConsoleError(
-          'BAD_ARGUMENT',
-          `service JWKS URL ${JSON.stringify(wanted)} ${parsed.error.issues[0]?.message ?? 'is not valid'}`,
+        throw badArgument(
+          `service JWKS URL ${JSON.stringify(wanted)} ${firstIssueMessage(parsed.error, 'is not valid')}`,
+          'url',
         );
       }
       const previousSetting = settings.get().service_jwks_url;
@@ -774,6 +776,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
         throw new ConsoleError(
           'BAD_ARGUMENT',
           `event ${id} has no obj/sub to replay (its token did not carry them)`,
+          { field: 'id' },
         );
       }
       const token = await options.signServiceToken({ obj: event.obj, sub: event.sub });

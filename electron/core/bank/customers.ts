@@ -17,7 +17,14 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { CustomerView } from '../../contract/schemas/bank';
 import { Customer } from '../../contract/schemas/bank';
-import { describeIssues, ensurePrivateDir, serializer, writeFileAtomic } from '../common';
+import {
+  badArgument,
+  describeIssues,
+  ensurePrivateDir,
+  issueField,
+  serializer,
+  writeFileAtomic,
+} from '../common';
 import type { SecretSealer } from '../vault';
 import { isBlankClaim } from '../jwt';
 
@@ -60,25 +67,25 @@ function refuseBlankIdentity(c: Customer, where: string): void {
 /** Validates a whole `--users` array: each customer, and obj unique. Throws BAD_ARGUMENT naming the entry. */
 export function parseCustomers(value: unknown): Customer[] {
   if (!Array.isArray(value)) {
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       'customers must be a JSON array of {obj, sub?, external_id, phone, key, first_name?, last_name?, email?}',
+      'customers',
     );
   }
   const parsed = z.array(Customer).safeParse(value);
   if (!parsed.success)
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       describeIssues(parsed.error, { max: 5, prefix: 'customers', brackets: true }),
+      issueField(parsed.error, 'customers'),
     );
   const seen = new Map<string, number>();
   parsed.data.forEach((c, i) => {
     refuseBlankIdentity(c, `customers[${i}]`);
     const first = seen.get(c.obj);
     if (first !== undefined) {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
+      throw badArgument(
         `customers[${i}].obj ${JSON.stringify(c.obj)} is already used by customers[${first}]: obj must be unique`,
+        `customers.${i}.obj`,
       );
     }
     seen.set(c.obj, i);
@@ -89,9 +96,9 @@ export function parseCustomers(value: unknown): Customer[] {
 export function parseCustomer(value: unknown): Customer {
   const parsed = Customer.safeParse(value);
   if (!parsed.success)
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       describeIssues(parsed.error, { max: 5, prefix: 'customer', brackets: true }),
+      issueField(parsed.error),
     );
   refuseBlankIdentity(parsed.data, 'customer');
   return parsed.data;

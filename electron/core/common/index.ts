@@ -18,6 +18,7 @@ export {
   describeIssues,
   firstIssueMessage,
   invalidArgument,
+  issueField,
   issuePath,
   issueText,
   issuesData,

@@ -23,6 +23,19 @@ export {
 export const WHOLE_ARGUMENT = 'argument';
 
 /**
+ * The field a zod error names: its first issue's path, dotted from `prefix` when given
+ * ("customers.2.obj"), or the argument as a whole.
+ *
+ * @example
+ * issueField(error); // 'bank_auth_url'
+ */
+export function issueField(error: z.ZodError, prefix?: string): string {
+  const first = error.issues[0];
+  const where = first ? issuePath(first, prefix === undefined ? {} : { prefix }) : '';
+  return where || prefix || WHOLE_ARGUMENT;
+}
+
+/**
  * A BAD_ARGUMENT from a zod error: "invalid onboarding: bank_auth_url: must be an http(s) URL;
  * jwk: required", naming the first issue's path as its field.
  *
@@ -31,7 +44,5 @@ export const WHOLE_ARGUMENT = 'argument';
  * if (!parsed.success) throw invalidArgument(parsed.error, 'onboarding');
  */
 export function invalidArgument(error: z.ZodError, what: string): ConsoleError {
-  const first = error.issues[0];
-  const field = (first && issuePath(first)) || WHOLE_ARGUMENT;
-  return badArgument(`invalid ${what}: ${describeIssues(error)}`, field);
+  return badArgument(`invalid ${what}: ${describeIssues(error)}`, issueField(error));
 }

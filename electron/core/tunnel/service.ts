@@ -211,7 +211,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
       try {
         spec = typeof target === 'string' ? parseTunnelTarget(target) : target;
       } catch (err) {
-        throw new ConsoleError('BAD_ARGUMENT', `tunnel: ${(err as Error).message}`);
+        throw new ConsoleError('BAD_ARGUMENT', `tunnel: ${(err as Error).message}`, { field: 'target' });
       }
       const listener = options.listener();
       if (!listener)
@@ -227,7 +227,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
       try {
         planFor(spec, origin, env);
       } catch (err) {
-        throw new ConsoleError('BAD_ARGUMENT', (err as Error).message);
+        throw new ConsoleError('BAD_ARGUMENT', (err as Error).message, { field: 'target' });
       }
       const s = new TunnelSupervisor({
         spec,

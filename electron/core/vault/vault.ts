@@ -463,6 +463,7 @@ function checkNewPassphrase(passphrase: string, source: string): void {
     throw new ConsoleError(
       'BAD_ARGUMENT',
       `${source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'The passphrase'} must be at least ${MIN_PASSPHRASE_LENGTH} characters to create a vault (it is all that protects the sealed keys).`,
+      { field: source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'passphrase' },
     );
   }
 }

@@ -60,7 +60,9 @@ function inDays(now: number, days: number): string {
 async function activeKey(ctx: ActionContext): Promise<KeyInfo> {
   const kid = ctx.env.active_kid;
   if (!kid)
-    throw new ConsoleError('BAD_ARGUMENT', 'this environment has no signing key yet: create it (step 1)');
+    throw new ConsoleError('BAD_ARGUMENT', 'this environment has no signing key yet: create it (step 1)', {
+      field: 'active_kid',
+    });
   return ctx.deps.services.keys().get(kid);
 }
 
