@@ -649,11 +649,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
   async function storedCallback(id: string): Promise<EventDetail> {
     const event = await options.store.get(id);
     if (event.kind !== 'callback' || !event.path || !CALLBACK_PATHS.includes(event.path)) {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
-        `event ${id} is not a callback to /user_auth, /key or /external_id`,
-        { field: 'id' },
-      );
+      throw badArgument(`event ${id} is not a callback to /user_auth, /key or /external_id`, 'id');
     }
     return event;
   }
@@ -773,11 +769,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       if (!server)
         throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening: start them first');
       if (!event.obj || !event.sub) {
-        throw new ConsoleError(
-          'BAD_ARGUMENT',
-          `event ${id} has no obj/sub to replay (its token did not carry them)`,
-          { field: 'id' },
-        );
+        throw badArgument(`event ${id} has no obj/sub to replay (its token did not carry them)`, 'id');
       }
       const token = await options.signServiceToken({ obj: event.obj, sub: event.sub });
       const nonce = randomBytes(12).toString('hex');
