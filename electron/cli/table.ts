@@ -8,6 +8,7 @@
  * `team`, `attach`, `keys add-external`, conformance's `--notify-*` flags, `--time-scale`) are not
  * here: the usage lists only what works.
  */
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
 import { DEFAULT_JWKS_PORT } from '../core/conformance/jwks-server';
 
@@ -251,7 +252,7 @@ export const JWT_SIGN = {
     ttl: {
       type: 'string',
       value: 'SECONDS',
-      about: 'its lifetime, 300 by default (the sandbox refuses over 3600)',
+      about: `its lifetime, 300 by default (the sandbox refuses over ${MAX_BANK_JWT_LIFETIME_SECONDS})`,
       range: { min: ttl.minValue ?? 1, max: ttl.maxValue ?? 86_400, unit: 'seconds' },
     },
     'data-dir': DATA_DIR,

@@ -1,37 +1,28 @@
 import type { z } from 'zod';
-import { ConsoleError, isMethodName } from '../../electron/contract';
+import { ConsoleError, errorField, isMethodName } from '../../electron/contract';
 
 /**
- * Where a refused call's error belongs in a form. BAD_ARGUMENT messages name the field
- * ("sandbox.onboard: bank_auth_url: must be an http(s) URL", "env.save: base_url: must be an
- * http(s) URL", "jwk: the JWK is a private key…");
- * the contract's validation also lists the issue paths in `details.issues`, the sandbox core
- * the field in `details.field`.
+ * Where a refused call's error belongs in a form: every BAD_ARGUMENT names its field in
+ * `details.field` (a dotted path into the method's input, contract/errors.ts
+ * BadArgumentDetails), and the form shows the message under the top-level field it starts with
+ * ("jwk.n" goes under jwk). A refusal naming no field of this form belongs to the form as a
+ * whole. The message loses the method prefix ("sandbox.onboard: …") and the field's own
+ * ("bank_auth_url: must be an http(s) URL" under bank_auth_url reads "must be an http(s) URL").
  */
 export function fieldOfError<F extends string>(
   err: unknown,
   fields: readonly F[],
 ): { field: F | null; message: string } {
   const raw = err instanceof Error ? err.message : String(err);
+  if (!(err instanceof ConsoleError) || err.code !== 'BAD_ARGUMENT') return { field: null, message: raw };
   // "sandbox.onboard: …", "env.save: …": the method prefix says nothing the form does not know.
   const prefix = /^([a-z]+\.[A-Za-z]+):\s*/.exec(raw);
   const message = prefix && isMethodName(prefix[1]) ? raw.slice(prefix[0].length) : raw;
-  if (!(err instanceof ConsoleError) || err.code !== 'BAD_ARGUMENT') return { field: null, message: raw };
-  // The contract's validation lists issue paths; the core names the field it refused.
-  const details = err.details as { issues?: Array<{ path?: unknown[] }>; field?: unknown } | undefined;
-  const named = typeof details?.field === 'string' ? details.field.split('.')[0] : undefined;
-  const first = details?.issues?.[0]?.path?.[0] ?? named;
-  if (typeof first === 'string' && (fields as readonly string[]).includes(first)) {
-    return { field: first as F, message: stripField(message, first) };
+  const named = errorField(err)?.split('.')[0];
+  if (named !== undefined && (fields as readonly string[]).includes(named)) {
+    return { field: named as F, message: stripField(message, named) };
   }
-  // Longest names first, whole words only, so `jwk_guid` is never taken for `jwk`.
-  const names = [...fields].sort((a, b) => b.length - a.length);
-  let found: { field: F; at: number } | null = null;
-  for (const name of names) {
-    const m = new RegExp(`(^|[^A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).exec(message);
-    if (m && (found === null || m.index < found.at)) found = { field: name, at: m.index };
-  }
-  return found ? { field: found.field, message: stripField(message, found.field) } : { field: null, message };
+  return { field: null, message };
 }
 
 function stripField(message: string, field: string): string {

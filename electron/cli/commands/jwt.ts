@@ -15,7 +15,7 @@ import { formatDuration } from '../../core/jwt/time';
 import type { SignedJwt } from '../../contract/schemas/service';
 import { EXIT, UsageError, dataDirFlag, numberFlag, parseFlags, pickSubcommand, type CliIo } from '../io';
 import { JWT, JWT_INSPECT, JWT_SIGN } from '../table';
-import { call, unlockVaultIfNeeded, withCore } from './keys';
+import { call, flagProblem, unlockVaultIfNeeded, withCore } from './keys';
 
 /**
  * What `jwt` may use beyond CliIo: tests pass their own stdin and TTY answer; the real process
@@ -100,7 +100,7 @@ async function inspectCommand(argv: string[], io: JwtIo): Promise<number> {
     });
     if (!envelope.ok) {
       if (envelope.error.code === 'BAD_ARGUMENT')
-        throw new UsageError(badArgument(envelope.error.details, envelope.error.message));
+        throw new UsageError(flagProblem(envelope.error, FIELD_TO_FLAG));
       throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
     }
     const report = envelope.value as InspectReport;
@@ -128,13 +128,6 @@ const FIELD_TO_FLAG: Record<string, string> = {
   expectedObj: '--obj',
   expectedSub: '--sub',
 };
-
-function badArgument(details: unknown, fallback: string): string {
-  const issue = (details as { issues?: Array<{ path: string[]; message: string }> } | undefined)?.issues?.[0];
-  if (!issue) return fallback;
-  const field = issue.path.join('.');
-  return `${FIELD_TO_FLAG[field] ?? field}: ${issue.message}`;
-}
 
 async function readProcessStdin(): Promise<string> {
   const chunks: Buffer[] = [];

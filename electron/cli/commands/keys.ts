@@ -97,7 +97,7 @@ export async function call<T>(
   const envelope = await core.dispatch(method, input);
   if (envelope.ok) return envelope.value as T;
   const { error } = envelope;
-  if (error.code === 'BAD_ARGUMENT') throw new UsageError(badArgument(error, fields));
+  if (error.code === 'BAD_ARGUMENT') throw new UsageError(flagProblem(error, fields));
   const flag = inputErrors[error.code];
   if (flag !== undefined) throw new UsageError(`${flag}: ${error.message}`);
   if (error.code === 'VAULT_LOCKED') {
@@ -109,7 +109,14 @@ export async function call<T>(
   throw new CoreFailure(error);
 }
 
-function badArgument(error: ErrorData, fields: FieldNames): string {
+/**
+ * A refused argument as the user typed it: the contract's first issue under the flag's name
+ * (`fields` maps the input's paths to flags), else the core's message as it is.
+ *
+ * @example
+ * flagProblem(error, { kid: '--kid' }); // '--kid: must not be empty'
+ */
+export function flagProblem(error: ErrorData, fields: FieldNames): string {
   const issue = (error.details as { issues?: Array<{ path: string[]; message: string }> } | undefined)
     ?.issues?.[0];
   if (!issue) return error.message;

@@ -27,10 +27,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { ServiceJwksSetting, type Customer, type CustomerView } from '../../contract/schemas/bank';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
-import { readBody } from '../http/body';
-import { exchange } from '../http/exchange';
-import { HttpError } from '../http/http-error';
-import { originRefusal, refusedRequest } from '../http/origin';
+import { badArgument, firstIssueMessage } from '../common';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { CALLBACK_BUDGET_MS, forwardRequest, type ForwardOutcome } from './forward';
@@ -38,7 +35,6 @@ import { JwksClient, type JwksState } from '../jwt';
 import { answerOfExchange, judgeNotificationAnswer, type AnswerRoute } from '../answer';
 import { judgeCallback } from './callback-verdict';
 import { rebuildCallbackDetail, recordVerdict } from './callback-detail';
-import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import {
   KID_WAIT_MS,
@@ -50,6 +46,16 @@ import {
 } from './intake';
 import type { BankEndpoints, BankOptions } from './types';
 import { verifySessionToken, type Verdict } from './verify';
+import {
+  type ClientErrorInfo,
+  exchange,
+  HttpError,
+  originRefusal,
+  readBody,
+  refusedRequest,
+  type RunningServer,
+  startServer,
+} from '../http';
 
 type CallbackPath = '/user_auth' | '/key' | '/external_id';
 const CALLBACK_PATHS: readonly string[] = ['/user_auth', '/key', '/external_id'];
@@ -643,10 +649,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
   async function storedCallback(id: string): Promise<EventDetail> {
     const event = await options.store.get(id);
     if (event.kind !== 'callback' || !event.path || !CALLBACK_PATHS.includes(event.path)) {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
-        `event ${id} is not a callback to /user_auth, /key or /external_id`,
-      );
+      throw badArgument(`event ${id} is not a callback to /user_auth, /key or /external_id`, 'id');
     }
     return event;
   }
@@ -694,7 +697,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       if (url !== null) {
         const parsed = new URL(url);
         if (parsed.search || parsed.hash || parsed.username || parsed.password) {
-          throw new ConsoleError('BAD_ARGUMENT', 'forward url must have no query, fragment or credentials');
+          throw badArgument('forward url must have no query, fragment or credentials', 'url');
         }
       }
       const next = await settings.update({ forward: { url } });
@@ -709,9 +712,9 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     async setServiceJwksUrl(wanted) {
       const parsed = ServiceJwksSetting.safeParse({ url: wanted });
       if (!parsed.success) {
-        throw new ConsoleError(
-          'BAD_ARGUMENT',
-          `service JWKS URL ${JSON.stringify(wanted)} ${parsed.error.issues[0]?.message ?? 'is not valid'}`,
+        throw badArgument(
+          `service JWKS URL ${JSON.stringify(wanted)} ${firstIssueMessage(parsed.error, 'is not valid')}`,
+          'url',
         );
       }
       const previousSetting = settings.get().service_jwks_url;
@@ -766,10 +769,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
       if (!server)
         throw new ConsoleError('CONFLICT', 'the bank endpoints are not listening: start them first');
       if (!event.obj || !event.sub) {
-        throw new ConsoleError(
-          'BAD_ARGUMENT',
-          `event ${id} has no obj/sub to replay (its token did not carry them)`,
-        );
+        throw badArgument(`event ${id} has no obj/sub to replay (its token did not carry them)`, 'id');
       }
       const token = await options.signServiceToken({ obj: event.obj, sub: event.sub });
       const nonce = randomBytes(12).toString('hex');

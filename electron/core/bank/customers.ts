@@ -17,9 +17,16 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { CustomerView } from '../../contract/schemas/bank';
 import { Customer } from '../../contract/schemas/bank';
-import { isBlankClaim } from '../jwt/policy';
-import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import {
+  badArgument,
+  describeIssues,
+  ensurePrivateDir,
+  issueField,
+  serializer,
+  writeFileAtomic,
+} from '../common';
 import type { SecretSealer } from '../vault';
+import { isBlankClaim } from '../jwt';
 
 export const CUSTOMERS_FILE = 'customers.json';
 
@@ -37,20 +44,6 @@ export function keyHint(key: string): string {
 export function toView(c: Customer): z.output<typeof CustomerView> {
   const { key, ...rest } = c;
   return { ...rest, key_hint: keyHint(key) };
-}
-
-/** The first problem of a zod error, as "customers[2].external_id: …". */
-function describeIssues(error: z.ZodError, prefix: string): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => {
-      const where = i.path.reduce<string>(
-        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}${acc ? '.' : ''}${String(p)}`),
-        prefix,
-      );
-      return `${where}: ${i.message}`;
-    })
-    .join('; ');
 }
 
 /**
@@ -74,21 +67,25 @@ function refuseBlankIdentity(c: Customer, where: string): void {
 /** Validates a whole `--users` array: each customer, and obj unique. Throws BAD_ARGUMENT naming the entry. */
 export function parseCustomers(value: unknown): Customer[] {
   if (!Array.isArray(value)) {
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       'customers must be a JSON array of {obj, sub?, external_id, phone, key, first_name?, last_name?, email?}',
+      'customers',
     );
   }
   const parsed = z.array(Customer).safeParse(value);
-  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customers'));
+  if (!parsed.success)
+    throw badArgument(
+      describeIssues(parsed.error, { max: 5, prefix: 'customers', brackets: true }),
+      issueField(parsed.error, 'customers'),
+    );
   const seen = new Map<string, number>();
   parsed.data.forEach((c, i) => {
     refuseBlankIdentity(c, `customers[${i}]`);
     const first = seen.get(c.obj);
     if (first !== undefined) {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
+      throw badArgument(
         `customers[${i}].obj ${JSON.stringify(c.obj)} is already used by customers[${first}]: obj must be unique`,
+        `customers.${i}.obj`,
       );
     }
     seen.set(c.obj, i);
@@ -98,7 +95,11 @@ export function parseCustomers(value: unknown): Customer[] {
 
 export function parseCustomer(value: unknown): Customer {
   const parsed = Customer.safeParse(value);
-  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customer'));
+  if (!parsed.success)
+    throw badArgument(
+      describeIssues(parsed.error, { max: 5, prefix: 'customer', brackets: true }),
+      issueField(parsed.error),
+    );
   refuseBlankIdentity(parsed.data, 'customer');
   return parsed.data;
 }
@@ -184,7 +185,8 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
       throw damaged('is not JSON');
     }
     const parsed = CustomersFile.safeParse(value);
-    if (!parsed.success) throw damaged(`is not a customers file (${describeIssues(parsed.error, '')})`);
+    if (!parsed.success)
+      throw damaged(`is not a customers file (${describeIssues(parsed.error, { max: 5, brackets: true })})`);
     if (parsed.data.customers.length === 0) return;
     const sealer = await getSealer();
     if (typeof sealer === 'string') {

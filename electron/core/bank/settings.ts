@@ -18,7 +18,14 @@ import {
   NotifyRoute,
   ServiceJwksSetting,
 } from '../../contract/schemas/bank';
-import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import {
+  badArgument,
+  ensurePrivateDir,
+  firstIssueMessage,
+  issueField,
+  serializer,
+  writeFileAtomic,
+} from '../common';
 
 export const SETTINGS_FILE = 'settings.json';
 /** Spec 4.3. */
@@ -48,13 +55,13 @@ const ROUTES: readonly string[] = [...CallbackRoute.options, ...NotifyRoute.opti
 /** `/api/svc/notify`: absolute, no trailing slash, plain path segments. Throws BAD_ARGUMENT. */
 export function checkNotifyPrefix(prefix: string): string {
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix) || prefix.length > 200) {
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       `notify path prefix ${JSON.stringify(prefix)} must be an absolute path of plain segments without a trailing slash, e.g. ${DEFAULT_NOTIFY_PREFIX} (spec 4.3) or /api/dcm/notify (the service guide)`,
+      'prefix',
     );
   }
   if (['/user_auth', '/key', '/external_id'].includes(prefix)) {
-    throw new ConsoleError('BAD_ARGUMENT', `notify path prefix ${prefix} would hide a callback route`);
+    throw badArgument(`notify path prefix ${prefix} would hide a callback route`, 'prefix');
   }
   return prefix;
 }
@@ -63,22 +70,22 @@ export function checkNotifyPrefix(prefix: string): string {
 export function checkBehaviours(value: BehavioursValue): BehavioursValue {
   const parsed = Behaviours.safeParse(value);
   if (!parsed.success)
-    throw new ConsoleError('BAD_ARGUMENT', parsed.error.issues[0]?.message ?? 'bad behaviours');
+    throw badArgument(firstIssueMessage(parsed.error, 'bad behaviours'), issueField(parsed.error));
   const out: BehavioursValue = {};
   for (const [route, b] of Object.entries(parsed.data)) {
     if (!ROUTES.includes(route)) {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
+      throw badArgument(
         `behaviours: unknown route ${JSON.stringify(route)}; routes are ${ROUTES.join(', ')}`,
+        route,
       );
     }
     if (b.omit_field !== undefined && route !== 'user_auth') {
-      throw new ConsoleError('BAD_ARGUMENT', `behaviours.${route}.omit_field applies to user_auth only`);
+      throw badArgument(`behaviours.${route}.omit_field applies to user_auth only`, `${route}.omit_field`);
     }
     if (b.long_external_id && route !== 'user_auth' && route !== 'external_id') {
-      throw new ConsoleError(
-        'BAD_ARGUMENT',
+      throw badArgument(
         `behaviours.${route}.long_external_id applies to user_auth and external_id only`,
+        `${route}.long_external_id`,
       );
     }
     // An empty behaviour is "off": not kept.

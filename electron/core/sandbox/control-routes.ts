@@ -7,13 +7,14 @@
 import { badRequest } from './errors';
 import type { SandboxEngine } from './engine';
 import { parseGuid } from './guid';
+import { WHOLE_ARGUMENT } from '../common';
 import type { Reply, Route } from './router';
 import { cxAuthorization } from './service-routes';
 import type { Trace } from '../../contract/schemas/sandbox';
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('the body must be a JSON object');
+    throw badRequest('the body must be a JSON object', WHOLE_ARGUMENT);
   }
   return body as Record<string, unknown>;
 }

@@ -5,7 +5,8 @@
  * "Sandbox service"). HTTP-level refusals (413, 415, malformed JSON, 405) come as HttpErrors.
  */
 import { ConsoleError, type ErrorCode } from '../../contract/errors';
-import { HttpError } from '../http/http-error';
+import { badArgument } from '../common';
+import { HttpError } from '../http';
 
 export type WireCode =
   | 'unauthorized'
@@ -56,7 +57,7 @@ export function toWireError(err: unknown): WireError {
 
 export const unauthorized = (detail: string, check?: string) =>
   new ConsoleError('UNAUTHORIZED', detail, check === undefined ? undefined : { check });
-export const badRequest = (detail: string, field?: string) =>
-  new ConsoleError('BAD_ARGUMENT', detail, field === undefined ? undefined : { field });
+/** BAD_ARGUMENT naming the parameter or body member at fault (the wire shows only the detail). */
+export const badRequest = (detail: string, field: string) => badArgument(detail, field);
 export const notFound = (detail: string) => new ConsoleError('NOT_FOUND', detail);
 export const conflict = (detail: string) => new ConsoleError('CONFLICT', detail);

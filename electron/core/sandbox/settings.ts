@@ -1,8 +1,8 @@
 /** The sandbox's settings: defaults, and validated partial updates. */
 import { SandboxSettings } from '../../contract/schemas/sandbox';
-import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt/policy';
 import { badRequest } from './errors';
-import { describeZodError } from './validation';
+import { invalidArgument, WHOLE_ARGUMENT } from '../common';
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt';
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
   // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.
@@ -19,10 +19,10 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
  */
 export function applySettings(current: SandboxSettings, partial: unknown): SandboxSettings {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
-    throw badRequest('settings must be a JSON object, e.g. {"token_ttl_seconds": 300}');
+    throw badRequest('settings must be a JSON object, e.g. {"token_ttl_seconds": 300}', WHOLE_ARGUMENT);
   }
   const unknown = Object.keys(partial).filter((k) => !(k in DEFAULT_SETTINGS));
-  if (unknown.length > 0) {
+  if (unknown[0] !== undefined) {
     throw badRequest(
       `unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the settings are ${Object.keys(DEFAULT_SETTINGS).join(', ')}`,
       unknown[0],
@@ -30,6 +30,6 @@ export function applySettings(current: SandboxSettings, partial: unknown): Sandb
   }
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
   const parsed = SandboxSettings.safeParse({ ...current, ...defined });
-  if (!parsed.success) throw describeZodError(parsed.error, 'settings');
+  if (!parsed.success) throw invalidArgument(parsed.error, 'settings');
   return parsed.data;
 }

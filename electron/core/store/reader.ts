@@ -6,7 +6,7 @@
  */
 import type { EventDetail, EventQuery } from '../../contract/schemas/events';
 import { type Database, type Statement, isCorruption } from './db';
-import { ConsoleError } from '../../contract/errors';
+import { badArgument } from '../../contract/errors';
 import { UNINDEXED_KINDS, parseEventId, parseRecord } from './records';
 
 export interface Where {
@@ -162,7 +162,7 @@ export function whereOf(
   }
   if (q.after !== undefined) {
     const seq = parseEventId(q.after);
-    if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `after: ${q.after} is not an event id`);
+    if (seq === null) throw badArgument(`after: ${q.after} is not an event id`, 'after');
     sql.push('seq > ?');
     params.push(seq);
   }

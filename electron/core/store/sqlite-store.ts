@@ -19,7 +19,7 @@
  *   what they cannot read (reader.ts) and serve the rest. Nothing is deleted or rewritten to
  *   make a damaged profile open: `dets-console store recover` copies what is readable.
  */
-import { ConsoleError } from '../../contract/errors';
+import { badArgument, ConsoleError } from '../../contract/errors';
 import type {
   EventDetail,
   EventQuery,
@@ -272,9 +272,7 @@ class SqliteEventStore implements EventStore {
         new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),
       );
     if (!EVENT_KINDS.includes(event.kind))
-      return Promise.reject(
-        new ConsoleError('BAD_ARGUMENT', `kind: ${String(event.kind)} is not an event kind`),
-      );
+      return Promise.reject(badArgument(`kind: ${String(event.kind)} is not an event kind`, 'kind'));
     const at =
       typeof event.at === 'string' && !Number.isNaN(Date.parse(event.at))
         ? event.at
@@ -288,7 +286,7 @@ class SqliteEventStore implements EventStore {
       built = toRow(record, 0, this.maxRecordBytes);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      return Promise.reject(new ConsoleError('BAD_ARGUMENT', `The event cannot be stored as JSON: ${why}`));
+      return Promise.reject(badArgument(`The event cannot be stored as JSON: ${why}`, 'event'));
     }
     const { row, summary } = built;
     const tx = row[ROW.tx_lower];
@@ -466,7 +464,7 @@ class SqliteEventStore implements EventStore {
         let before: number | undefined;
         if (q.before !== undefined) {
           const seq = parseEventId(q.before);
-          if (seq === null) throw new ConsoleError('BAD_ARGUMENT', `before: ${q.before} is not an event id`);
+          if (seq === null) throw badArgument(`before: ${q.before} is not an event id`, 'before');
           before = seq;
         }
         return snapshot(this.db, () => {

@@ -24,7 +24,7 @@ import {
 } from '../../contract/schemas/tunnel';
 import { ConsoleError } from '../../contract';
 import type { EventHub } from '../event-hub';
-import { writeFileAtomic } from '../keys/atomic-file';
+import { writeFileAtomic } from '../common';
 import { TunnelError } from './attempt';
 import { parseTunnelTarget, planFor, type TunnelSpec } from './clients';
 import { isLoopbackHost, localAddressFor, reachableAddresses } from './interfaces';
@@ -211,7 +211,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
       try {
         spec = typeof target === 'string' ? parseTunnelTarget(target) : target;
       } catch (err) {
-        throw new ConsoleError('BAD_ARGUMENT', `tunnel: ${(err as Error).message}`);
+        throw new ConsoleError('BAD_ARGUMENT', `tunnel: ${(err as Error).message}`, { field: 'target' });
       }
       const listener = options.listener();
       if (!listener)
@@ -227,7 +227,7 @@ export function createTunnelService(options: TunnelServiceOptions): TunnelServic
       try {
         planFor(spec, origin, env);
       } catch (err) {
-        throw new ConsoleError('BAD_ARGUMENT', (err as Error).message);
+        throw new ConsoleError('BAD_ARGUMENT', (err as Error).message, { field: 'target' });
       }
       const s = new TunnelSupervisor({
         spec,

@@ -34,7 +34,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { promisify } from 'node:util';
-import { ConsoleError, type ErrorCode } from '../../contract/errors';
+import { badArgument, ConsoleError, type ErrorCode } from '../../contract/errors';
 import type { VaultStatus } from '../../contract/schemas/keys';
 import { openSealed, sealBytes } from './aead';
 import {
@@ -460,9 +460,9 @@ async function derive(passphrase: string, kdf: ScryptParams): Promise<KeyObject>
 
 function checkNewPassphrase(passphrase: string, source: string): void {
   if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) {
-    throw new ConsoleError(
-      'BAD_ARGUMENT',
+    throw badArgument(
       `${source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'The passphrase'} must be at least ${MIN_PASSPHRASE_LENGTH} characters to create a vault (it is all that protects the sealed keys).`,
+      source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'passphrase',
     );
   }
 }

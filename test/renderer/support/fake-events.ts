@@ -216,6 +216,7 @@ export function fakeEventsConsole(
         throw new ConsoleError(
           'BAD_ARGUMENT',
           `notify path prefix ${JSON.stringify(prefix)} must be an absolute path`,
+          { field: 'prefix' },
         );
       status = { ...status, notify_path_prefix: prefix };
       return { notify_path_prefix: prefix };

@@ -143,7 +143,7 @@ describe('BankPage', () => {
   it("shows the core's refusal under its field", async () => {
     const fake = await renderPage();
     fake.bank.saveCustomer.mockRejectedValueOnce(
-      new ConsoleError('BAD_ARGUMENT', 'bank.saveCustomer: phone: not a phone number'),
+      new ConsoleError('BAD_ARGUMENT', 'bank.saveCustomer: phone: not a phone number', { field: 'phone' }),
     );
     fireEvent.click(screen.getByTestId('customer-add'));
     await screen.findByTestId('customer-dialog');

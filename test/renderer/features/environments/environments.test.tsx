@@ -170,6 +170,7 @@ describe('EnvironmentsPage', () => {
     const fake = fakeConsole({ environments: [sandboxEnv(), realEnv()] });
     fake.env.save.mockRejectedValueOnce(
       new ConsoleError('BAD_ARGUMENT', 'env.save: service_jwks_url: is not reachable from here', {
+        field: 'service_jwks_url',
         issues: [{ path: ['service_jwks_url'], message: 'is not reachable from here' }],
       }),
     );

@@ -145,6 +145,7 @@ describe('KeysPage: generate', () => {
     const fake = fakeConsole();
     fake.keys.generate.mockRejectedValueOnce(
       new ConsoleError('BAD_ARGUMENT', 'keys.generate: kid: a key with kid "k1" already exists', {
+        field: 'kid',
         issues: [{ path: ['kid'], message: 'a key with kid "k1" already exists' }],
       }),
     );

@@ -142,7 +142,9 @@ describe('SandboxPage: onboarding', () => {
   it('shows a refusal from the core under the field it names', async () => {
     const fake = await renderPage();
     fake.sandbox.onboard.mockRejectedValueOnce(
-      new ConsoleError('BAD_ARGUMENT', 'jwk: the RSA modulus is 512 bits; at least 2048 are required'),
+      new ConsoleError('BAD_ARGUMENT', 'jwk: the RSA modulus is 512 bits; at least 2048 are required', {
+        field: 'jwk',
+      }),
     );
     fireEvent.click(screen.getByTestId('onboard-open-empty'));
     type('onboard-jwk', JSON.stringify(PUBLIC_JWK));
@@ -153,6 +155,7 @@ describe('SandboxPage: onboarding', () => {
 
     fake.sandbox.onboard.mockRejectedValueOnce(
       new ConsoleError('BAD_ARGUMENT', 'sandbox.onboard: jwk_guid: must be a GUID', {
+        field: 'jwk_guid',
         issues: [{ path: ['jwk_guid'], message: 'must be a GUID' }],
       }),
     );
