@@ -15,7 +15,7 @@ import {
   type CustomerField,
   type CustomerValues,
 } from './customer-form';
-import { useSaveCustomer } from './use-bank';
+import { useSaveCustomer } from '../../data/bank';
 
 type View = z.output<typeof CustomerView>;
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useClient } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
-import { useExportCustomers, useExportCustomersWithKeys } from './use-bank';
+import { useExportCustomers, useExportCustomersWithKeys } from '../../data/bank';
 
 /**
  * Exporting the customers (issue 13 item 7). Without their secret keys by default; with them only

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { Modal } from '../../shared/modal';
-import { useImportCustomers } from './use-bank';
+import { useImportCustomers } from '../../data/bank';
 
 /** Replace the customers with a --users file: pick it or paste it; the core validates it whole first. */
 export function ImportCustomersDialog({ onClose }: { onClose: () => void }) {

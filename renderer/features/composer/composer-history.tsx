@@ -3,8 +3,8 @@ import type { MethodInput } from '../../../electron/contract';
 import type { SignedJwt } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
 import { formatLocal } from '../../shared/format';
-import { openInInspector } from '../inspector/open-in-inspector';
-import { useKeys } from '../keys/use-keys';
+import { openInInspector } from '../../shared/inspector-handoff';
+import { useKeys } from '../../data/keys';
 import { useComposerStore, type ComposedToken } from './composer-store';
 
 /** What the history keeps of one signing: the public token and how it was asked for. */

@@ -5,7 +5,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
-import { useKeys } from '../keys/use-keys';
+import { useKeys } from '../../data/keys';
 import {
   EMPTY_ENV_DRAFT,
   ENV_FIELDS,
@@ -18,7 +18,7 @@ import {
   type EnvField,
 } from './env-form';
 import { useEnvironmentsStore } from './environments-store';
-import { useSaveEnvironment } from './use-environments';
+import { useSaveEnvironment } from '../../data/environments';
 
 const LABELS: Record<EnvField, { label: string; hint: string; placeholder?: string }> = {
   name: { label: 'Name', hint: 'required', placeholder: 'e.g. Test (bank-side UAT)' },

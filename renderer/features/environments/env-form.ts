@@ -1,6 +1,7 @@
 import { schemas, type MethodInput } from '../../../electron/contract';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { problemsOf } from '../../shared/field-errors';
+import { jwksUrlOf } from '../../shared/jwks-url';
 
 export const ENV_FIELDS = [
   'name',
@@ -85,9 +86,8 @@ export function envProblems(
   return problems;
 }
 
-/** The service's JWKS URL (spec 4.1 #3) derived from a base URL, as the core derives it. */
+/** The service's JWKS URL (spec 4.1 #3) derived from a base URL as typed; null while there is none. */
 export function derivedJwksUrl(baseUrl: string): string | null {
   const base = baseUrl.trim();
-  if (base === '') return null;
-  return `${base.replace(/\/+$/, '')}/api/v1/.well-known/jwks.json`;
+  return base === '' ? null : jwksUrlOf(base);
 }

@@ -6,7 +6,7 @@ import { Modal } from '../../shared/modal';
 import { PageHead } from '../../shared/page-head';
 import { EnvDialog } from './env-dialog';
 import { useEnvironmentsStore } from './environments-store';
-import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from './use-environments';
+import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from '../../data/environments';
 import './environments.css';
 
 const dash = <span className="muted">—</span>;

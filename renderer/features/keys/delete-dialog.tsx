@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
-import { useEnvironments } from '../environments/use-environments';
+import { useEnvironments } from '../../data/environments';
 import { useKeysStore } from './keys-store';
-import { useDeleteKey } from './use-keys';
+import { useDeleteKey } from '../../data/keys';
 
 /** Deleting a key is final: the engineer types its kid to confirm. */
 export function DeleteDialog({ kid }: { kid: string }) {

@@ -4,7 +4,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Modal } from '../../shared/modal';
 import { Segmented } from '../../shared/segmented';
 import { useKeysStore } from './keys-store';
-import { useKeyExport, type ExportFormat } from './use-keys';
+import { useKeyExport, type ExportFormat } from '../../data/keys';
 
 const FORMATS: Array<{ value: ExportFormat; label: string; what: string }> = [
   {

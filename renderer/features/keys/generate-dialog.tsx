@@ -7,10 +7,7 @@ import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
 import { Options } from '../../shared/options';
 import { useKeysStore } from './keys-store';
-import { useGenerateKey } from './use-keys';
-
-export const ALGS = ['RS256', 'RS384', 'RS512', 'PS256'] as const;
-export const BITS = [2048, 3072, 4096] as const;
+import { ALGS, BITS, useGenerateKey } from '../../data/keys';
 
 const FIELDS = ['alg', 'bits', 'kid', 'label', 'expires', 'counterparty_guid'] as const;
 type GenField = (typeof FIELDS)[number];

@@ -7,9 +7,9 @@ import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
 import { Modal } from '../../shared/modal';
 import { Options } from '../../shared/options';
-import { ALGS } from './generate-dialog';
+import { ALGS } from '../../data/keys';
 import { useKeysStore } from './keys-store';
-import { useImportKey } from './use-keys';
+import { useImportKey } from '../../data/keys';
 
 const FIELDS = ['text', 'kid', 'alg', 'label', 'expires'] as const;
 type ImportField = (typeof FIELDS)[number];

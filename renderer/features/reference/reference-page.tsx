@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- useHash moves to app/navigation.ts (issue 25 item 3); this import follows it at merge
 import { useHash } from '../../app/routes';
 import { PageHead } from '../../shared/page-head';
-import { SPEC_SECTIONS, referenceHref, sectionFor } from './spec-sections';
+import { SPEC_SECTIONS, referenceHref, sectionFor } from '../../shared/spec-sections';
 import './reference.css';
 
 /** The section in `#/reference/4.4`, or null. */

@@ -3,7 +3,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
-import { formatClock, formatMs, shortGuid } from './format';
+import { formatClock, formatMs, shortGuid } from '../../shared/format';
 import { useSandboxStore } from './sandbox-store';
 
 /** Spec 4.2 and 8: each bank callback must answer within 1 second. */

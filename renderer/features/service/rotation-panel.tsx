@@ -8,10 +8,10 @@ import { Field } from '../../shared/field';
 import { formatLocal } from '../../shared/format';
 import { Options } from '../../shared/options';
 import { StatusMark, type Status } from '../../shared/status-mark';
-import { ALGS, BITS } from '../keys/generate-dialog';
-import { revealExchange } from './exchange-view';
+import { ALGS, BITS } from '../../data/keys';
+import { revealExchange } from './exchange-list';
 import { useServiceStore, type RotateDraft } from './service-store';
-import { useLastRotation, useRotate } from './use-service';
+import { useLastRotation, useRotate } from '../../data/service';
 
 type StepId = Rotation['steps'][number]['id'];
 

@@ -11,7 +11,7 @@ import {
 import { WalkthroughPage } from '../../../../renderer/features/walkthrough/walkthrough-page';
 import { resetWalkthroughUi } from '../../../../renderer/features/walkthrough/walkthrough-store';
 import { ReferencePage } from '../../../../renderer/features/reference/reference-page';
-import { citationParts } from '../../../../renderer/features/reference/spec-sections';
+import { citationParts } from '../../../../renderer/shared/spec-sections';
 import { fakeApi, renderWithClient } from '../../support/render';
 
 const writeText = vi.fn(async (_text: string) => undefined);
