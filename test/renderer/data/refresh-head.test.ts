@@ -1,13 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { ConsoleApi } from '../../../electron/contract';
 import type { EventQuery, EventSummary } from '../../../electron/contract/schemas/events';
 import { refreshHead, type Feed } from '../../../renderer/data/event-feed';
+import { contractApi } from '../support/contract-api';
+import { summary } from '../support/fake-events';
 
 const id = (seq: number) => `e${String(seq).padStart(12, '0')}`;
 /** The seq-th stored event, arrived at `second` (not always in store order). */
 const ev = (seq: number, second: number) =>
-  ({ id: id(seq), at: new Date(Date.UTC(2026, 0, 1) + second * 1000).toISOString() }) as EventSummary;
+  summary({ id: id(seq), at: new Date(Date.UTC(2026, 0, 1) + second * 1000).toISOString() });
 
 function setup(listed: EventSummary[], total: number, answer: (q: EventQuery) => EventSummary[]) {
   const client = new QueryClient();
@@ -17,7 +18,7 @@ function setup(listed: EventSummary[], total: number, answer: (q: EventQuery) =>
     const events = answer(q);
     return { events: events.slice(0, q.limit ?? 100), total: events.length };
   });
-  const api = { events: { query } } as unknown as ConsoleApi;
+  const { api } = contractApi({ events: { query } });
   const feed = () => client.getQueryData<Feed>(key)!.pages[0]!;
   return { client, key, api, query, feed };
 }
