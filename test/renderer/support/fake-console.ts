@@ -153,6 +153,19 @@ export function rotation(extra: Partial<Rotation> = {}): Rotation {
   };
 }
 
+/** app.info of a desktop host whose sandbox listens at SANDBOX_URL. */
+export function sandboxAppHandlers() {
+  return {
+    info: vi.fn(async () => ({
+      name: 'DETS Console',
+      version: '0.0.0-test',
+      host: 'desktop' as const,
+      dataDir: '/tmp/x',
+      listeners: { sandbox: SANDBOX_URL },
+    })),
+  };
+}
+
 export interface FakeConsoleOptions {
   keys?: KeyInfo[];
   environments?: Environment[];
@@ -296,15 +309,7 @@ export function fakeConsole(options: FakeConsoleOptions = {}) {
     })),
   };
 
-  const app = {
-    info: vi.fn(async () => ({
-      name: 'DETS Console',
-      version: '0.0.0-test',
-      host: 'desktop' as const,
-      dataDir: '/tmp/x',
-      listeners: { sandbox: SANDBOX_URL },
-    })),
-  };
+  const app = sandboxAppHandlers();
   const inspector = { inspect: vi.fn(async () => report([])) };
   const { api, emit } = contractApi({
     app,

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { CustomerView } from '../../../../electron/contract/schemas/bank';
 import type { KeyInfo } from '../../../../electron/contract/schemas/keys';
 import { contractApi } from '../../support/contract-api';
-import { signedJwt } from '../../support/fake-console';
+import { sandboxAppHandlers, signedJwt } from '../../support/fake-console';
 
 export const SANDBOX_URL = 'http://127.0.0.1:7302';
 export const GUID = '3f2c7a10-5b1e-4c3a-9a55-0d6e2f1b7c44';
@@ -172,15 +172,7 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
     keys,
     bank,
     jwt,
-    app: {
-      info: vi.fn(async () => ({
-        name: 'DETS Console',
-        version: '0.0.0-test',
-        host: 'desktop' as const,
-        dataDir: '/tmp/x',
-        listeners: { sandbox: SANDBOX_URL },
-      })),
-    },
+    app: sandboxAppHandlers(),
     inspector: { inspect: vi.fn() },
     sandbox,
   });
