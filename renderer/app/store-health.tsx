@@ -4,7 +4,7 @@ import { useClient } from '../api/client-context';
 import { useRequestRecovery, useStoreHealth } from '../data/app';
 import { CopyButton } from '../shared/copy-button';
 import { ErrorPanel } from '../shared/error-panel';
-import { Modal } from '../shared/modal';
+import { Dialog } from '../ui/dialog';
 
 /**
  * Header pill (issue 12): the event store cannot write (a full disk, an I/O error: notifications
@@ -61,7 +61,7 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
   const failing = health.state === 'failing';
   const command = `dets-console store recover --data-dir ${shellWord(folderOf(health.file))}`;
   return (
-    <Modal
+    <Dialog
       title={failing ? 'Events cannot be written' : 'The profile database is damaged'}
       onClose={onClose}
       testId="store-health-dialog"
@@ -117,7 +117,7 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
           Close
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -4,7 +4,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { useKeys } from '../../data/keys';
 import {
   EMPTY_ENV_DRAFT,
@@ -127,7 +127,7 @@ export function EnvDialog({ env }: { env: Environment | null }) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={env ? `Edit ${env.name}` : 'Add a real environment'}
       onClose={close}
       testId="env-dialog"
@@ -186,6 +186,6 @@ export function EnvDialog({ env }: { env: Environment | null }) {
           confirmDisabled={save.isPending}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,7 +2,7 @@ import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { PageHead } from '../../shared/page-head';
 import { EnvDialog } from './env-dialog';
 import { useEnvironmentsStore } from './environments-store';
@@ -191,7 +191,7 @@ function RemoveDialog({ env }: { env: Environment }) {
   const close = useEnvironmentsStore((s) => s.close);
   const remove = useRemoveEnvironment();
   return (
-    <Modal title={`Remove ${env.name}?`} onClose={close} testId="env-remove-dialog" tone="danger">
+    <Dialog title={`Remove ${env.name}?`} onClose={close} testId="env-remove-dialog" tone="danger">
       <p>
         The console forgets this environment’s URL, counterparty GUID and defaults. Keys stay in the vault,
         and the service keeps whatever is registered there.
@@ -210,6 +210,6 @@ function RemoveDialog({ env }: { env: Environment }) {
         confirmDisabled={remove.isPending}
         onConfirm={() => remove.mutate(env.id, { onSuccess: close })}
       />
-    </Modal>
+    </Dialog>
   );
 }

@@ -4,7 +4,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { Options } from '../../shared/options';
 import { useKeysStore } from './keys-store';
 import { ALGS, BITS, useGenerateKey } from '../../data/keys';
@@ -60,7 +60,7 @@ export function GenerateDialog() {
   };
 
   return (
-    <Modal title="Generate a signing key" onClose={close} testId="generate-dialog">
+    <Dialog title="Generate a signing key" onClose={close} testId="generate-dialog">
       <form onSubmit={submit} noValidate className="dialog-form">
         <div className="form-grid-2">
           <Field id="gen-alg" label="Algorithm" hint="RS256 in every example of the guide">
@@ -165,6 +165,6 @@ export function GenerateDialog() {
           confirmDisabled={generate.isPending || Object.keys(problems).length > 0}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -5,7 +5,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { Options } from '../../shared/options';
 import { ALGS } from '../../data/keys';
 import { useKeysStore } from './keys-store';
@@ -69,7 +69,7 @@ export function ImportDialog() {
   };
 
   return (
-    <Modal title="Import a private key" onClose={close} testId="import-dialog" wide>
+    <Dialog title="Import a private key" onClose={close} testId="import-dialog" wide>
       <form onSubmit={submit} noValidate className="dialog-form">
         <div className="banner banner-warn" data-testid="import-warning">
           <span className="banner-icon" aria-hidden="true">
@@ -191,6 +191,6 @@ export function ImportDialog() {
           confirmDisabled={importKey.isPending || text.trim() === '' || Object.keys(problems).length > 0}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import './jsdom-gaps';
 import { vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
