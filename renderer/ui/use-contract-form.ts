@@ -12,7 +12,7 @@ import { errorsFor, fieldOfError, problemsOf } from '../shared/field-errors';
 /** What the hook needs of a react-query mutation (UseMutationResult satisfies it). */
 export interface FormMutation<I, O> {
   mutate: (input: I, options?: { onSuccess?: (output: O) => void }) => void;
-  error: unknown;
+  error: Error | null;
   reset: () => void;
 }
 
@@ -44,7 +44,7 @@ export interface ContractForm<D, I, O, F extends string> {
   /** The message to show under a field: its problem, else the core's refusal naming it. */
   errorFor: (field: F) => string | undefined;
   /** The mutation's error when it names none of the fields (for an error panel), else null. */
-  unplaced: unknown;
+  unplaced: Error | null;
   /** An onSubmit handler: sends a valid input, then calls `onSuccess` with the method's output. */
   submit: (onSuccess: (output: O) => void) => (e?: FormEvent) => void;
 }

@@ -33,7 +33,7 @@ function toInput(d: Draft): Input {
 function recording() {
   const m = {
     sent: [] as Input[],
-    error: null as unknown,
+    error: null as Error | null,
     resets: 0,
     onSuccess: undefined as ((out: string) => void) | undefined,
     mutate(input: Input, options?: { onSuccess?: (out: string) => void }) {
