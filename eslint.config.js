@@ -67,6 +67,36 @@ const coreImports = (patterns) => [
   { paths: [electronModule, ...reactModules], patterns: [...coreBase, ...patterns] },
 ];
 
+/**
+ * Renderer features import data, not each other (issue 25 item 5): a page under
+ * renderer/features/<name>/ (flat folders) may import its own folder, renderer/data (queries and
+ * mutations), renderer/shared, renderer/ui (primitives), renderer/api and
+ * renderer/app/navigation; what two pages both need moves to one of those. A rule of its own
+ * name (the typescript-eslint twin of no-restricted-imports), so the renderer's layer rule
+ * above keeps applying to feature files too.
+ */
+const featureImports = {
+  files: ['renderer/features/**/*.{ts,tsx}'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./(?!\\.)|(^|/)features/',
+            message:
+              'A feature never imports another feature: move what both need to renderer/data, renderer/shared or renderer/ui.',
+          },
+          {
+            regex: '(^|/)app/(?!navigation$)',
+            message: 'From the app shell a feature imports only renderer/app/navigation.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.bench/**'] },
   js.configs.recommended,
@@ -196,4 +226,5 @@ export default tseslint.config(
       ],
     },
   },
+  featureImports,
 );

@@ -8,6 +8,7 @@ import './styles/tokens.css';
 import './styles/shell.css';
 import './shared/ui.css';
 import './shared/report.css';
+import './ui/ui-primitives.css';
 
 // Before the first render, so a pinned theme never flashes the other one.
 startTheme();

@@ -1,12 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Exchange } from '../../electron/contract/schemas/service';
 import { useLiveEvent } from '../api/client-context';
-import { bankKeys } from '../features/bank/query-keys';
-import { envKeys } from '../features/environments/query-keys';
-import { keysKeys } from '../features/keys/query-keys';
-import { serviceKeys } from '../features/service/query-keys';
-import { mergeExchange } from '../features/service/exchanges';
-import { vaultKeys } from '../features/vault/query-keys';
+import { bankKeys } from '../data/bank';
+import { envKeys } from '../data/environments';
+import { keysKeys } from '../data/keys';
+import { mergeExchange, serviceKeys } from '../data/service';
+import { vaultKeys } from '../data/vault';
 
 /**
  * Live events that feed app-wide server state (the header and the vault banner read it on every

@@ -1,6 +1,6 @@
 import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
 import { ConsoleError, type ErrorCode } from '../../electron/contract';
-import { vaultKeys } from '../features/vault/query-keys';
+import { vaultKeys } from '../data/vault';
 
 /** Answers that mean the vault changed state (a keychain gone, a passphrase needed). */
 const VAULT_CODES: readonly ErrorCode[] = [

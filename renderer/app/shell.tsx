@@ -1,7 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EventPayload } from '../../electron/contract';
-import { useApi, useLiveEvent } from '../api/client-context';
+import { useAppInfo, useNotices } from '../data/app';
 import { EnvSwitcher } from '../features/environments/env-switcher';
 import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { TunnelPill } from '../features/bank/tunnel-pill';
@@ -12,34 +10,14 @@ import { StoreHealthPill } from './store-health';
 import { ThemeSwitch } from './theme';
 import { PageErrorBoundary } from './error-boundary';
 import { useAppLiveUpdates } from './live-updates';
-import { appKeys } from './query-keys';
 import { pageHref } from './navigation';
 import { PAGES, useCurrentPage } from './routes';
-import { MOD_KEY_LABEL, useGlobalShortcuts } from './shortcuts';
-
-const MAX_NOTICES = 50;
-
-type Notice = EventPayload<'app.noticed'>;
-
-function useNotices(): Notice[] {
-  const queryClient = useQueryClient();
-  useLiveEvent('app.noticed', (notice) => {
-    queryClient.setQueryData<Notice[]>(appKeys.notices(), (old = []) => [...old, notice].slice(-MAX_NOTICES));
-  });
-  return (
-    useQuery({
-      queryKey: appKeys.notices(),
-      queryFn: () => [] as Notice[],
-      staleTime: Infinity,
-      gcTime: Infinity,
-    }).data ?? []
-  );
-}
+import { MOD_KEY_LABEL } from '../shared/focus-request';
+import { useGlobalShortcuts } from './shortcuts';
 
 export function Shell() {
-  const api = useApi();
   const page = useCurrentPage();
-  const info = useQuery({ queryKey: appKeys.info(), queryFn: () => api.app.info(), staleTime: Infinity });
+  const info = useAppInfo();
   const notices = useNotices();
   const lastNotice = notices.at(-1);
   useGlobalShortcuts();

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { navigate } from './navigation';
-import { useUiStore } from './ui-store';
+import { useUiStore } from '../shared/focus-request';
 
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -25,6 +25,3 @@ export function useGlobalShortcuts(): void {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 }
-
-export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-export const MOD_KEY_LABEL = isMac ? '⌘K' : 'Ctrl K';

@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodOutput } from '../../electron/contract';
-import { useApi, useClient, useLiveEvent } from '../api/client-context';
+import { useClient } from '../api/client-context';
+import { useRequestRecovery, useStoreHealth } from '../data/app';
 import { CopyButton } from '../shared/copy-button';
 import { ErrorPanel } from '../shared/error-panel';
-import { Modal } from '../shared/modal';
-import { appKeys } from './query-keys';
+import { Dialog } from '../ui/dialog';
 
 /**
  * Header pill (issue 12): the event store cannot write (a full disk, an I/O error: notifications
@@ -15,11 +14,8 @@ import { appKeys } from './query-keys';
  * profile, ready to copy).
  */
 export function StoreHealthPill() {
-  const api = useApi();
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  useLiveEvent('store.changed', (health) => queryClient.setQueryData(appKeys.storeHealth(), health));
-  const health = useQuery({ queryKey: appKeys.storeHealth(), queryFn: () => api.events.health() }).data;
+  const health = useStoreHealth().data;
   if (!health || health.state === 'ok') return null;
   const failing = health.state === 'failing';
   return (
@@ -65,7 +61,7 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
   const failing = health.state === 'failing';
   const command = `dets-console store recover --data-dir ${shellWord(folderOf(health.file))}`;
   return (
-    <Modal
+    <Dialog
       title={failing ? 'Events cannot be written' : 'The profile database is damaged'}
       onClose={onClose}
       testId="store-health-dialog"
@@ -121,15 +117,14 @@ function StoreHealthDialog({ health, onClose }: { health: StoreHealth; onClose: 
           Close
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }
 
 /** events.requestRecovery, then what to do: restart the app, or `serve`. */
 function RecoverAtNextStart() {
-  const api = useApi();
   const { mode } = useClient();
-  const request = useMutation({ mutationFn: () => api.events.requestRecovery() });
+  const request = useRequestRecovery();
   const restart =
     mode === 'desktop'
       ? 'Quit DETS Console and open it again (its window opens once the recovery is done: about a minute for a million events)'

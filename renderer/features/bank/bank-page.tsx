@@ -7,20 +7,20 @@ import { formatLocal } from '../../shared/format';
 import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
-import { ForwardPanel } from './forward-panel';
+import { ForwardPanel } from '../../shared/forward-panel';
 import { PublicUrlPanel } from './public-url-panel';
 import { ImportCustomersDialog } from './import-dialog';
 import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
 import { PageHead } from '../../shared/page-head';
-import { useSandboxStatus } from '../sandbox/use-sandbox';
+import { useSandboxStatus } from '../../data/sandbox';
 import {
   activeBehaviours,
   useBankStatus,
   useCustomers,
   useRemoveCustomer,
   useSetNotifyPrefix,
-} from './use-bank';
+} from '../../data/bank';
 import './bank.css';
 
 type View = z.output<typeof CustomerView>;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { Behaviour, Behaviours } from '../../../electron/contract/schemas/bank';
 import { ErrorPanel } from '../../shared/error-panel';
-import { activeBehaviours, useSetBehaviours } from './use-bank';
+import { activeBehaviours, useSetBehaviours } from '../../data/bank';
 
 type B = z.output<typeof Behaviour>;
 type All = z.output<typeof Behaviours>;

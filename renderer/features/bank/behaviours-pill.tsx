@@ -1,4 +1,4 @@
-import { activeBehaviours, useBankStatus } from './use-bank';
+import { activeBehaviours, useBankStatus } from '../../data/bank';
 
 /** Header pill: the bank endpoints misbehave on purpose somewhere; links to the Bank page. */
 export function BehavioursPill() {

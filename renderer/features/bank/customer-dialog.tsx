@@ -4,7 +4,7 @@ import type { CustomerView } from '../../../electron/contract/schemas/bank';
 import { DialogActions } from '../../shared/dialog-actions';
 import { Field } from '../../shared/field';
 import { fieldOfError } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import {
   CUSTOMER_FIELDS,
   EMPTY_CUSTOMER,
@@ -15,7 +15,7 @@ import {
   type CustomerField,
   type CustomerValues,
 } from './customer-form';
-import { useSaveCustomer } from './use-bank';
+import { useSaveCustomer } from '../../data/bank';
 
 type View = z.output<typeof CustomerView>;
 
@@ -67,7 +67,7 @@ export function CustomerDialog({ editing, onClose }: { editing: View | null; onC
   };
 
   return (
-    <Modal
+    <Dialog
       title={editing ? `Edit customer ${editing.obj}` : 'Add a test customer'}
       onClose={onClose}
       testId="customer-dialog"
@@ -130,6 +130,6 @@ export function CustomerDialog({ editing, onClose }: { editing: View | null; onC
           confirmDisabled={save.isPending}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

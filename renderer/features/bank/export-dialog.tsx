@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useClient } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Modal } from '../../shared/modal';
-import { useExportCustomers, useExportCustomersWithKeys } from './use-bank';
+import { Dialog } from '../../ui/dialog';
+import { useExportCustomers, useExportCustomersWithKeys } from '../../data/bank';
 
 /**
  * Exporting the customers (issue 13 item 7). Without their secret keys by default; with them only
@@ -15,7 +15,7 @@ export function ExportCustomersDialog({ onClose }: { onClose: () => void }) {
   const withKeys = useExportCustomersWithKeys();
   const [understood, setUnderstood] = useState(false);
   return (
-    <Modal title="Export customers (--users file)" onClose={onClose} testId="customers-export-dialog">
+    <Dialog title="Export customers (--users file)" onClose={onClose} testId="customers-export-dialog">
       <p>
         Without secret keys the file shows who the customers are, but <code>--users</code> and Import need a{' '}
         <code>key</code> for each.
@@ -65,6 +65,6 @@ export function ExportCustomersDialog({ onClose }: { onClose: () => void }) {
       {withKeys.error ? (
         <ErrorPanel title="Export failed" error={withKeys.error} testId="customers-export-keys-error" />
       ) : null}
-    </Modal>
+    </Dialog>
   );
 }

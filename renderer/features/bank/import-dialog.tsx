@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
-import { Modal } from '../../shared/modal';
-import { useImportCustomers } from './use-bank';
+import { Dialog } from '../../ui/dialog';
+import { useImportCustomers } from '../../data/bank';
 
 /** Replace the customers with a --users file: pick it or paste it; the core validates it whole first. */
 export function ImportCustomersDialog({ onClose }: { onClose: () => void }) {
@@ -13,7 +13,7 @@ export function ImportCustomersDialog({ onClose }: { onClose: () => void }) {
     imp.reset();
   };
   return (
-    <Modal title="Import customers (--users file)" onClose={onClose} testId="customers-import-dialog" wide>
+    <Dialog title="Import customers (--users file)" onClose={onClose} testId="customers-import-dialog" wide>
       <p className="muted">
         A JSON array of <code>{'{obj, sub?, external_id, phone, key, first_name?, last_name?, email?}'}</code>
         . It replaces every current customer, and nothing changes if any entry is refused.
@@ -50,6 +50,6 @@ export function ImportCustomersDialog({ onClose }: { onClose: () => void }) {
         confirmDisabled={!text.trim() || imp.isPending}
         onConfirm={() => imp.mutate(text, { onSuccess: onClose })}
       />
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,24 +1,10 @@
 import { useState } from 'react';
 import type { ProbeResult, TunnelStatus } from '../../../electron/contract/schemas/tunnel';
 import { CopyButton } from '../../shared/copy-button';
+import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../../shared/public-url';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from './use-tunnel';
-
-/** Where the public URL in force comes from, in words. */
-export const PUBLIC_URL_SOURCE: Record<NonNullable<TunnelStatus['public_url_source']>, string> = {
-  flag: 'serve --public-url',
-  tunnel: 'the running tunnel',
-  environment: 'the active environment',
-  profile: 'saved on this page',
-};
-
-const PROBE_WORDING: Record<ProbeResult['outcome'], string> = {
-  reachable: 'Reachable from outside',
-  unreachable: 'Unreachable',
-  foreign: 'Something else answers',
-  no_public_url: 'Nothing to test',
-};
+import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from '../../data/tunnel';
 
 /**
  * Where the real service reaches the bank endpoints (issue 14): the public URL and what to
@@ -57,40 +43,6 @@ export function PublicUrlPanel() {
         <ListenerReach listener={s.listener} />
       </div>
     </section>
-  );
-}
-
-/** What to register with the service, each URL with a copy button (the Bank page and the walkthrough). */
-export function RegisterTable({
-  register,
-  testId = 'bank-register',
-}: {
-  register: NonNullable<TunnelStatus['register']>;
-  testId?: string;
-}) {
-  const rows = [
-    { id: 'auth', label: 'bank_auth_url', url: register.bank_auth_url },
-    ...register.notification_urls.map((url, i) => ({ id: `notify-${i}`, label: 'notification', url })),
-  ];
-  return (
-    <>
-      <p className="muted">Register these with the service (spec 4.2, 4.3):</p>
-      <table className="data-table bank-urls" data-testid={testId}>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <th scope="row">{r.label}</th>
-              <td>
-                <code>{r.url}</code>
-              </td>
-              <td className="row-actions">
-                <CopyButton text={() => r.url} testId={`${testId}-${r.id}-copy`} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
   );
 }
 
@@ -189,27 +141,6 @@ function ProbeLine({ probe }: { probe: ProbeResult | null }) {
       </button>
       {probe ? <ProbeResultLine probe={probe} /> : null}
     </div>
-  );
-}
-
-/** A probe's outcome in words: reachable with the round trip, or why not (the Bank page and the walkthrough). */
-export function ProbeResultLine({
-  probe,
-  testId = 'bank-probe-result',
-}: {
-  probe: ProbeResult;
-  testId?: string;
-}) {
-  return (
-    <p
-      className={`field-note probe-${probe.outcome}`}
-      role="status"
-      data-testid={testId}
-      data-outcome={probe.outcome}
-    >
-      <strong>{PROBE_WORDING[probe.outcome]}</strong>
-      {probe.rtt_ms !== null ? ` (${probe.rtt_ms} ms)` : ''}: {probe.detail}
-    </p>
   );
 }
 

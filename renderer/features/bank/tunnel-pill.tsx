@@ -1,4 +1,4 @@
-import { useTunnelStatus } from './use-tunnel';
+import { useTunnelStatus } from '../../data/tunnel';
 
 const WORDING = {
   starting: 'tunnel starting…',

@@ -4,12 +4,12 @@ import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { formatLocal, formatMs } from '../../shared/format';
 import { DecodedPart } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
-import { EventDetailView } from '../events/event-detail';
-import { compactNote } from '../events/event-http';
-import { useListenerUrl } from '../events/use-event-detail';
+import { EventDetailView } from '../../shared/event-detail';
+import { compactNote } from '../../shared/event-http';
+import { useEventDetail, useListenerUrl } from '../../data/events';
 import { sessionIdOf } from './callbacks-model';
 import { RecheckCompare } from './recheck-compare';
-import { useCallbackDetail, useRecheck, useReplay } from './use-callbacks';
+import { useRecheck, useReplay } from '../../data/callbacks';
 
 /** One callback in the one event detail view, plus what only callbacks have: re-check, replay, the token, the JWKS then. */
 export function CallbackDetail({
@@ -22,7 +22,7 @@ export function CallbackDetail({
   /** Opens another callback (the replay) in this panel. */
   onOpen: (id: string) => void;
 }) {
-  const detail = useCallbackDetail(id);
+  const detail = useEventDetail(id);
   const listenerUrl = useListenerUrl(detail.data);
   const recheck = useRecheck();
   const replay = useReplay();

@@ -3,12 +3,6 @@ import { CALLBACK_BUDGET_MS } from '../../../electron/contract/schemas/inspector
 
 /** Spec 4.2: the bank answers each callback within 1 second (the core's `budget` verdict). */
 export const BUDGET_MS = CALLBACK_BUDGET_MS;
-/**
- * How many callbacks the page keeps (newest first), in pages of CALLBACK_PAGE fetched as the
- * reader scrolls; filters and search ask the store, which keeps them all.
- */
-export const CALLBACK_LIMIT = 10_000;
-export const CALLBACK_PAGE = 1_000;
 /** Fixed row height of the list (px): the virtualizer never measures. */
 export const CALLBACK_ROW_HEIGHT = 30;
 

@@ -9,11 +9,11 @@ import { formatClock } from '../../shared/format';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { StatusMark } from '../../shared/status-mark';
 import { CallbackDetail } from './callback-detail';
-import { CALLBACK_LIMIT, CALLBACK_ROW_HEIGHT, isFailed, routeOf } from './callbacks-model';
+import { CALLBACK_ROW_HEIGHT, isFailed, routeOf } from './callbacks-model';
 import { useCallbacksStore } from './callbacks-store';
-import { DurationBar } from './duration-bar';
+import { DurationBar } from '../../shared/duration-bar';
 import { LatencyHistogram } from './latency-histogram';
-import { useCallbacks, useFailedCounts } from './use-callbacks';
+import { CALLBACK_LIMIT, useCallbacks, useFailedCounts } from '../../data/callbacks';
 import './callbacks.css';
 
 /**

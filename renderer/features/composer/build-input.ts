@@ -2,7 +2,7 @@ import { schemas, type MethodInput } from '../../../electron/contract';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { problemsOf } from '../../shared/field-errors';
-import { defaultKid } from '../keys/kid-select';
+import { defaultKid } from '../../data/keys';
 import type { ComposerDraft } from './composer-store';
 
 export type ComposerField = 'kid' | 'obj' | 'sub' | 'iat' | 'ttl';

@@ -2,9 +2,10 @@ import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { MethodInput } from '../../../electron/contract';
 import type { SignedJwt } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
+import { DataTable, textColumn, type Column } from '../../ui/data-table';
 import { formatLocal } from '../../shared/format';
-import { openInInspector } from '../inspector/open-in-inspector';
-import { useKeys } from '../keys/use-keys';
+import { openInInspector } from '../../shared/inspector-handoff';
+import { useKeys } from '../../data/keys';
 import { useComposerStore, type ComposedToken } from './composer-store';
 
 /** What the history keeps of one signing: the public token and how it was asked for. */
@@ -46,6 +47,21 @@ export function openTokenInInspector(
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+function historyColumns(now: number): Array<Column<ComposedToken>> {
+  return [
+    { header: 'Signed', cell: (t) => formatLocal(t.at), cellProps: () => ({ className: 'mono' }) },
+    textColumn('Environment', (t) => t.environment_id),
+    textColumn('Key', (t) => t.kid, { mono: true }),
+    textColumn('obj', (t) => t.obj, { mono: true, testId: 'composer-history-obj' }),
+    textColumn('sub', (t) => t.sub, { mono: true, testId: 'composer-history-sub' }),
+    {
+      header: 'Expiry',
+      cell: (t) =>
+        t.exp === null ? '—' : t.exp <= now ? <span className="text-warn">expired</span> : 'valid',
+    },
+  ];
+}
+
 /** The tokens signed here, newest first, each ready to copy again or to inspect. */
 export function ComposerHistory() {
   const history = useComposerStore((s) => s.history);
@@ -72,62 +88,31 @@ export function ComposerHistory() {
           Clear history
         </button>
       </h2>
-      <table className="data-table composer-history-table">
-        <thead>
-          <tr>
-            <th scope="col">Signed</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Key</th>
-            <th scope="col">obj</th>
-            <th scope="col">sub</th>
-            <th scope="col">Expiry</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.map((t, i) => (
-            <tr key={t.token} data-testid="composer-history-row">
-              <td className="mono">{formatLocal(t.at)}</td>
-              <td className="cell-cut" title={t.environment_id}>
-                {t.environment_id}
-              </td>
-              <td className="mono cell-cut" title={t.kid}>
-                {t.kid}
-              </td>
-              <td className="mono cell-cut" title={t.obj} data-testid="composer-history-obj">
-                {t.obj}
-              </td>
-              <td className="mono cell-cut" title={t.sub} data-testid="composer-history-sub">
-                {t.sub}
-              </td>
-              <td>
-                {t.exp === null ? '—' : t.exp <= now ? <span className="text-warn">expired</span> : 'valid'}
-              </td>
-              <td className="row-actions">
-                <CopyButton text={() => t.token} label="Copy token" testId={`history-copy-token-${i}`} />
-                <CopyButton
-                  text={() => t.header_line}
-                  label="Copy header"
-                  testId={`history-copy-header-${i}`}
-                />
-                {t.curl !== null ? (
-                  <CopyButton text={() => t.curl ?? ''} label="Copy curl" testId={`history-copy-curl-${i}`} />
-                ) : null}
-                <button
-                  type="button"
-                  className="btn btn-small"
-                  onClick={() => openTokenInInspector(t, keys)}
-                  data-testid={`history-open-inspector-${i}`}
-                >
-                  Open in Inspector
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={history}
+        rowKey={(t) => t.token}
+        columns={historyColumns(now)}
+        className="composer-history-table"
+        actionsLabel="Actions"
+        rowProps={() => ({ 'data-testid': 'composer-history-row' })}
+        actions={(t, i) => (
+          <>
+            <CopyButton text={() => t.token} label="Copy token" testId={`history-copy-token-${i}`} />
+            <CopyButton text={() => t.header_line} label="Copy header" testId={`history-copy-header-${i}`} />
+            {t.curl !== null ? (
+              <CopyButton text={() => t.curl ?? ''} label="Copy curl" testId={`history-copy-curl-${i}`} />
+            ) : null}
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => openTokenInInspector(t, keys)}
+              data-testid={`history-open-inspector-${i}`}
+            >
+              Open in Inspector
+            </button>
+          </>
+        )}
+      />
     </section>
   );
 }

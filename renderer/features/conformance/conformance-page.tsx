@@ -15,7 +15,7 @@ import {
   useRunConformance,
   useSelfCheck,
   type LiveRun,
-} from './use-conformance';
+} from '../../data/conformance';
 import './conformance.css';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { LiveRun } from './use-conformance';
+import type { LiveRun } from '../../data/conformance';
 
 /** Whole seconds from `nowMs` until `until` (ISO), never below 0. */
 export function secondsLeft(until: string, nowMs: number): number {

@@ -1,5 +1,5 @@
 import { ErrorPanel } from '../../shared/error-panel';
-import { usePutBackBankJwks, useTrustRunnerJwks } from './use-conformance';
+import { usePutBackBankJwks, useTrustRunnerJwks } from '../../data/conformance';
 
 /**
  * One click to make the console's own bank endpoints trust the runner's JWKS (issue 13 item 6),

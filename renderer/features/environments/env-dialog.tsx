@@ -4,8 +4,8 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
-import { useKeys } from '../keys/use-keys';
+import { Dialog } from '../../ui/dialog';
+import { useKeys } from '../../data/keys';
 import {
   EMPTY_ENV_DRAFT,
   ENV_FIELDS,
@@ -18,7 +18,7 @@ import {
   type EnvField,
 } from './env-form';
 import { useEnvironmentsStore } from './environments-store';
-import { useSaveEnvironment } from './use-environments';
+import { useSaveEnvironment } from '../../data/environments';
 
 const LABELS: Record<EnvField, { label: string; hint: string; placeholder?: string }> = {
   name: { label: 'Name', hint: 'required', placeholder: 'e.g. Test (bank-side UAT)' },
@@ -127,7 +127,7 @@ export function EnvDialog({ env }: { env: Environment | null }) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={env ? `Edit ${env.name}` : 'Add a real environment'}
       onClose={close}
       testId="env-dialog"
@@ -186,6 +186,6 @@ export function EnvDialog({ env }: { env: Environment | null }) {
           confirmDisabled={save.isPending}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -86,7 +86,7 @@ export function envProblems(
   return problems;
 }
 
-/** The service's JWKS URL (spec 4.1 #3) derived from a base URL, as the core derives it. */
+/** The service's JWKS URL (spec 4.1 #3) derived from a base URL as typed; null while there is none. */
 export function derivedJwksUrl(baseUrl: string): string | null {
   const base = baseUrl.trim();
   if (base === '') return null;

@@ -1,4 +1,4 @@
-import { useActivateEnvironment, useEnvironments } from './use-environments';
+import { useActivateEnvironment, useEnvironments } from '../../data/environments';
 
 /**
  * Header: which environment the Composer, the Service page and rotation talk to, switchable in

@@ -1,12 +1,13 @@
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
+import { DataTable, RowButton, type Column } from '../../ui/data-table';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { PageHead } from '../../shared/page-head';
 import { EnvDialog } from './env-dialog';
 import { useEnvironmentsStore } from './environments-store';
-import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from './use-environments';
+import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from '../../data/environments';
 import './environments.css';
 
 const dash = <span className="muted">—</span>;
@@ -25,14 +26,9 @@ export function EnvironmentsPage() {
       <PageHead
         title="Environments"
         actions={
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => open({ kind: 'add' })}
-            data-testid="env-add"
-          >
+          <RowButton onClick={() => open({ kind: 'add' })} tone="primary" testId="env-add">
             Add environment…
-          </button>
+          </RowButton>
         }
       >
         Where the Composer, the Service page and rotation send requests: the built-in sandbox, or a real
@@ -48,33 +44,12 @@ export function EnvironmentsPage() {
 
       {list.data ? (
         <section className="panel">
-          <table className="data-table env-table" data-testid="env-table">
-            <caption className="sr-only">Environments</caption>
-            <thead>
-              <tr>
-                <th scope="col">environment</th>
-                <th scope="col">base URL</th>
-                <th scope="col">counterparty</th>
-                <th scope="col">active key</th>
-                <th scope="col">default obj / sub</th>
-                <th scope="col">service JWKS</th>
-                <th scope="col">
-                  <span className="sr-only">actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {envs.map((e) => (
-                <EnvRow
-                  key={e.id}
-                  env={e}
-                  active={e.id === list.data?.active_id}
-                  onActivate={() => activate.mutate(e.id)}
-                  activating={activate.isPending}
-                />
-              ))}
-            </tbody>
-          </table>
+          <EnvTable
+            envs={envs}
+            activeId={list.data.active_id}
+            onActivate={(id) => activate.mutate(id)}
+            activating={activate.isPending}
+          />
         </section>
       ) : state === 'loading' ? (
         <p className="muted">Loading environments…</p>
@@ -87,103 +62,124 @@ export function EnvironmentsPage() {
   );
 }
 
-function EnvRow({
-  env: e,
-  active,
-  onActivate,
-  activating,
-}: {
-  env: Environment;
-  active: boolean;
-  onActivate: () => void;
-  activating: boolean;
-}) {
-  const open = useEnvironmentsStore((s) => s.open);
-  return (
-    <tr
-      className={active ? 'is-active' : undefined}
-      data-testid={`env-row-${e.id}`}
-      data-env-id={e.id}
-      data-kind={e.kind}
-      data-active={String(active)}
-    >
-      <td>
-        <strong>{e.name}</strong>{' '}
-        <span className={`badge ${e.kind === 'sandbox' ? 'badge-pass' : 'badge-warn'}`}>{e.kind}</span>
-        {active ? (
-          <span className="badge badge-accent" data-testid="env-active-badge">
-            active
-          </span>
-        ) : null}
-      </td>
-      <td className="mono cell-cut" title={e.base_url ?? undefined}>
-        {e.base_url ?? <span className="muted">not listening</span>}
-      </td>
-      <td>
-        {e.counterparty_guid ? (
+/** The columns of the environments table; the active one is badged. */
+function envColumns(activeId: string): Array<Column<Environment>> {
+  return [
+    { header: 'environment', cell: (e) => <EnvName e={e} active={e.id === activeId} /> },
+    {
+      header: 'base URL',
+      cell: (e) => e.base_url ?? <span className="muted">not listening</span>,
+      cellProps: (e) => ({ className: 'mono cell-cut', title: e.base_url ?? undefined }),
+    },
+    {
+      header: 'counterparty',
+      cell: (e) =>
+        e.counterparty_guid ? (
           <span className="env-guid">
             <code data-testid="env-guid">{e.counterparty_guid}</code>
             <CopyButton text={() => e.counterparty_guid ?? ''} label="Copy" testId="copy-env-guid" />
           </span>
         ) : (
           <span className="text-warn">not set</span>
-        )}
-      </td>
-      <td>
-        {e.active_kid ? (
+        ),
+    },
+    {
+      header: 'active key',
+      cell: (e) =>
+        e.active_kid ? (
           <code className="text-cut" title={e.active_kid}>
             {e.active_kid}
           </code>
         ) : (
           <span className="text-warn">none</span>
-        )}
-      </td>
-      <td
-        className="mono env-defaults cell-cut"
-        title={`obj ${e.default_obj ?? '—'} / sub ${e.default_sub ?? '—'}`}
-      >
-        {e.default_obj ?? dash} / {e.default_sub ?? dash}
-      </td>
-      <td className="mono env-jwks cell-cut" title={e.effective_jwks_url ?? undefined}>
-        {e.effective_jwks_url ?? dash}
-        {e.service_jwks_url === null && e.effective_jwks_url ? (
-          <span className="muted"> (derived)</span>
-        ) : null}
-      </td>
-      <td>
-        <div className="row-actions">
-          {!active ? (
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={onActivate}
-              disabled={activating}
-              data-testid="env-activate"
-            >
+        ),
+    },
+    {
+      header: 'default obj / sub',
+      cell: (e) => (
+        <>
+          {e.default_obj ?? dash} / {e.default_sub ?? dash}
+        </>
+      ),
+      cellProps: (e) => ({
+        className: 'mono env-defaults cell-cut',
+        title: `obj ${e.default_obj ?? '—'} / sub ${e.default_sub ?? '—'}`,
+      }),
+    },
+    {
+      header: 'service JWKS',
+      cell: (e) => (
+        <>
+          {e.effective_jwks_url ?? dash}
+          {e.service_jwks_url === null && e.effective_jwks_url ? (
+            <span className="muted"> (derived)</span>
+          ) : null}
+        </>
+      ),
+      cellProps: (e) => ({ className: 'mono env-jwks cell-cut', title: e.effective_jwks_url ?? undefined }),
+    },
+  ];
+}
+
+function EnvName({ e, active }: { e: Environment; active: boolean }) {
+  return (
+    <>
+      <strong>{e.name}</strong>{' '}
+      <span className={`badge ${e.kind === 'sandbox' ? 'badge-pass' : 'badge-warn'}`}>{e.kind}</span>
+      {active ? (
+        <span className="badge badge-accent" data-testid="env-active-badge">
+          active
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+function EnvTable({
+  envs,
+  activeId,
+  onActivate,
+  activating,
+}: {
+  envs: Environment[];
+  activeId: string;
+  onActivate: (id: string) => void;
+  activating: boolean;
+}) {
+  const open = useEnvironmentsStore((s) => s.open);
+  return (
+    <DataTable
+      rows={envs}
+      rowKey={(e) => e.id}
+      columns={envColumns(activeId)}
+      className="env-table"
+      testId="env-table"
+      caption="Environments"
+      rowProps={(e) => ({
+        className: e.id === activeId ? 'is-active' : undefined,
+        'data-testid': `env-row-${e.id}`,
+        'data-env-id': e.id,
+        'data-kind': e.kind,
+        'data-active': String(e.id === activeId),
+      })}
+      actions={(e) => (
+        <>
+          {e.id !== activeId ? (
+            <RowButton onClick={() => onActivate(e.id)} disabled={activating} testId="env-activate">
               Use
-            </button>
+            </RowButton>
           ) : null}
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => open({ kind: 'edit', id: e.id })}
-            data-testid="env-edit"
-          >
+          <RowButton onClick={() => open({ kind: 'edit', id: e.id })} testId="env-edit">
             Edit…
-          </button>
+          </RowButton>
           {e.kind === 'real' ? (
-            <button
-              type="button"
-              className="btn btn-small btn-quiet-danger"
-              onClick={() => open({ kind: 'remove', id: e.id })}
-              data-testid="env-remove"
-            >
+            <RowButton onClick={() => open({ kind: 'remove', id: e.id })} tone="danger" testId="env-remove">
               Remove…
-            </button>
+            </RowButton>
           ) : null}
-        </div>
-      </td>
-    </tr>
+        </>
+      )}
+    />
   );
 }
 
@@ -191,7 +187,7 @@ function RemoveDialog({ env }: { env: Environment }) {
   const close = useEnvironmentsStore((s) => s.close);
   const remove = useRemoveEnvironment();
   return (
-    <Modal title={`Remove ${env.name}?`} onClose={close} testId="env-remove-dialog" tone="danger">
+    <Dialog title={`Remove ${env.name}?`} onClose={close} testId="env-remove-dialog" tone="danger">
       <p>
         The console forgets this environment’s URL, counterparty GUID and defaults. Keys stay in the vault,
         and the service keeps whatever is registered there.
@@ -210,6 +206,6 @@ function RemoveDialog({ env }: { env: Environment }) {
         confirmDisabled={remove.isPending}
         onConfirm={() => remove.mutate(env.id, { onSuccess: close })}
       />
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { takeInspectorHandoffs, type InspectorHandoff } from '../../shared/inspector-handoff';
 import { SAMPLE_JWK, SAMPLE_OBJ, SAMPLE_SUB, SAMPLE_TOKEN } from './sample';
 
 /**
@@ -14,17 +15,6 @@ export interface InspectorForm {
   keyText: string;
   expectedObj: string;
   expectedSub: string;
-}
-
-/** A token handed over from another page (Composer, Service), with what verifies it. */
-export interface InspectorHandoff {
-  token: string;
-  /** A public JWK or JWKS (text) that verifies the signature; none: keep the current key source. */
-  keyText?: string;
-  /** A JWKS URL that verifies the signature (e.g. the service's, for a session_token). */
-  keyUrl?: string;
-  expectedObj?: string;
-  expectedSub?: string;
 }
 
 interface InspectorStore extends InspectorForm {
@@ -67,6 +57,9 @@ export const useInspectorStore = create<InspectorStore>()((set) => ({
     }),
   clear: () => set(EMPTY_FORM),
 }));
+
+// Tokens handed over from other pages fill the form, whenever this module loads.
+takeInspectorHandoffs((handoff) => useInspectorStore.getState().load(handoff));
 
 export function resetInspectorStore(): void {
   useInspectorStore.setState(EMPTY_FORM);

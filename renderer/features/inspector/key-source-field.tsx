@@ -1,7 +1,7 @@
 import { Segmented } from '../../shared/segmented';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
 import { JWKS_PATH } from '../../../electron/contract/schemas/service-paths';
-import { useActiveEnvironment } from '../environments/use-environments';
+import { useActiveEnvironment } from '../../data/environments';
 import { useInspectorStore, type KeyChoice } from './inspector-store';
 
 const CHOICES: Array<{ value: KeyChoice; label: string }> = [

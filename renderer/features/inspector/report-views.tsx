@@ -2,16 +2,6 @@ import type { InspectReport } from '../../../electron/contract/schemas/inspector
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatDuration, formatLocal } from '../../shared/format';
 
-/** The verdict, the checks and the decoded parts moved to renderer/shared (Composer and Service show them too). */
-export {
-  AdviceList,
-  ChecksList,
-  DecodedPart,
-  VerdictBanner,
-  verdictOf,
-  type Verdict,
-} from '../../shared/report-views';
-
 export function TimesTable({ report }: { report: InspectReport }) {
   if (report.times.length === 0 && report.lifetimeSeconds === null) return null;
   const asOf = formatLocal(report.inspectedAt);

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useUiStore } from '../../app/ui-store';
-import { MOD_KEY_LABEL } from '../../app/shortcuts';
+import { MOD_KEY_LABEL, useUiStore } from '../../shared/focus-request';
 import { useInspectorStore } from './inspector-store';
 import { analyzeTokenText, segmentLengths, type RunKind } from '../../shared/token-text';
 

@@ -1,11 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useApi } from '../../api/client-context';
+import { useInspect } from '../../data/inspector';
 import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { buildInspectInput } from './build-input';
 import { useInspectorStore } from './inspector-store';
-import { inspectorKeys } from './query-keys';
 
 /** How long typing must pause before the token is inspected. */
 export const INSPECT_DEBOUNCE_MS = 250;
@@ -14,7 +12,6 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 /** Inspects the form's token as the engineer types: debounced, keyed by the whole input. */
 export function useInspection() {
-  const api = useApi();
   const form = useInspectorStore(
     useShallow((s) => ({
       raw: s.raw,
@@ -27,14 +24,7 @@ export function useInspection() {
   );
   const built = useMemo(() => buildInspectInput(form), [form]);
   const input = useDebouncedValue(built.input, INSPECT_DEBOUNCE_MS, sameJson);
-  const query = useQuery({
-    queryKey: inspectorKeys.inspect(input),
-    queryFn: () => api.inspector.inspect(input),
-    enabled: input.token !== '',
-    placeholderData: keepPreviousData,
-    retry: false,
-    staleTime: 0,
-  });
+  const query = useInspect(input);
   return {
     query,
     input,

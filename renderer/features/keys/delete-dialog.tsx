@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Modal } from '../../shared/modal';
-import { useEnvironments } from '../environments/use-environments';
+import { Dialog } from '../../ui/dialog';
+import { useEnvironments } from '../../data/environments';
 import { useKeysStore } from './keys-store';
-import { useDeleteKey } from './use-keys';
+import { useDeleteKey } from '../../data/keys';
 
 /** Deleting a key is final: the engineer types its kid to confirm. */
 export function DeleteDialog({ kid }: { kid: string }) {
@@ -21,7 +21,7 @@ export function DeleteDialog({ kid }: { kid: string }) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={
         <>
           Delete key <code>{kid}</code>?
@@ -70,6 +70,6 @@ export function DeleteDialog({ kid }: { kid: string }) {
           confirmDisabled={!matches || remove.isPending}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

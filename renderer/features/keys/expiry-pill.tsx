@@ -1,6 +1,6 @@
-import { useActiveEnvironment } from '../environments/use-environments';
+import { useActiveEnvironment } from '../../data/environments';
 import { expiryLevel, expiryWords, keysNeedingRotation } from './expiry';
-import { useKeys } from './use-keys';
+import { useKeys } from '../../data/keys';
 
 /**
  * Header pill: the active key (of the active environment, or any key marked active) expires

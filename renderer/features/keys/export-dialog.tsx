@@ -1,10 +1,10 @@
 import { CopyButton } from '../../shared/copy-button';
 import { saveTextFile } from '../../shared/download';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import { Segmented } from '../../shared/segmented';
 import { useKeysStore } from './keys-store';
-import { useKeyExport, type ExportFormat } from './use-keys';
+import { useKeyExport, type ExportFormat } from '../../data/keys';
 
 const FORMATS: Array<{ value: ExportFormat; label: string; what: string }> = [
   {
@@ -37,7 +37,7 @@ export function ExportDialog({ kid }: { kid: string }) {
   const what = FORMATS.find((f) => f.value === format)!.what;
 
   return (
-    <Modal
+    <Dialog
       title={
         <>
           Export public key <code>{kid}</code>
@@ -83,6 +83,6 @@ export function ExportDialog({ kid }: { kid: string }) {
       ) : (
         <p className="muted">Exporting…</p>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,20 +1,14 @@
-import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
+import { useContractForm } from '../../ui/use-contract-form';
 import { Options } from '../../shared/options';
 import { useKeysStore } from './keys-store';
-import { useGenerateKey } from './use-keys';
-
-export const ALGS = ['RS256', 'RS384', 'RS512', 'PS256'] as const;
-export const BITS = [2048, 3072, 4096] as const;
+import { ALGS, BITS, useGenerateKey } from '../../data/keys';
 
 const FIELDS = ['alg', 'bits', 'kid', 'label', 'expires', 'counterparty_guid'] as const;
-type GenField = (typeof FIELDS)[number];
-
 interface Draft {
   alg: (typeof ALGS)[number];
   bits: (typeof BITS)[number];
@@ -41,29 +35,21 @@ export function GenerateDialog() {
   const close = useKeysStore((s) => s.close);
   const setHighlight = useKeysStore((s) => s.setHighlight);
   const generate = useGenerateKey();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const input = generateInput(draft);
-  const problems = problemsOf<GenField>(schemas.GenerateKeyInput, input);
-  const refused = generate.error ? fieldOfError(generate.error, FIELDS) : null;
-  const errorFor = errorsFor<GenField>(problems, refused);
-  const edit = (patch: Partial<Draft>) => {
-    if (generate.error) generate.reset();
-    setDraft((d) => ({ ...d, ...patch }));
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (Object.keys(problems).length > 0) return;
-    generate.mutate(input, {
-      onSuccess: (key) => {
-        setHighlight(key.kid);
-        close();
-      },
-    });
-  };
+  const form = useContractForm({
+    initial: EMPTY,
+    fields: FIELDS,
+    toInput: generateInput,
+    schema: schemas.GenerateKeyInput,
+    mutation: generate,
+  });
+  const { draft, edit, errorFor } = form;
+  const submit = form.submit((key) => {
+    setHighlight(key.kid);
+    close();
+  });
 
   return (
-    <Modal title="Generate a signing key" onClose={close} testId="generate-dialog">
+    <Dialog title="Generate a signing key" onClose={close} testId="generate-dialog">
       <form onSubmit={submit} noValidate className="dialog-form">
         <div className="form-grid-2">
           <Field id="gen-alg" label="Algorithm" hint="RS256 in every example of the guide">
@@ -156,8 +142,8 @@ export function GenerateDialog() {
           The private key is generated and sealed in the vault by the console’s core; this page only ever sees
           its public JWK and fingerprint.
         </p>
-        {generate.error && refused?.field === null ? (
-          <ErrorPanel title="Not generated" error={generate.error} testId="generate-error" />
+        {form.unplaced ? (
+          <ErrorPanel title="Not generated" error={form.unplaced} testId="generate-error" />
         ) : null}
         <DialogActions
           small
@@ -165,9 +151,9 @@ export function GenerateDialog() {
           cancelTestId="generate-cancel"
           confirmLabel={generate.isPending ? 'Generating…' : 'Generate key'}
           confirmTestId="generate-submit"
-          confirmDisabled={generate.isPending || Object.keys(problems).length > 0}
+          confirmDisabled={generate.isPending || !form.valid}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

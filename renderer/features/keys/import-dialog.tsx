@@ -4,27 +4,28 @@ import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { errorsFor, fieldOfError, problemsOf } from '../../shared/field-errors';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
+import { useContractForm } from '../../ui/use-contract-form';
 import { Options } from '../../shared/options';
-import { ALGS } from './generate-dialog';
+import { ALGS } from '../../data/keys';
 import { useKeysStore } from './keys-store';
-import { useImportKey } from './use-keys';
+import { useImportKey } from '../../data/keys';
 
 const FIELDS = ['text', 'kid', 'alg', 'label', 'expires'] as const;
-type ImportField = (typeof FIELDS)[number];
 
 interface Meta {
+  text: string;
   kid: string;
   alg: '' | (typeof ALGS)[number];
   label: string;
   expires: string;
 }
 
-const EMPTY_META: Meta = { kid: '', alg: '', label: '', expires: '' };
+const EMPTY_META: Meta = { text: '', kid: '', alg: '', label: '', expires: '' };
 
-export function importInput(text: string, m: Meta): MethodInput<'keys.import'> {
-  const input: MethodInput<'keys.import'> = { text };
+/** The argument of keys.import: empty optional fields are left out. */
+export function importInput(m: Meta): MethodInput<'keys.import'> {
+  const input: MethodInput<'keys.import'> = { text: m.text };
   if (m.kid.trim() !== '') input.kid = m.kid.trim();
   if (m.alg !== '') input.alg = m.alg;
   if (m.label.trim() !== '') input.label = m.label.trim();
@@ -41,35 +42,30 @@ export function ImportDialog() {
   const close = useKeysStore((s) => s.close);
   const setHighlight = useKeysStore((s) => s.setHighlight);
   const importKey = useImportKey();
-  const [text, setText] = useState('');
-  const [meta, setMeta] = useState<Meta>(EMPTY_META);
   const [imported, setImported] = useState<KeyInfo | null>(null);
-  const input = importInput(text, meta);
-  const problems = problemsOf<ImportField>(schemas.ImportKeyInput, input);
-  // An empty key text is "not yet", not an error to shout about.
-  if (text === '') delete problems.text;
-  const refused = importKey.error ? fieldOfError(importKey.error, FIELDS) : null;
-  const errorFor = errorsFor<ImportField>(problems, refused);
-  const edit = (patch: Partial<Meta>) => {
-    if (importKey.error) importKey.reset();
-    setMeta((m) => ({ ...m, ...patch }));
-  };
-
+  const form = useContractForm({
+    initial: EMPTY_META,
+    fields: FIELDS,
+    toInput: importInput,
+    schema: schemas.ImportKeyInput,
+    mutation: importKey,
+    // An empty key text is "not yet", not an error to shout about.
+    notYet: (d) => (d.text === '' ? ['text'] : []),
+  });
+  const { draft: meta, edit, errorFor } = form;
+  const text = meta.text;
+  const send = form.submit((key) => {
+    form.setDraft(EMPTY_META); // the private key leaves the page as soon as the vault holds it
+    setImported(key);
+    setHighlight(key.kid);
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (text.trim() === '' || Object.keys(problems).length > 0) return;
-    importKey.mutate(input, {
-      onSuccess: (key) => {
-        setText(''); // the private key leaves the page as soon as the vault holds it
-        setMeta(EMPTY_META);
-        setImported(key);
-        setHighlight(key.kid);
-      },
-    });
+    if (text.trim() !== '') send(e);
   };
 
   return (
-    <Modal title="Import a private key" onClose={close} testId="import-dialog" wide>
+    <Dialog title="Import a private key" onClose={close} testId="import-dialog" wide>
       <form onSubmit={submit} noValidate className="dialog-form">
         <div className="banner banner-warn" data-testid="import-warning">
           <span className="banner-icon" aria-hidden="true">
@@ -93,9 +89,8 @@ export function ImportDialog() {
             rows={8}
             value={text}
             onChange={(e) => {
-              if (importKey.error) importKey.reset();
               if (imported) setImported(null);
-              setText(e.target.value);
+              edit({ text: e.target.value });
             }}
             spellCheck={false}
             autoComplete="off"
@@ -171,8 +166,8 @@ export function ImportDialog() {
             />
           </Field>
         </div>
-        {importKey.error && refused?.field === null ? (
-          <ErrorPanel title="Not imported" error={importKey.error} testId="import-error" />
+        {form.unplaced ? (
+          <ErrorPanel title="Not imported" error={form.unplaced} testId="import-error" />
         ) : null}
         {imported ? (
           <p className="text-pass" role="status" data-testid="import-done">
@@ -188,9 +183,9 @@ export function ImportDialog() {
           cancelLabel={imported ? 'Close' : 'Cancel'}
           confirmLabel={importKey.isPending ? 'Importing…' : 'Import into the vault'}
           confirmTestId="import-submit"
-          confirmDisabled={importKey.isPending || text.trim() === '' || Object.keys(problems).length > 0}
+          confirmDisabled={importKey.isPending || text.trim() === '' || !form.valid}
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

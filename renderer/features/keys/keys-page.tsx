@@ -3,14 +3,14 @@ import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { PageHead } from '../../shared/page-head';
-import { useActiveEnvironment } from '../environments/use-environments';
+import { useActiveEnvironment } from '../../data/environments';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
 import { GenerateDialog } from './generate-dialog';
 import { ImportDialog } from './import-dialog';
 import { KeyTable } from './key-table';
 import { useKeysStore } from './keys-store';
-import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey } from './use-keys';
+import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey } from '../../data/keys';
 import './keys.css';
 
 export function KeysPage() {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ExportFormat } from './use-keys';
+import type { ExportFormat } from '../../data/keys';
 
 /**
  * The Keys page's UI state: which dialog is open, the export format last chosen, the key just

@@ -1,16 +1,5 @@
 import type { EventSummary } from '../../../electron/contract/schemas/events';
 
-/**
- * Summaries per events.query call: small enough that parsing one page and adding it to the list
- * fits within a frame or two while the user scrolls (the contract allows 10,000).
- */
-export const PAGE_SIZE = 1_000;
-/**
- * At most this many summaries are kept in memory (the store keeps them all; search, filters and
- * export read the store). Live events are prepended every frame, so this bounds that work too.
- */
-export const MAX_LOADED = 20_000;
-
 export const ROUTES = ['pay-in', 'pay-out', 'transfer'] as const;
 export type Route = (typeof ROUTES)[number];
 export const OUTCOMES = ['accepted', 'repeat', 'rejected'] as const;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
-import { EventDetailPanel } from '../events/event-detail-panel';
+import { EventDetailPanel } from '../../shared/event-detail-panel';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -9,21 +9,18 @@ import { DisclosureButton } from '../../shared/disclosure-button';
 import { Options } from '../../shared/options';
 import { LiveDot, PageHead } from '../../shared/page-head';
 import { Segmented } from '../../shared/segmented';
-import { useBankStatus } from '../bank/use-bank';
+import { useBankStatus } from '../../data/bank';
 import { NotificationFeed } from './notification-feed';
-import {
-  groupRepeats,
-  MAX_LOADED,
-  OUTCOMES,
-  ROUTES,
-  toRows,
-  type Outcome,
-  type Route,
-} from './notifications-model';
+import { groupRepeats, OUTCOMES, ROUTES, toRows, type Outcome, type Route } from './notifications-model';
 import { useNotificationsStore, type RateScale } from './notifications-store';
 import { RateChart } from './rate-chart';
 import { RetentionPanel } from './retention-panel';
-import { useExportNotifications, useNotificationCounts, useNotificationFeed } from './use-notifications';
+import {
+  MAX_LOADED,
+  useExportNotifications,
+  useNotificationCounts,
+  useNotificationFeed,
+} from '../../data/notifications';
 import './notifications.css';
 
 const SCALE_OPTIONS: Array<{ value: RateScale; label: string }> = [

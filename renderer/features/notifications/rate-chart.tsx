@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { RateScale } from './notifications-store';
-import { useNotificationRate } from './use-notifications';
+import { useNotificationRate } from '../../data/notifications';
 
 const W = 480;
 const H = 90;

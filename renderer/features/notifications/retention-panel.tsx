@@ -4,7 +4,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatLocal } from '../../shared/format';
 import { Segmented } from '../../shared/segmented';
-import { useNotificationRetention, useSetNotificationRetention } from './use-notifications';
+import { useNotificationRetention, useSetNotificationRetention } from '../../data/notifications';
 
 type Mode = NotificationRetention['mode'];
 

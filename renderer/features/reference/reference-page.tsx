@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useHash } from '../../app/navigation';
 import { PageHead } from '../../shared/page-head';
-import { SPEC_SECTIONS, referenceHref, sectionFor } from './spec-sections';
+import { SPEC_SECTIONS, referenceHref, sectionFor } from '../../shared/spec-sections';
 import './reference.css';
 
 /** The section in `#/reference/4.4`, or null. */

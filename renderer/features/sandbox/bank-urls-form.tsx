@@ -6,7 +6,7 @@ import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { Field } from '../../shared/field';
 import { URL_LABELS } from './onboard-form';
 import { URL_FIELDS, useSandboxStore, type UrlDraft, type UrlField } from './sandbox-store';
-import { useUpdateCounterparty } from './use-sandbox';
+import { useUpdateCounterparty } from '../../data/sandbox';
 
 function savedDraft(c: Counterparty): UrlDraft {
   return {

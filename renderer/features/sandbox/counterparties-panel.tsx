@@ -3,7 +3,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { formatLocal } from '../../shared/format';
 import { BankUrlsForm } from './bank-urls-form';
-import { shortGuid } from './format';
+import { shortGuid } from '../../shared/format';
 import { NotifyForm } from './notify-form';
 import { OnboardForm } from './onboard-form';
 import { useSandboxStore } from './sandbox-store';

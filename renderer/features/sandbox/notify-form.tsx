@@ -3,10 +3,10 @@ import { schemas } from '../../../electron/contract';
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Segmented } from '../../shared/segmented';
-import { problemOf } from './field-errors';
-import { formatMs } from './format';
-import { DEFAULT_NOTIFY, useSandboxStore, type NotifyDraft } from './sandbox-store';
-import { useNotify } from './use-sandbox';
+import { problemOf } from '../../shared/field-errors';
+import { formatMs } from '../../shared/format';
+import { DEFAULT_NOTIFY, showTrace, useSandboxStore, type NotifyDraft } from './sandbox-store';
+import { useNotify } from '../../data/sandbox';
 
 const TO_OPTIONS: Array<{ value: NotifyDraft['to']; label: string }> = [
   { value: 'sender', label: 'sender' },
@@ -40,7 +40,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
   const guid = counterparty.counterparty_guid;
   const draft = useSandboxStore((s) => s.notifyDrafts[guid]) ?? DEFAULT_NOTIFY;
   const setDraft = useSandboxStore((s) => s.setNotifyDraft);
-  const notify = useNotify();
+  const notify = useNotify(showTrace);
   const malformed = draft.malformed !== '';
   const idProblem = malformed
     ? null

@@ -4,7 +4,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
-import { useOnboard } from './use-sandbox';
+import { useOnboard } from '../../data/sandbox';
 
 /** Moved to renderer/shared; kept here for the sandbox's other forms. */
 export { Field };
@@ -78,7 +78,7 @@ export function OnboardForm() {
   const setDraft = useSandboxStore((s) => s.setOnboard);
   const resetDraft = useSandboxStore((s) => s.resetOnboard);
   const setOpen = useSandboxStore((s) => s.setOnboardOpen);
-  const onboard = useOnboard();
+  const onboard = useOnboard((c) => useSandboxStore.getState().openCounterpartyOnly(c.counterparty_guid));
   // Set by the first submit: from then on a missing JWK is an error, not just an empty field.
   const [attempted, setAttempted] = useState(false);
   const problems = liveProblems(draft);

@@ -4,7 +4,7 @@ import { LiveDot, PageHead } from '../../shared/page-head';
 import { CounterpartiesPanel } from './counterparties-panel';
 import { MemoryKeyBanner, ServicePanel } from './service-panel';
 import { TracesTimeline } from './traces-timeline';
-import { useSandboxLiveUpdates, useSandboxStatus, useSandboxTraces } from './use-sandbox';
+import { useSandboxLiveUpdates, useSandboxStatus, useSandboxTraces } from '../../data/sandbox';
 import './sandbox.css';
 
 export function SandboxPage() {

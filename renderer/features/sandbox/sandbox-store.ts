@@ -126,3 +126,8 @@ export const useSandboxStore = create<SandboxUiState>()((set) => ({
 export function resetSandboxStore(): void {
   useSandboxStore.setState(INITIAL);
 }
+
+/** Opens a call's trace in the timeline (the sign-in and notify forms' `onTrace`). */
+export function showTrace(trace: { id: string }): void {
+  useSandboxStore.getState().expandTrace(trace.id);
+}

@@ -3,9 +3,9 @@ import type { SandboxStatus } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatDuration, formatLocal } from '../../shared/format';
-import { jwksUrlOf } from './format';
+import { derivedJwksUrl as jwksUrlOf } from '../../../electron/contract/schemas/service-paths';
 import { useSandboxStore } from './sandbox-store';
-import { useRotateKey } from './use-sandbox';
+import { useRotateKey } from '../../data/sandbox';
 
 /** Shown when the sandbox's signing key lives only in this process (no vault to seal it in). */
 export function MemoryKeyBanner() {

@@ -5,13 +5,13 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { JsonView } from '../../shared/json-view';
 import { Segmented } from '../../shared/segmented';
 import { analyzeTokenText } from '../../shared/token-text';
-import { useCustomers } from '../bank/use-bank';
-import { useSignJwt } from '../composer/use-composer';
-import { KidSelect } from '../keys/kid-select';
-import { useKeys } from '../keys/use-keys';
-import { formatMs } from './format';
-import { EMPTY_SIGN_IN, useSandboxStore, type SignInDraft } from './sandbox-store';
-import { useSignIn } from './use-sandbox';
+import { useCustomers } from '../../data/bank';
+import { useSignJwt } from '../../data/jwt';
+import { KidSelect } from '../../shared/kid-select';
+import { useKeys } from '../../data/keys';
+import { formatMs } from '../../shared/format';
+import { EMPTY_SIGN_IN, showTrace, useSandboxStore, type SignInDraft } from './sandbox-store';
+import { useSignIn } from '../../data/sandbox';
 
 /** The composed token's lifetime: well inside the sandbox's 1 h limit (spec 2.4). */
 const COMPOSED_TTL = 300;
@@ -37,7 +37,7 @@ export function SignInForm({ counterparty }: { counterparty: Counterparty }) {
   const keys = useKeys();
   const customers = useCustomers();
   const sign = useSignJwt();
-  const signIn = useSignIn();
+  const signIn = useSignIn(showTrace);
   const { token, stripped } = analyzeTokenText(raw);
   const kids = counterparty.jwks.map((j) => j.jwk.kid).filter((k): k is string => typeof k === 'string');
   const vaultKeys = keys.data ?? [];

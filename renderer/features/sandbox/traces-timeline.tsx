@@ -4,7 +4,7 @@ import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
-import { formatClock, formatMs, shortGuid } from './format';
+import { formatClock, formatMs, shortGuid } from '../../shared/format';
 import { useSandboxStore } from './sandbox-store';
 
 /** The bar's full width: 1.5 s, so the 1 s marker sits at two thirds and an overrun shows. */

@@ -5,11 +5,12 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { Segmented } from '../../shared/segmented';
 import { analyzeTokenText } from '../../shared/token-text';
-import { KidSelect, defaultKid } from '../keys/kid-select';
-import { useKeys } from '../keys/use-keys';
-import { AuthResultView } from './auth-result';
+import { defaultKid } from '../../data/keys';
+import { KidSelect } from '../../shared/kid-select';
+import { useKeys } from '../../data/keys';
+import { AuthResultView } from '../../shared/auth-result';
 import { useServiceStore, type AuthMode } from './service-store';
-import { useAuthenticate } from './use-service';
+import { useAuthenticate } from '../../data/service';
 
 const MODES: Array<{ value: AuthMode; label: string }> = [
   { value: 'compose', label: 'Compose with a vault key' },

@@ -3,11 +3,12 @@ import type { Environment } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { problemOf } from '../../shared/field-errors';
-import { KidSelect, defaultKid } from '../keys/kid-select';
-import { useKeys } from '../keys/use-keys';
-import { ExchangeDetails, ExchangeLine } from './exchange-view';
+import { defaultKid } from '../../data/keys';
+import { KidSelect } from '../../shared/kid-select';
+import { useKeys } from '../../data/keys';
+import { ExchangeDetails, ExchangeLine } from '../../shared/exchange-view';
 import { useServiceStore } from './service-store';
-import { useJwkOperation, type JwkOperation } from './use-service';
+import { useJwkOperation, type JwkOperation } from '../../data/service';
 
 /**
  * The service's key endpoints: its own JWKS (spec 4.1 #3), the JWKs registered for this

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
-import { Modal } from '../../shared/modal';
+import { Dialog } from '../../ui/dialog';
 import type { MethodInput } from '../../../electron/contract';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
@@ -8,10 +8,10 @@ import { Field } from '../../shared/field';
 import { formatLocal } from '../../shared/format';
 import { Options } from '../../shared/options';
 import { StatusMark, type Status } from '../../shared/status-mark';
-import { ALGS, BITS } from '../keys/generate-dialog';
-import { revealExchange } from './exchange-view';
+import { ALGS, BITS } from '../../data/keys';
+import { revealExchange } from './exchange-list';
 import { useServiceStore, type RotateDraft } from './service-store';
-import { useLastRotation, useRotate } from './use-service';
+import { useLastRotation, useRotate } from '../../data/service';
 
 type StepId = Rotation['steps'][number]['id'];
 
@@ -156,7 +156,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
         ) : null}
       </div>
       {confirming && env ? (
-        <Modal
+        <Dialog
           title="Rotate the key of a real environment?"
           onClose={() => setConfirming(false)}
           testId="rotate-confirm"
@@ -178,7 +178,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
               rotate.mutate(rotateInput(draft));
             }}
           />
-        </Modal>
+        </Dialog>
       ) : null}
     </section>
   );

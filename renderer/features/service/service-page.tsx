@@ -1,13 +1,13 @@
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { LiveDot, PageHead } from '../../shared/page-head';
-import { EnvSummary } from '../environments/env-summary';
-import { useActiveEnvironment } from '../environments/use-environments';
+import { EnvSummary } from '../../shared/env-summary';
+import { useActiveEnvironment } from '../../data/environments';
 import { AuthenticatePanel } from './authenticate-panel';
-import { ExchangeList } from './exchange-view';
+import { ExchangeList } from './exchange-list';
 import { JwkPanel } from './jwk-panel';
 import { RotationPanel } from './rotation-panel';
-import { useExchanges } from './use-service';
+import { useExchanges } from '../../data/service';
 import './service.css';
 
 export function ServicePage() {

@@ -3,7 +3,7 @@ import type { VaultStatus } from '../../../electron/contract/schemas/keys';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
-import { useCreatePassphraseVault, useUnlockVault, useVaultStatus } from './use-vault';
+import { useCreatePassphraseVault, useUnlockVault, useVaultStatus } from '../../data/vault';
 
 /** The contract's minimum (schemas/keys.ts CreatePassphraseVaultInput). */
 export const MIN_PASSPHRASE = 12;

@@ -10,10 +10,10 @@ import { saveTextFile } from '../../shared/download';
 import { JsonView } from '../../shared/json-view';
 import { ChecksList, VerdictBanner } from '../../shared/report-views';
 import { TokenView } from '../../shared/token-view';
-import { ForwardPanel } from '../bank/forward-panel';
-import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../bank/public-url-panel';
-import { curlCommand } from '../events/event-http';
-import { SpecCitation } from '../reference/spec-citation';
+import { ForwardPanel } from '../../shared/forward-panel';
+import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../../shared/public-url';
+import { curlCommand } from '../../shared/event-http';
+import { SpecCitation } from '../../shared/spec-citation';
 
 const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string }> = {
   done: { icon: '✓', word: 'done' },

@@ -6,7 +6,7 @@ import type {
 } from '../../../electron/contract/schemas/walkthrough';
 import { ErrorPanel } from '../../shared/error-panel';
 import { PageHead } from '../../shared/page-head';
-import { useKeys } from '../keys/use-keys';
+import { useKeys } from '../../data/keys';
 import { StepCard, type StepMessage, type StepRun, type StepTurn } from './step-card';
 import { useWalkthroughUi } from './walkthrough-store';
 
@@ -17,7 +17,7 @@ import {
   useRunStep,
   useWalkthrough,
   useWalkthroughLiveUpdates,
-} from './use-walkthrough';
+} from '../../data/walkthrough';
 import './walkthrough.css';
 
 /**

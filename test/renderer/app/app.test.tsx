@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { ConsoleError } from '../../../electron/contract';
+import { ConsoleError, type MethodOutput } from '../../../electron/contract';
 import type { EventStreamState } from '../../../renderer/api/event-stream';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,10 +46,10 @@ function renderReady(api: ReturnType<typeof fakeApi>['api'], mode: 'desktop' | '
 }
 
 /** A fake API whose events.health answers `health`. */
-function apiWithHealth(health: unknown) {
-  const { api } = fakeApi();
-  (api.events.health as unknown as { mockResolvedValue(v: unknown): void }).mockResolvedValue(health);
-  return api;
+function apiWithHealth(health: MethodOutput<'events.health'>) {
+  const fake = fakeApi();
+  fake.handlers.events.health.mockResolvedValue(health);
+  return fake;
 }
 
 beforeEach(() => {
@@ -98,12 +98,10 @@ describe('App shell', () => {
   });
 
   it('stays on its page when the core itself answers UNAUTHORIZED (the sandbox refusing a bank token)', async () => {
-    const { api } = fakeApi();
-    (api.app.info as unknown as { mockRejectedValue(e: unknown): void }).mockRejectedValue(
-      new ConsoleError('UNAUTHORIZED', 'signature: signed by another key'),
-    );
+    const { api, handlers } = fakeApi();
+    handlers.app.info.mockRejectedValue(new ConsoleError('UNAUTHORIZED', 'signature: signed by another key'));
     renderReady(api, 'browser');
-    await waitFor(() => expect(api.app.info).toHaveBeenCalled());
+    await waitFor(() => expect(handlers.app.info).toHaveBeenCalled());
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('access-problem')).toBeNull();
     expect(screen.getByTestId('connection-status')).toBeTruthy();
@@ -142,21 +140,14 @@ describe('App shell', () => {
       since: '2026-01-01T00:00:00.000Z',
       detail: 'database or disk is full',
     };
-    const api = apiWithHealth(failing);
-    const listeners = new Map<string, (payload: unknown) => void>();
-    (api as unknown as { on: unknown }).on = (event: string, l: (payload: unknown) => void) => {
-      listeners.set(event, l);
-      return () => listeners.delete(event);
-    };
+    const { api, emit } = apiWithHealth(failing);
     renderReady(api, 'browser');
     const pill = await screen.findByTestId('store-health-pill');
     expect(pill.textContent).toContain('storage failing');
     expect(pill.getAttribute('title')).toContain('database or disk is full');
-    act(() => listeners.get('store.changed')?.({ ...failing, state: 'ok', detail: null }));
+    act(() => emit('store.changed', { ...failing, state: 'ok', detail: null }));
     await waitFor(() => expect(screen.queryByTestId('store-health-pill')).toBeNull());
-    act(() =>
-      listeners.get('store.changed')?.({ ...failing, state: 'damaged', detail: 'quick_check: page 7' }),
-    );
+    act(() => emit('store.changed', { ...failing, state: 'damaged', detail: 'quick_check: page 7' }));
     expect((await screen.findByTestId('store-health-pill')).getAttribute('title')).toContain('store recover');
   });
 
@@ -166,7 +157,7 @@ describe('App shell', () => {
     };
     const copied: string[] = [];
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const api = apiWithHealth({
+    const { api, handlers } = apiWithHealth({
       state: 'damaged',
       file: '/home/ana/My Profile/console.db',
       since: '2026-01-01T00:00:00.000Z',
@@ -187,7 +178,7 @@ describe('App shell', () => {
     await waitFor(() => expect(copied).toEqual([command]));
     // Or the console does it at its next start.
     const requestRecovery = vi.fn(async () => ({ requested_at: '2026-11-24T10:00:00.000Z' }));
-    (api.events as unknown as { requestRecovery: unknown }).requestRecovery = requestRecovery;
+    Object.assign(handlers.events, { requestRecovery });
     fireEvent.click(screen.getByTestId('store-recover-request'));
     const asked = await screen.findByTestId('store-recover-requested');
     expect(requestRecovery).toHaveBeenCalledTimes(1);
@@ -196,11 +187,12 @@ describe('App shell', () => {
     // Escape closes it and focus goes back to the pill.
     fireEvent.keyDown(document, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('store-health-dialog')).toBeNull());
-    expect(document.activeElement).toBe(pill);
+    // React Aria puts focus back on the next animation frame.
+    await waitFor(() => expect(document.activeElement).toBe(pill));
   });
 
   it('the storage pill of failing writes explains that nothing acknowledged is lost and offers no command', async () => {
-    const api = apiWithHealth({
+    const { api } = apiWithHealth({
       state: 'failing',
       file: 'C:\\Users\\ana\\AppData\\Roaming\\DETS Console\\console.db',
       since: '2026-01-01T00:00:00.000Z',
@@ -221,7 +213,7 @@ describe('App shell', () => {
         file: 'C:\\Users\\ana\\AppData\\Roaming\\DETS Console\\console.db',
         since: '2026-01-01T00:00:00.000Z',
         detail: 'quick_check: page 7',
-      }),
+      }).api,
     );
     fireEvent.click(await screen.findByTestId('store-health-pill'));
     expect((await screen.findByTestId('store-health-command')).textContent).toBe(

@@ -1,20 +1,17 @@
 import { vi } from 'vitest';
-import type {
-  ConsoleApi,
-  EventName,
-  EventPayload,
-  MethodInput,
-  MethodOutput,
-} from '../../../electron/contract';
+import type { MethodInput, MethodOutput } from '../../../electron/contract';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
 import type { KeyInfo, VaultStatus } from '../../../electron/contract/schemas/keys';
 import type { Environment, Exchange, Rotation, SignedJwt } from '../../../electron/contract/schemas/service';
+import { contractApi } from './contract-api';
 import { report } from './render';
 
 /**
  * A ConsoleApi double for the issue-4 pages (vault, keys, composer, environments, service): an
  * in-memory profile whose calls are spies, and `emit` to play the core's live events. The UI is
  * tested for what it sends and shows; the real core is tested at its own level and end to end.
+ * The facade is the contract's (contract-api.ts): what the page sends and what these spies answer
+ * are both checked against the method's schemas.
  */
 
 export const SANDBOX_URL = 'http://127.0.0.1:7302';
@@ -156,7 +153,18 @@ export function rotation(extra: Partial<Rotation> = {}): Rotation {
   };
 }
 
-type Listener = (payload: unknown) => void;
+/** app.info of a desktop host whose sandbox listens at SANDBOX_URL. */
+export function sandboxAppHandlers() {
+  return {
+    info: vi.fn(async () => ({
+      name: 'DETS Console',
+      version: '0.0.0-test',
+      host: 'desktop' as const,
+      dataDir: '/tmp/x',
+      listeners: { sandbox: SANDBOX_URL },
+    })),
+  };
+}
 
 export interface FakeConsoleOptions {
   keys?: KeyInfo[];
@@ -178,10 +186,6 @@ export function fakeConsole(options: FakeConsoleOptions = {}) {
   let activeId = options.activeId ?? environments[0]!.id;
   let vaultStatus = structuredClone(options.vault ?? UNLOCKED);
   let exchanges = structuredClone(options.exchanges ?? []);
-  const listeners = new Map<string, Set<Listener>>();
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
   const envList = (): MethodOutput<'env.list'> => structuredClone({ active_id: activeId, environments });
 
   const vault = {
@@ -305,30 +309,18 @@ export function fakeConsole(options: FakeConsoleOptions = {}) {
     })),
   };
 
-  const api = {
-    app: {
-      info: vi.fn(async () => ({
-        name: 'DETS Console',
-        version: '0.0.0-test',
-        host: 'desktop' as const,
-        dataDir: '/tmp/x',
-        listeners: { sandbox: SANDBOX_URL },
-      })),
-    },
-    inspector: { inspect: vi.fn(async () => report([])) },
+  const app = sandboxAppHandlers();
+  const inspector = { inspect: vi.fn(async () => report([])) };
+  const { api, emit } = contractApi({
+    app,
+    inspector,
     vault,
     keys: keysApi,
     jwt,
     env,
     service,
     sandbox,
-    on: vi.fn((event: string, listener: Listener) => {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener);
-      return () => set.delete(listener);
-    }),
-  } as unknown as ConsoleApi;
+  });
 
   return {
     api,

@@ -1,12 +1,6 @@
 import { ConsoleError } from '../../../electron/contract';
 import { vi } from 'vitest';
-import type {
-  ConsoleApi,
-  EventName,
-  EventPayload,
-  MethodInput,
-  MethodOutput,
-} from '../../../electron/contract';
+import type { MethodInput, MethodOutput } from '../../../electron/contract';
 import type { BankStatus, Customer } from '../../../electron/contract/schemas/bank';
 import type {
   EventDetail,
@@ -15,6 +9,7 @@ import type {
   EventSummary,
   NotificationRetention,
 } from '../../../electron/contract/schemas/events';
+import { contractApi } from './contract-api';
 import { fakeApi } from './render';
 
 /**
@@ -97,8 +92,6 @@ export function bankStatus(extra: Partial<BankStatus> = {}): BankStatus {
   };
 }
 
-type Listener = (payload: unknown) => void;
-
 /** The store's filters (reader.ts whereOf), in memory: text is a substring of the summary columns. */
 function matches(e: EventSummary, q: Omit<EventQuery, 'before' | 'limit'>): boolean {
   const failed = e.failed_check !== null || (e.kind === 'callback' && (e.status ?? 0) >= 400);
@@ -125,10 +118,6 @@ export function fakeEventsConsole(
   let retention: NotificationRetention = { mode: 'keep' };
   /** Acknowledged notifications, newest first. */
   const acked = () => events.filter((e) => e.kind === 'notification' && e.outcome !== 'rejected');
-  const listeners = new Map<string, Set<Listener>>();
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
   const view = (c: Customer) => {
     const { key, ...rest } = c;
     return { ...rest, key_hint: `${[...key].length} characters` };
@@ -241,17 +230,7 @@ export function fakeEventsConsole(
     ),
     replay: vi.fn(async ({ id }: { id: string }) => detail(summary({ id: `${id}-replay`, status: 200 }))),
   };
-  const api = {
-    ...base.api,
-    events: eventsApi,
-    bank,
-    on: vi.fn((event: string, listener: Listener) => {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener);
-      return () => set.delete(listener);
-    }),
-  } as unknown as ConsoleApi;
+  const { api, emit } = contractApi({ ...base.handlers, events: eventsApi, bank });
   return {
     api,
     events: eventsApi,

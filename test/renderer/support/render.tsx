@@ -1,8 +1,10 @@
+import './jsdom-gaps';
 import { vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import type { ConsoleApi } from '../../../electron/contract';
+import type { ConsoleApi, MethodOutput } from '../../../electron/contract';
+import { contractApi, type FakeHandlers } from './contract-api';
 import type { InspectInput, InspectReport } from '../../../electron/contract/schemas/inspector';
 import { ClientProvider } from '../../../renderer/api/client-context';
 import { desktopClient, type ConsoleClient } from '../../../renderer/api/client';
@@ -10,13 +12,15 @@ import { createQueryClient } from '../../../renderer/app/query-client';
 
 /**
  * A test double of the ConsoleApi facade: the renderer's unit tests check what the UI sends and
- * shows; the real core and transports are tested at their own level and end to end.
+ * shows; the real core and transports are tested at their own level and end to end. The facade is
+ * the contract's (contract-api.ts), so these answers are checked against its schemas; `handlers`
+ * are for doubles that add domains of their own.
  */
 export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<InspectReport> } = {}) {
   const inspect = vi.fn(overrides.inspect ?? (async () => report([])));
-  const api = {
+  const handlers = {
     app: {
-      info: vi.fn(async () => ({
+      info: vi.fn(async (): Promise<MethodOutput<'app.info'>> => ({
         name: 'DETS Console',
         version: '0.0.0-test',
         host: 'desktop' as const,
@@ -27,11 +31,15 @@ export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<
     inspector: { inspect },
     // The shell's header and vault banner ask for these on every page.
     vault: {
-      status: vi.fn(async () => ({ state: 'unlocked', kind: 'keychain', detail: 'Unlocked.' })),
+      status: vi.fn(async (): Promise<MethodOutput<'vault.status'>> => ({
+        state: 'unlocked',
+        kind: 'keychain',
+        detail: 'Unlocked.',
+      })),
     },
-    keys: { list: vi.fn(async () => []) },
+    keys: { list: vi.fn(async (): Promise<MethodOutput<'keys.list'>> => []) },
     events: {
-      health: vi.fn(async () => ({
+      health: vi.fn(async (): Promise<MethodOutput<'events.health'>> => ({
         state: 'ok',
         file: '/tmp/x/console.db',
         since: '2026-01-01T00:00:00.000Z',
@@ -39,7 +47,7 @@ export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<
       })),
     },
     env: {
-      list: vi.fn(async () => ({
+      list: vi.fn(async (): Promise<MethodOutput<'env.list'>> => ({
         active_id: 'sandbox',
         environments: [
           {
@@ -57,9 +65,9 @@ export function fakeApi(overrides: { inspect?: (input: InspectInput) => Promise<
         ],
       })),
     },
-    on: vi.fn(() => () => undefined),
-  } as unknown as ConsoleApi;
-  return { api, inspect };
+  } satisfies FakeHandlers;
+  const { api, emit } = contractApi(handlers);
+  return { api, inspect, handlers, emit };
 }
 
 export function renderWithClient(ui: ReactElement, client: ConsoleClient | ConsoleApi) {

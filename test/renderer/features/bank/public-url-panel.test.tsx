@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { ConsoleApi, EventPayload } from '../../../../electron/contract';
 import type { ProbeResult, TunnelStatus } from '../../../../electron/contract/schemas/tunnel';
 import { useAppLiveUpdates } from '../../../../renderer/app/live-updates';
 import { PublicUrlPanel } from '../../../../renderer/features/bank/public-url-panel';
 import { TunnelPill } from '../../../../renderer/features/bank/tunnel-pill';
+import { contractApi } from '../../support/contract-api';
 import { fakeApi, renderWithClient } from '../../support/render';
 
 afterEach(() => {
@@ -57,8 +57,7 @@ function LiveUpdates() {
 }
 
 function setup(initial: TunnelStatus) {
-  const { api } = fakeApi();
-  const listeners = new Map<string, (payload: unknown) => void>();
+  const { handlers } = fakeApi();
   const probe: ProbeResult = {
     at: '2026-01-01T10:00:01.000Z',
     url: `${PUBLIC}/.well-known/dets-console/probe/x`,
@@ -76,13 +75,7 @@ function setup(initial: TunnelStatus) {
     ),
     setPublicUrl: vi.fn(async ({ url }: { url: string | null }) => status({ saved_public_url: url })),
   };
-  const full = Object.assign(api, {
-    tunnel,
-    on: vi.fn((event: string, l: (payload: unknown) => void) => {
-      listeners.set(event, l);
-      return () => listeners.delete(event);
-    }),
-  }) as unknown as ConsoleApi;
+  const { api: full, emit } = contractApi({ ...handlers, tunnel });
   renderWithClient(
     <>
       <LiveUpdates />
@@ -91,8 +84,6 @@ function setup(initial: TunnelStatus) {
     </>,
     full,
   );
-  const emit = <E extends 'tunnel.changed'>(event: E, payload: EventPayload<E>) =>
-    listeners.get(event)?.(payload);
   return { tunnel, emit };
 }
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CallbacksPage } from '../../../../renderer/features/callbacks/callbacks-page';
 import { resetCallbacksStore } from '../../../../renderer/features/callbacks/callbacks-store';
-import { curlCommand } from '../../../../renderer/features/events/event-http';
+import { curlCommand } from '../../../../renderer/shared/event-http';
 import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
 import { BANK_URL, SESSION_TOKEN, detail, fakeEventsConsole, summary } from '../../support/fake-events';

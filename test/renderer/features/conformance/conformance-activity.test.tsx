@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import type { ConsoleApi, EventPayload } from '../../../../electron/contract';
-import type { ConformanceProgress } from '../../../../electron/contract/schemas/conformance';
+import type { EventPayload } from '../../../../electron/contract';
 import { ConformancePage } from '../../../../renderer/features/conformance/conformance-page';
 import { secondsLeft } from '../../../../renderer/features/conformance/run-activity';
 import { renderWithClient } from '../../support/render';
+import { contractApi } from '../../support/contract-api';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -16,37 +16,30 @@ const JWKS = 'http://127.0.0.1:7303/api/v1/.well-known/jwks.json';
 
 /** The ConsoleApi slice the Conformance page reads, and `emit` to play `conformance.progressed`. */
 function fakeConformance() {
-  const listeners = new Set<(p: ConformanceProgress) => void>();
-  const api = {
+  const { api, emit: play } = contractApi({
     conformance: {
       lastReport: vi.fn(async () => null),
       run: vi.fn(() => new Promise(() => undefined)),
       selfCheck: vi.fn(() => new Promise(() => undefined)),
       export: vi.fn(),
     },
-    on: vi.fn((event: string, listener: (p: ConformanceProgress) => void) => {
-      if (event !== 'conformance.progressed') return () => undefined;
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    }),
-  } as unknown as ConsoleApi;
+  });
   // react-query tells its observers on a zero-delay timer: let it run before looking.
   const emit = async (p: Partial<EventPayload<'conformance.progressed'>>) => {
     await act(async () => {
-      for (const l of listeners)
-        l({
-          run_id: 'r1',
-          kind: 'run',
-          phase: 'started',
-          total: 40,
-          done: 0,
-          jwks_url: JWKS,
-          bank_auth_url: 'http://127.0.0.1:9100',
-          passed: 0,
-          failed: 0,
-          skipped: 0,
-          ...p,
-        });
+      play('conformance.progressed', {
+        run_id: 'r1',
+        kind: 'run',
+        phase: 'started',
+        total: 40,
+        done: 0,
+        jwks_url: JWKS,
+        bank_auth_url: 'http://127.0.0.1:9100',
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        ...p,
+      });
     });
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
   };

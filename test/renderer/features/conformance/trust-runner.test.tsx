@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { ConsoleApi } from '../../../../electron/contract';
 import { ConformancePage } from '../../../../renderer/features/conformance/conformance-page';
 import { useConformanceStore } from '../../../../renderer/features/conformance/conformance-store';
 import { renderWithClient } from '../../support/render';
+import { contractApi } from '../../support/contract-api';
 
 afterEach(() => {
   cleanup();
@@ -15,7 +15,7 @@ const RUNNER = 'http://127.0.0.1:7303/api/v1/.well-known/jwks.json';
 const BEFORE = 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json';
 
 function fakeApi() {
-  return {
+  const handlers = {
     conformance: {
       lastReport: vi.fn(async () => null),
       run: vi.fn(),
@@ -36,14 +36,14 @@ function fakeApi() {
         url: BEFORE,
       })),
     },
-    on: vi.fn(() => () => undefined),
   };
+  return { ...handlers, api: contractApi(handlers).api };
 }
 
 describe('Conformance: trust the runner in the console’s bank (issue 13 item 6)', () => {
   it('points the bank at the runner’s JWKS for the port typed, says what it replaced, and puts it back', async () => {
     const fake = fakeApi();
-    renderWithClient(<ConformancePage />, fake as unknown as ConsoleApi);
+    renderWithClient(<ConformancePage />, fake.api);
     await waitFor(() =>
       expect(screen.getByTestId('conformance-page').getAttribute('data-state')).toBe('ready'),
     );
@@ -62,7 +62,7 @@ describe('Conformance: trust the runner in the console’s bank (issue 13 item 6
 
   it('is offered only for a fixed port: port 0 is known only once a run starts', async () => {
     const fake = fakeApi();
-    renderWithClient(<ConformancePage />, fake as unknown as ConsoleApi);
+    renderWithClient(<ConformancePage />, fake.api);
     fireEvent.change(screen.getByTestId('conformance-jwks-port'), { target: { value: '0' } });
     expect((screen.getByTestId('conformance-trust-runner') as HTMLButtonElement).disabled).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { ConsoleApi, EventName, EventPayload, MethodInput } from '../../../../electron/contract';
+import type { MethodInput } from '../../../../electron/contract';
 import type {
   Counterparty,
   NotifyResult,
@@ -11,7 +11,8 @@ import type {
 import type { z } from 'zod';
 import type { CustomerView } from '../../../../electron/contract/schemas/bank';
 import type { KeyInfo } from '../../../../electron/contract/schemas/keys';
-import { signedJwt } from '../../support/fake-console';
+import { contractApi } from '../../support/contract-api';
+import { sandboxAppHandlers, signedJwt } from '../../support/fake-console';
 
 export const SANDBOX_URL = 'http://127.0.0.1:7302';
 export const GUID = '3f2c7a10-5b1e-4c3a-9a55-0d6e2f1b7c44';
@@ -89,8 +90,6 @@ export function trace(extra: Partial<Trace> = {}): Trace {
   };
 }
 
-type Listener = (payload: unknown) => void;
-
 /**
  * A ConsoleApi double with an in-memory sandbox: calls are spies, state answers `status`, and
  * `emit` plays the core's live events.
@@ -104,10 +103,6 @@ export interface ComposeParts {
 export function fakeSandboxApi(initial: SandboxStatus = status(), parts: ComposeParts = {}) {
   let state = structuredClone(initial);
   let traces: Trace[] = [];
-  const listeners = new Map<string, Set<Listener>>();
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
 
   const sandbox = {
     status: vi.fn(async () => structuredClone(state)),
@@ -173,28 +168,14 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
     sign: vi.fn(async (input: MethodInput<'jwt.sign'>) => signedJwt(input)),
   };
 
-  const api = {
+  const { api, emit } = contractApi({
     keys,
     bank,
     jwt,
-    app: {
-      info: vi.fn(async () => ({
-        name: 'DETS Console',
-        version: '0.0.0-test',
-        host: 'desktop' as const,
-        dataDir: '/tmp/x',
-        listeners: { sandbox: SANDBOX_URL },
-      })),
-    },
+    app: sandboxAppHandlers(),
     inspector: { inspect: vi.fn() },
     sandbox,
-    on: vi.fn((event: string, listener: Listener) => {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener);
-      return () => set.delete(listener);
-    }),
-  } as unknown as ConsoleApi;
+  });
 
   return {
     api,

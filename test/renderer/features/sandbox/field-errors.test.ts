@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleError, toErrorData } from '../../../../electron/contract';
-import { fieldOfError } from '../../../../renderer/features/sandbox/field-errors';
+import { fieldOfError } from '../../../../renderer/shared/field-errors';
 
 const FIELDS = ['jwk', 'jwk_guid', 'counterparty_guid', 'bank_auth_url'] as const;
 

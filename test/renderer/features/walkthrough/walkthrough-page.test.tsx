@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ConsoleApi } from '../../../../electron/contract';
 import {
   WALKTHROUGH_STEP_IDS,
   type StepId,
@@ -11,8 +10,9 @@ import {
 import { WalkthroughPage } from '../../../../renderer/features/walkthrough/walkthrough-page';
 import { resetWalkthroughUi } from '../../../../renderer/features/walkthrough/walkthrough-store';
 import { ReferencePage } from '../../../../renderer/features/reference/reference-page';
-import { citationParts } from '../../../../renderer/features/reference/spec-sections';
+import { citationParts } from '../../../../renderer/shared/spec-sections';
 import { fakeApi, renderWithClient } from '../../support/render';
+import { contractApi, type FakeHandlers } from '../../support/contract-api';
 
 const writeText = vi.fn(async (_text: string) => undefined);
 beforeEach(() => {
@@ -113,10 +113,10 @@ function stateWith(
 function renderWith(
   initial: WalkthroughState,
   runs: Array<{ message: string; state: WalkthroughState }> = [],
-  extra: Record<string, unknown> = {},
+  extra: FakeHandlers = {},
 ) {
   let current = initial;
-  const base = fakeApi().api as unknown as Record<string, unknown>;
+  const base = fakeApi().handlers;
   const walkthrough = {
     state: vi.fn(async () => current),
     run: vi.fn(async ({ step: id }: { step: StepId }) => {
@@ -127,7 +127,7 @@ function renderWith(
     reset: vi.fn(),
     exportPack: vi.fn(),
   };
-  const api = { ...base, ...extra, walkthrough } as unknown as ConsoleApi;
+  const { api } = contractApi({ ...base, ...extra, walkthrough });
   renderWithClient(<WalkthroughPage />, api);
   return {
     walkthrough,

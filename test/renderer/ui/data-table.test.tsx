@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+/**
+ * DataTable (renderer/ui/data-table.tsx): the table every page listed records in by hand. Column
+ * headers are column headers to assistive technology, the action column is named for screen
+ * readers only, each row carries the page's attributes and its own action bar, and a text column
+ * keeps the whole value on hover when the cell cuts it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { DataTable, textColumn } from '../../../renderer/ui/data-table';
+
+afterEach(() => cleanup());
+
+interface Row {
+  id: string;
+  name: string;
+}
+const ROWS: Row[] = [
+  { id: 'a', name: 'a-very-long-name-that-the-cell-cuts' },
+  { id: 'b', name: 'bee' },
+];
+
+function table(onAct: (r: Row) => void = () => undefined) {
+  render(
+    <DataTable
+      rows={ROWS}
+      rowKey={(r) => r.id}
+      columns={[
+        { header: 'id', cell: (r) => <code>{r.id}</code> },
+        textColumn<Row>('name', (r) => r.name, { mono: true, testId: 'name' }),
+      ]}
+      rowProps={(r, i) => ({ 'data-testid': `row-${r.id}`, 'data-index': i })}
+      actions={(r) => (
+        <button type="button" onClick={() => onAct(r)}>
+          Act on {r.id}
+        </button>
+      )}
+      caption="Things"
+      testId="things"
+    />,
+  );
+  return screen.getByTestId('things');
+}
+
+describe('DataTable', () => {
+  it('names the table and its columns, with the action column for screen readers only', () => {
+    const t = table();
+    expect(screen.getByRole('table', { name: 'Things' })).toBe(t);
+    const headers = within(t).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['id', 'name', 'actions']);
+    expect(headers.every((h) => h.getAttribute('scope') === 'col')).toBe(true);
+    expect(headers[2]!.querySelector('.sr-only')).not.toBeNull();
+  });
+
+  it("puts each row's attributes on its <tr> and its actions in a row-action bar that acts on that row", () => {
+    const acted: string[] = [];
+    table((r) => acted.push(r.id));
+    const b = screen.getByTestId('row-b');
+    expect(b.getAttribute('data-index')).toBe('1');
+    const bar = b.querySelector('.row-actions');
+    expect(bar).not.toBeNull();
+    fireEvent.click(within(b).getByRole('button', { name: 'Act on b' }));
+    expect(acted).toEqual(['b']);
+  });
+
+  it('keeps the whole value of a cut text cell in its title', () => {
+    table();
+    const cell = within(screen.getByTestId('row-a')).getByTestId('name');
+    expect(cell.getAttribute('title')).toBe(ROWS[0]!.name);
+    expect(cell.className).toBe('mono cell-cut');
+  });
+
+  it('has no action column when the page gives no actions', () => {
+    render(<DataTable rows={ROWS} rowKey={(r) => r.id} columns={[textColumn<Row>('name', (r) => r.name)]} />);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['name']);
+    expect(document.querySelector('.row-actions')).toBeNull();
+  });
+});
