@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ConsoleError } from '../../contract/errors';
+import { unpackedPath } from '../common/worker-file';
 
 /** The subset of libsql's better-sqlite3-like API the store uses. */
 export interface Statement {
@@ -29,7 +30,11 @@ export interface Database {
   close(): void;
   readonly inTransaction: boolean;
 }
-type DatabaseCtor = new (file: string, options?: { readonly?: boolean; fileMustExist?: boolean }) => Database;
+/** libsql's Database class (what `require('libsql')` gives). */
+export type DatabaseCtor = new (
+  file: string,
+  options?: { readonly?: boolean; fileMustExist?: boolean },
+) => Database;
 
 export const DB_FILE = 'console.db';
 /** How long a connection waits for a lock another holds (a checkpoint, a second writer). */
@@ -37,9 +42,12 @@ export const BUSY_TIMEOUT_MS = 5000;
 
 const require = createRequire(import.meta.url);
 
-/** Where libsql's entry is, for the writer worker to load the same module (writer.ts). */
+/**
+ * Where libsql's entry is, for the writer's threads to load the same module (writer.ts). In the
+ * packaged app that is app.asar.unpacked: workers have no asar support (common/worker-file.ts).
+ */
 export function libsqlPath(): string {
-  return require.resolve('libsql');
+  return unpackedPath(require.resolve('libsql'));
 }
 
 function driver(): DatabaseCtor {
@@ -161,7 +169,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   {
     // Version 5 (issue 12, "recording at the cost of the crypto"): full-text indexing off the
     // commit. The writer stores a new event's search text, lower-cased, here in the event's own
-    // transaction, and moves it into events_fts later in chunks (writer.ts INDEX); a search
+    // transaction, and moves it into events_fts later in chunks (writer-protocol.ts INDEX); a search
     // reads both (reader.ts), so its results and totals stay exact. An event's text is in
     // exactly one of the two; deleting the event deletes it from either.
     version: 5,

@@ -117,7 +117,7 @@ const TRIGRAM = 3;
 /**
  * Case-insensitive substring search over what searchText() indexed (DESIGN.md `events
  * --search`): for 3 characters or more, the trigram FTS5 index and the text not yet in it
- * (stored lower-cased: a substring scan of a bounded backlog, writer.ts INDEX); shorter text
+ * (stored lower-cased: a substring scan of a bounded backlog, writer-protocol.ts INDEX); shorter text
  * falls back to a scan of the summary columns (the index cannot look up fewer than 3 characters).
  */
 function shortText(text: string): { sql: string; params: unknown[] } {

@@ -24,8 +24,8 @@ export function formatEventId(seq: number): string {
 }
 
 /**
- * The id a record carries until the writer gives it its own at commit (writer.ts replaces this
- * exact prefix of the record's JSON: the id is always its first key).
+ * The id a record carries until the writer gives it its own at commit (writer-commit.ts replaces
+ * this exact prefix of the record's JSON: the id is always its first key).
  */
 export const PENDING_ID = formatEventId(0);
 
@@ -324,7 +324,7 @@ export function searchText(e: EventDetail): string {
 
 /**
  * One row of the `events` table (see db.ts) as the writer inserts it: positional, in the order of
- * writer.ts INSERT_EVENT_SQL's parameters (ROW names the places), then the text for the search
+ * sql.ts INTO_EVENTS's columns (ROW names the places), then the text for the search
  * index. An array, not an object of 19 keys, because rows cross to the writer thread by
  * structured clone, which copies an array of values at about half an object's cost, and the
  * writer binds it as is (no spread, no per-row argument list).

@@ -4,8 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
 import { newestSql, scanChunkSql, whereOf } from '../../../electron/core/store/reader';
-import { SINCE_FIRST_SEQ_SQL } from '../../../electron/core/store/sqlite-store';
-import { acceptedAmongSql } from '../../../electron/core/store/writer';
+import { SINCE_FIRST_SEQ_SQL, acceptedAmongSql } from '../../../electron/core/store/sql';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
