@@ -8,10 +8,12 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { WORKER_ENTRIES } from './worker-entries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+// The worker threads' entries, each built as its own file and started with `new Worker(url)`
+// (electron/core/common/worker-file.ts finds it; WORKER_NAMES there lists the same names).
+const workers = JSON.parse(await readFile(join(root, 'scripts/worker-entries.json'), 'utf8'));
 const only = process.argv.includes('--node-only')
   ? 'node'
   : process.argv.includes('--renderer-only')
@@ -46,8 +48,8 @@ const targets = [
     external: ['electron'],
     minify: true,
   },
-  // The worker threads, each its own file (worker-entries.mjs), beside the CLI and main bundles.
-  ...Object.entries(WORKER_ENTRIES).map(([name, entry]) => ({
+  // The worker threads, each its own file, beside the CLI and main bundles (dist/workers/).
+  ...Object.entries(workers).map(([name, entry]) => ({
     entry,
     out: `dist/workers/${name}.mjs`,
     format: 'esm',

@@ -1,18 +1,20 @@
 /**
  * Where a worker thread's built file is (issue 25 item 2). The console's workers (the database's
  * writer, the keychain's calls) are modules of their own, each built by esbuild as its own entry
- * (scripts/build.mjs: `dist/workers/<name>.mjs`; the bench's build: `dist/bench/workers/`) and
+ * (scripts/build.mjs: `dist/workers/<name>.mjs`; scripts/bench.mjs: `dist/bench/workers/`) and
  * started with `new Worker(url)`: no source text evaluated, and what a test imports is what runs.
  *
  * The file is looked up next to the module asking, which is a different place in every host:
  *
- * | host                         | the asking module (import.meta.url)   | the worker file                     |
- * | ---------------------------- | ------------------------------------- | ----------------------------------- |
- * | CLI, `serve`                 | `dist/cli/dets-console.js`            | `dist/workers/` (`../workers/`)     |
- * | Electron main                | `dist/main/main.js`                   | `dist/workers/` (`../workers/`)     |
- * | packaged app                 | `…/app.asar/dist/main/main.js`        | `…/app.asar.unpacked/dist/workers/` |
- * | the bench and its servers    | `dist/bench/bench.mjs`, `servers/*.mjs` | `dist/bench/workers/`             |
- * | TypeScript sources (vitest)  | `electron/core/common/worker-file.ts` | `dist/workers/` (`../../../dist/…`) |
+ * | host                      | the asking module (import.meta.url)       | the worker file                        |
+ * | ------------------------- | ----------------------------------------- | -------------------------------------- |
+ * | CLI, `serve`              | `dist/cli/dets-console.js`                | `dist/workers/` (`../workers/`)        |
+ * | Electron main             | `dist/main/main.js`                       | `dist/workers/` (`../workers/`)        |
+ * | packaged app              | `…/app.asar/dist/main/main.js`            | `…/app.asar.unpacked/dist/workers/`    |
+ * | the bench                 | `dist/bench/bench.mjs`                    | `dist/bench/workers/` (`./workers/`)   |
+ * | the bench's servers       | `dist/bench/servers/*.mjs`                | `dist/bench/workers/` (`../workers/`)  |
+ * | TypeScript sources        | `electron/core/common/worker-file.ts`     | `dist/workers/` (`../../../dist/…`)    |
+ * | a test's bundled child    | `<tmp>/child.mjs`                         | `<tmp>/workers/` (`./workers/`)        |
  *
  * Workers have no asar support (a path inside app.asar is "Cannot find module" there), so the
  * packaged app ships them unpacked (electron-builder.json asarUnpack) and the path is rewritten
@@ -23,8 +25,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConsoleError } from '../../contract/errors';
 
-/** The workers scripts/build.mjs builds (each `dist/workers/<name>.mjs`). */
-export type WorkerName = 'writer-worker' | 'keychain-worker';
+/**
+ * The workers the build makes (scripts/worker-entries.json names the same, with their entry
+ * sources; test/core/common/worker-file.test.ts holds the two together).
+ */
+export const WORKER_NAMES = ['writer-worker', 'keychain-worker'] as const;
+/** One of WORKER_NAMES. */
+export type WorkerName = (typeof WORKER_NAMES)[number];
 
 /** Where a worker file may be, relative to the asking module's folder, nearest first. */
 export const WORKER_DIRS = ['./workers/', '../workers/', '../../../dist/workers/'] as const;
