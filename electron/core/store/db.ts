@@ -205,7 +205,8 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   {
     // Version 7 (issue 12: durable notifications at ≥ 0.6× an eager group commit): a
     // notification's search text stays in events_text as a callback's does (records.ts
-    // UNINDEXED_KINDS); its trigrams cost 32 µs of the 77 µs the store spent per notification.
+    // UNINDEXED_KINDS): its trigrams were most of what the store spent per notification
+    // (docs/benchmarks.md, "Figures moved from code comments").
     // Notifications stored before this version keep their text where it is (the index, or
     // pending); trimming a notification (the rejected class's cap, the user's retention) now
     // deletes its plain text too.
@@ -222,9 +223,9 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     // Version 8: a kind in seq order. A page's default list (the newest callbacks or
     // notifications, newest first) and \`events --kind\` (oldest first, in chunks) ask for one
     // kind ordered by seq; (kind, outcome) and (kind, at_ms) are not in that order, and without
-    // statistics the planner sorted every event of the kind for each page: 1 s per page, and
-    // O(n²) for \`events --kind\`, at a million notifications. An index on kind holds (kind,
-    // seq): both read it in order and stop at the page's end (0.7 ms at a million).
+    // statistics the planner sorted every event of the kind for each page (O(n²) for
+    // \`events --kind\`). An index on kind holds (kind, seq): both read it in order and stop at
+    // the page's end (docs/benchmarks.md, "Figures moved from code comments").
     version: 8,
     sql: `
       CREATE INDEX events_kind_seq ON events (kind);

@@ -356,11 +356,10 @@ export type EventRow = [
  * The kinds whose search text is never moved into the trigram index (db.ts versions 6 and 7): it
  * stays, lower-cased, in the plain events_text table, which search scans. Callbacks and
  * notifications are the events recorded per bank request, and a row's trigrams cost more than
- * the row itself: 32 µs of a durable notification's 77 µs of store CPU (test/bench/micro/
- * store-cpu.ts, pinned), as much again as a callback's row. A scan of a million rows' text takes
- * about 170 ms, so `events --search` over a million events stays well under a second; past a few
- * million kept notifications (their retention is the user's) it grows with them. Exchanges and
- * traces, rarer, stay indexed.
+ * the row itself, while a scan of their plain text keeps `events --search` over a million events
+ * under a second (the store suite; past a few million kept notifications, whose retention is the
+ * user's, it grows with them). Exchanges and traces, rarer, stay indexed. The figures:
+ * docs/benchmarks.md, "Figures moved from code comments".
  */
 export const UNINDEXED_KINDS: readonly string[] = ['callback', 'notification'];
 

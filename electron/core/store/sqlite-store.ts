@@ -281,9 +281,9 @@ class SqliteEventStore implements EventStore {
     let where = whereOf(filter, this.textTables);
     let upTo: number | undefined;
     if (filter.last !== undefined && where.sources.some((s) => s.from !== 'events')) {
-      // The newest N matches of a search: the index reads them newest first and stops (a few
-      // ms at a million), whereas seeking it forward from a rowid walks its lists (reader.ts
-      // Where.sources); their rows are then read by seq, oldest first, as any scan reads.
+      // The newest N matches of a search: the index reads them newest first and stops, whereas
+      // seeking it forward from a rowid walks its lists (reader.ts Where.sources); their rows
+      // are then read by seq, oldest first, as any scan reads.
       const seqs = this.reading(() =>
         snapshot(this.db, () =>
           newest(this.db, where, 'seq', Math.max(1, filter.last!), { op: '>', seq: after }),
@@ -304,8 +304,8 @@ class SqliteEventStore implements EventStore {
     }
     if (filter.since !== undefined && upTo === undefined) {
       // A time window's rows start at its lowest seq (the at_ms index gives it): the chunks walk
-      // from there, not from the start of the table past every older row (\`events --since 10m\`
-      // at a million events: 1.6 s, most of it that walk, before this).
+      // from there, not from the start of the table past every older row (sql.ts
+      // SINCE_FIRST_SEQ_SQL; docs/benchmarks.md, "Figures moved from code comments").
       const first = this.reading(() =>
         this.db.prepare(SINCE_FIRST_SEQ_SQL).get(Date.parse(filter.since!)),
       ) as { s: unknown } | undefined;
