@@ -7,7 +7,7 @@
  * in the main thread and, WAL being what it is, never wait for this one. What the two threads
  * say to each other is writer-protocol.ts; the SQL both run is sql.ts.
  */
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { workerFile } from '../common/worker-file';
 import { BUSY_TIMEOUT_MS, libsqlPath } from './db';
 import {
@@ -20,17 +20,24 @@ import {
   WRITER_THREAD_NAME,
 } from './writer-protocol';
 
-/** A thread of the store, running the built writer-worker.ts in `data.mode`. */
-function startWorker(data: WorkerData): Worker {
-  return new Worker(workerFile('writer-worker'), {
-    workerData: data,
-    ...(data.port ? { transferList: [data.port] } : {}),
-  });
-}
-
-/** What every thread of the store is started with, but its mode, port and name. */
-function commonData(file: string, caps: ClassCaps): Omit<WorkerData, 'mode' | 'port' | 'threadName'> {
-  return { libsql: libsqlPath(), file, busyTimeoutMs: BUSY_TIMEOUT_MS, caps };
+/** A thread of the store on `file`, running the built writer-worker.ts in `mode`. */
+function startWorker(
+  file: string,
+  caps: ClassCaps,
+  mode: WorkerData['mode'],
+  threadName: string,
+  port?: MessagePort,
+): Worker {
+  const workerData: WorkerData = {
+    libsql: libsqlPath(),
+    file,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    caps,
+    mode,
+    threadName,
+    ...(port ? { port } : {}),
+  };
+  return new Worker(workerFile('writer-worker'), { workerData, ...(port ? { transferList: [port] } : {}) });
 }
 
 /**
@@ -56,23 +63,12 @@ export class WriterClient {
 
   constructor(file: string, caps: ClassCaps) {
     const channel = new MessageChannel();
-    const common = commonData(file, caps);
-    this.checkpointer = startWorker({
-      ...common,
-      mode: 'checkpoint',
-      port: channel.port2,
-      threadName: CHECKPOINT_THREAD_NAME,
-    });
+    this.checkpointer = startWorker(file, caps, 'checkpoint', CHECKPOINT_THREAD_NAME, channel.port2);
     this.checkpointer.unref();
     this.checkpointerEnded = new Promise((resolve) => this.checkpointer.once('exit', resolve));
     // Its failure only leaves the checkpoints to the writer (CHECKPOINT.hardBytes).
     this.checkpointer.on('error', () => undefined);
-    this.worker = startWorker({
-      ...common,
-      mode: 'write',
-      port: channel.port1,
-      threadName: WRITER_THREAD_NAME,
-    });
+    this.worker = startWorker(file, caps, 'write', WRITER_THREAD_NAME, channel.port1);
     this.worker.unref();
     this.worker.on('message', (m: Reply & { id: number }) => {
       const w = this.waiting.get(m.id);
@@ -135,11 +131,7 @@ export class WriterClient {
  */
 export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const w = startWorker({
-      ...commonData(file, {} as ClassCaps),
-      mode: 'check',
-      threadName: CHECK_THREAD_NAME,
-    });
+    const w = startWorker(file, {} as ClassCaps, 'check', CHECK_THREAD_NAME);
     w.once('message', (r: Reply) => {
       void w.terminate();
       if (r.ok) resolve((r.problems ?? []).filter((p) => p !== 'ok'));
