@@ -323,7 +323,7 @@ export function searchText(e: EventDetail): string {
 }
 
 /**
- * One row of the `events` table (see db.ts) as the writer inserts it: positional, in the order of
+ * One row of the `events` table (sql.ts MIGRATIONS) as the writer inserts it: positional, in the order of
  * sql.ts INTO_EVENTS's columns (ROW names the places), then the text for the search
  * index. An array, not an object of 19 keys, because rows cross to the writer thread by
  * structured clone, which copies an array of values at about half an object's cost, and the
@@ -353,7 +353,7 @@ export type EventRow = [
 ];
 
 /**
- * The kinds whose search text is never moved into the trigram index (db.ts versions 6 and 7): it
+ * The kinds whose search text is never moved into the trigram index (sql.ts versions 6 and 7): it
  * stays, lower-cased, in the plain events_text table, which search scans. Callbacks and
  * notifications are the events recorded per bank request, and a row's trigrams cost more than
  * the row itself, while a scan of their plain text keeps `events --search` over a million events

@@ -119,7 +119,7 @@ export async function buildProfile(options: {
         insert.run(r);
         const size = r[ROW.size];
         const cls = r[ROW.cls];
-        // Where the writer puts it: a callback's text never goes into the index (db.ts version 6).
+        // Where the writer puts it: a callback's text never goes into the index (sql.ts version 6).
         const search = r[ROW.search];
         if (search && UNINDEXED_KINDS.includes(r[ROW.kind]))
           insertUnindexed.run(r[ROW.seq], search.toLowerCase());

@@ -7,7 +7,7 @@
  *   search   `dets-console events --data-dir DIR --search TEXT --limit 20 --json`, wall time, for
  *            a TEXT a few events carry and one most callbacks carry (target < 1 s each)
  *   kind     `events --kind notification --limit 100 --json`: a page of the commonest kind, the
- *            newest 100 (db.ts version 8; "the pages and events query through indexes": < 1 s)
+ *            newest 100 (sql.ts version 8; "the pages and events query through indexes": < 1 s)
  *   since    `events --since 1h --json`: the last hour of the year, a recent window (< 1 s)
  *
  * each the median of BENCH_STORE_RUNS runs (default 3). The profile is built fast but honestly:

@@ -432,7 +432,7 @@ describe('event store: retention per class', () => {
   });
 });
 
-describe('event store: full-text search across indexed and pending text (db.ts version 5)', () => {
+describe('event store: full-text search across indexed and pending text (sql.ts version 5)', () => {
   it('finds, counts and pages the same whether an event is in the index yet or not', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir);
@@ -480,7 +480,7 @@ describe('event store: full-text search across indexed and pending text (db.ts v
   });
 });
 
-describe('event store: callbacks and notifications searched in their plain text table (db.ts versions 6, 7)', () => {
+describe('event store: callbacks and notifications searched in their plain text table (sql.ts versions 6, 7)', () => {
   it('finds and counts them exactly beside indexed kinds, and trimming removes their text', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir, { retention: { callback: 3, rejected: 1 } });
