@@ -13,11 +13,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const buildDir = join(root, 'dist', 'bench');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const workers = JSON.parse(await readFile(join(root, 'scripts/worker-entries.json'), 'utf8'));
 
 const servers = (await readdir(join(root, 'test/bench/servers'))).filter((f) => f.endsWith('.ts'));
 const entryPoints = {
   bench: 'test/bench/main.ts',
   ...Object.fromEntries(servers.map((f) => [`servers/${f.replace(/\.ts$/, '')}`, `test/bench/servers/${f}`])),
+  // The store's and the keychain's worker threads, built from the same sources as the bench.
+  ...Object.fromEntries(Object.entries(workers).map(([name, entry]) => [`workers/${name}`, entry])),
 };
 
 await rm(buildDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { packagedKeychain, unpackedPath } from '../../electron/main/native-modules';
+import { unpackedPath } from '../../electron/core/common/worker-file';
+import { packagedKeychain } from '../../electron/main/native-modules';
 
 vi.mock('electron', () => import('./fake-electron'));
 

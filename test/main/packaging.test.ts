@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { listPackage, extractFile } from '@electron/asar';
@@ -18,6 +19,10 @@ import type { Configuration } from 'app-builder-lib';
 import { validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_NAME } from '../../electron/core/version';
+import { WORKER_NAMES } from '../../electron/core/common/worker-file';
+import { BUSY_TIMEOUT_MS, openDatabaseFile } from '../../electron/core/store/db';
+import { DEFAULT_RETENTION } from '../../electron/core/store/sqlite-store';
+import type { Reply } from '../../electron/core/store/writer-protocol';
 import { packagedKeychain } from '../../electron/main/native-modules';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -91,12 +96,18 @@ describe('electron-builder.json', () => {
     expect(APP_NAME).toBe(config.productName);
   });
 
-  it('packs the built app: main (package.json main), preload and renderer', () => {
+  it('packs the built app: main (package.json main), preload, renderer and the worker threads', () => {
     const covered = (path: string) =>
       config.files.some(
         (pattern) => pattern === path || (pattern.endsWith('/**') && path.startsWith(pattern.slice(0, -2))),
       );
-    for (const path of ['package.json', pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html']) {
+    for (const path of [
+      'package.json',
+      pkg.main,
+      'dist/preload/preload.cjs',
+      'dist/renderer/index.html',
+      ...WORKER_NAMES.map((name) => `dist/workers/${name}.mjs`),
+    ]) {
       expect(covered(path), path).toBe(true);
     }
     expect(config.files).not.toContain('dist/cli/**');
@@ -129,12 +140,20 @@ describe('electron-builder.json', () => {
     });
   });
 
-  it('unpacks the native bindings from app.asar: the keychain’s and the database’s', () => {
+  it('unpacks from app.asar what loads in a worker: the worker files, the keychain binding, libsql and what its entry requires', () => {
     expect(config.asarUnpack).toEqual([
+      'dist/workers/**',
       'node_modules/@napi-rs/keyring*/**',
       'node_modules/libsql/**',
+      'node_modules/@neon-rs/load/**',
+      'node_modules/detect-libc/**',
       'node_modules/@libsql/**',
     ]);
+    // libsql's entry requires exactly these: a worker cannot reach them inside app.asar.
+    const libsql = JSON.parse(readFileSync(join(root, 'node_modules/libsql/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(libsql.dependencies).sort()).toEqual(['@neon-rs/load', 'detect-libc']);
   });
 
   it('references files that exist', () => {
@@ -218,6 +237,7 @@ describe.skipIf(process.platform !== 'linux')(
         'dist/main',
         'dist/preload',
         'dist/renderer',
+        'dist/workers',
       ];
       for (const part of parts) await cp(join(root, part), join(project, part), { recursive: true });
       // A real node_modules with the production dependencies only, as `npm ci` leaves them (the
@@ -263,6 +283,7 @@ describe.skipIf(process.platform !== 'linux')(
         `/${pkg.main}`,
         '/dist/preload/preload.cjs',
         '/dist/renderer/index.html',
+        ...WORKER_NAMES.map((name) => `/dist/workers/${name}.mjs`),
       ]) {
         expect(files, f).toContain(f);
       }
@@ -309,6 +330,59 @@ describe.skipIf(process.platform !== 'linux')(
       // and answers from the Secret Service (null: no such entry), so the binding loaded there.
       const keychain = packagedKeychain(() => join(asar, 'node_modules', '@napi-rs', 'keyring', 'index.js'));
       await expect(keychain.get('dets-console-packaging-test', 'absent')).resolves.toBeNull();
+    });
+
+    it('ships the worker files unpacked, and they run from there with only unpacked modules (plain Node cannot read app.asar, as a worker cannot)', async () => {
+      const resources = join(unpacked, 'resources');
+      const workers = join(resources, 'app.asar.unpacked', 'dist', 'workers');
+      for (const name of WORKER_NAMES) expect(existsSync(join(workers, `${name}.mjs`)), name).toBe(true);
+      const modules = join(resources, 'app.asar.unpacked', 'node_modules');
+      const run = <T>(name: string, workerData: object, message?: object): Promise<T> =>
+        new Promise<T>((resolve, reject) => {
+          const w = new Worker(pathToFileURL(join(workers, `${name}.mjs`)), { workerData });
+          w.once('message', (m: T) => {
+            void w.terminate();
+            resolve(m);
+          });
+          w.once('error', reject);
+          if (message) w.postMessage(message);
+        });
+
+      // The writer: libsql (and the packages its entry requires) from app.asar.unpacked.
+      const dir = await mkdtemp(join(tmpdir(), 'dets-pack-db-'));
+      try {
+        const file = join(dir, 'console.db');
+        openDatabaseFile(file).close(); // the schema, made by the main thread as always
+        const reply = await run<Reply & { id: number }>(
+          'writer-worker',
+          {
+            libsql: join(modules, 'libsql', 'index.js'),
+            file,
+            busyTimeoutMs: BUSY_TIMEOUT_MS,
+            caps: DEFAULT_RETENTION,
+            mode: 'write',
+            threadName: 'dets-writer',
+          },
+          {
+            id: 1,
+            type: 'exec',
+            steps: [['INSERT INTO meta (key, value) VALUES (?, ?)', ['packaged', 'yes']]],
+          },
+        );
+        expect(reply).toMatchObject({ id: 1, ok: true });
+      } finally {
+        await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+      }
+
+      // The keychain worker: the binding from app.asar.unpacked, answering from the Secret Service.
+      const answer = await run('keychain-worker', {
+        modulePath: join(modules, '@napi-rs', 'keyring', 'index.js'),
+        op: 'get',
+        service: 'dets-console-packaging-test',
+        account: 'absent',
+        linuxStore: 'secret-service',
+      });
+      expect(answer).toEqual({ ok: true, value: null });
     });
   },
 );

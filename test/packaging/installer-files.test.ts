@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WORKER_NAMES } from '../../electron/core/common/worker-file';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = JSON.parse(readFileSync(join(root, 'electron-builder.json'), 'utf8')) as { files: string[] };
@@ -57,8 +58,14 @@ describe('the files the installers include, after npm run build', () => {
   // dist/ is built once for the run by test/support/global-setup.ts.
   const files = tree().filter(included);
 
-  it('are the whole built app: main, preload, renderer and package.json', () => {
-    for (const f of ['package.json', pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html'])
+  it('are the whole built app: main, preload, renderer, the worker threads and package.json', () => {
+    for (const f of [
+      'package.json',
+      pkg.main,
+      'dist/preload/preload.cjs',
+      'dist/renderer/index.html',
+      ...WORKER_NAMES.map((name) => `dist/workers/${name}.mjs`),
+    ])
       expect(files, f).toContain(f);
     expect(files.some((f) => /^dist\/renderer\/assets\/.+\.js$/.test(f))).toBe(true);
     for (const f of files) expect(existsSync(join(root, f)), f).toBe(true);

@@ -6,10 +6,14 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { workersBeside } from './worker-files';
 
 const nodeModules = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules');
 
-/** Bundles `entry` (and the sources it imports) into `outfile`; libsql stays external (native). */
+/**
+ * Bundles `entry` (and the sources it imports) into `outfile`; libsql stays external (native).
+ * The built worker files go beside it, where the bundle looks for them.
+ */
 export async function bundleChild(entry: string, outfile: string): Promise<string> {
   await build({
     entryPoints: [entry],
@@ -21,6 +25,7 @@ export async function bundleChild(entry: string, outfile: string): Promise<strin
     logLevel: 'silent',
     external: ['libsql'],
   });
+  await workersBeside(path.dirname(outfile));
   return outfile;
 }
 

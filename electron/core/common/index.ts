@@ -14,6 +14,7 @@ export { GUID_PATTERN, GUID_SOURCE, Guid, isGuid } from './ids';
 export { parseJsonText } from './json-text';
 export { derivedJwksUrl, JWKS_PATH } from './paths';
 export { serializer } from './queue';
+export { unpackedPath, workerFile, WORKER_DIRS, WORKER_NAMES, type WorkerName } from './worker-file';
 export {
   describeIssues,
   firstIssueMessage,

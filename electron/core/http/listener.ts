@@ -88,12 +88,10 @@ export function createBoundedServer(
  * Answered one by one as each is parsed, every answer on a busy listener wakes its client
  * separately: on loopback the write runs the client's receive path and wakes its thread, on
  * another core. Answered in a burst, the first answer wakes the client and the rest find it
- * awake. Measured on one pinned core, 32 connections (docs/benchmarks.md, "Answers a turn at a
- * time"): the same node:http + node:crypto RS256 verifier spends 60 µs of CPU per request this
- * way against 84 µs answering each at once, and the bank endpoints' event loop 72–80 against
- * 113–125 µs; the syscalls and context switches per request are the same, the kernel's wakeup
- * path is what shrinks. The delay is only the rest of the turn: an idle listener answers as soon
- * as before.
+ * awake: the syscalls and context switches per request are the same, the kernel's wakeup path
+ * is what shrinks (the CPU per request either way: docs/benchmarks.md, "Answers a turn at a
+ * time" and "Figures moved from code comments"). The delay is only the rest of the turn: an idle
+ * listener answers as soon as before.
  *
  * A handler that throws (rather than answering 500 itself) gets a 500 for its request and the
  * turn's other requests are still handled.

@@ -18,9 +18,11 @@
 import { ConsoleError } from '../../contract/errors';
 import { type Database, dbFile, openDatabase } from './db';
 import { DEFAULT_RETENTION } from './sqlite-store';
-import { type Step, WriterClient } from './writer';
+import { SET_META_SQL } from './sql';
+import { WriterClient } from './writer';
+import type { Step } from './writer-protocol';
 
-export type { Step } from './writer';
+export type { Step } from './writer-protocol';
 
 export interface ProfileDb {
   readonly file: string;
@@ -34,10 +36,7 @@ export interface ProfileDb {
 
 /** A step setting `meta.key` (a migration's "done" mark commits with the copy it marks). */
 export function metaStep(key: string, value: string): Step {
-  return [
-    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    [key, value],
-  ];
+  return [SET_META_SQL, [key, value]];
 }
 
 /** `meta.key`, or null. */

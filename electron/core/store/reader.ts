@@ -6,6 +6,7 @@
  */
 import type { EventDetail, EventQuery } from '../../contract/schemas/events';
 import { type Database, type Statement, isCorruption } from './db';
+import { HIGH_SEQ_SQL } from './sql';
 import { badArgument } from '../../contract/errors';
 import { UNINDEXED_KINDS, parseEventId, parseRecord } from './records';
 
@@ -16,7 +17,7 @@ export interface Where {
   /**
    * Disjoint sets of rows whose union is the matches, each pageable on its own: `events`
    * itself, or for a full-text search the index's matches and the text not yet indexed
-   * (db.ts version 5). A newest-first page of a search reads its LIMIT from each and merges, so
+   * (sql.ts version 5). A newest-first page of a search reads its LIMIT from each and merges, so
    * it stops early instead of materializing every match (a text most events carry matches
    * hundreds of thousands of rows at a million).
    */
@@ -41,7 +42,7 @@ function eventsSource(sql: string, params: unknown[]): Source {
 }
 
 /**
- * The text tables a database has besides the index: events_fts_pending (db.ts version 5) and
+ * The text tables a database has besides the index: events_fts_pending (sql.ts version 5) and
  * events_text (version 6). A read-only opener migrates nothing, so an older database may lack them.
  */
 export interface TextTables {
@@ -117,7 +118,7 @@ const TRIGRAM = 3;
 /**
  * Case-insensitive substring search over what searchText() indexed (DESIGN.md `events
  * --search`): for 3 characters or more, the trigram FTS5 index and the text not yet in it
- * (stored lower-cased: a substring scan of a bounded backlog, writer.ts INDEX); shorter text
+ * (stored lower-cased: a substring scan of a bounded backlog, writer-protocol.ts INDEX); shorter text
  * falls back to a scan of the summary columns (the index cannot look up fewer than 3 characters).
  */
 function shortText(text: string): { sql: string; params: unknown[] } {
@@ -291,10 +292,7 @@ export async function* readRecords(
   const top = (): number => {
     if (highest !== null) return highest;
     highest = 0;
-    for (const sql of [
-      "SELECT CAST(value AS INTEGER) AS s FROM meta WHERE key = 'high_seq'",
-      'SELECT max(seq) AS s FROM events',
-    ]) {
+    for (const sql of [HIGH_SEQ_SQL, 'SELECT max(seq) AS s FROM events']) {
       try {
         highest = Math.max(highest, Number(db.prepare(sql).get()?.s ?? 0));
       } catch {

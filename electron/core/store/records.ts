@@ -5,7 +5,12 @@
  * Pure functions: the writer, the migration of old profiles and the tests all use these.
  */
 import type { EventDetail, EventKind, EventSummary } from '../../contract/schemas/events';
-import { boundMessage, headerSectionBytes, ORIGIN_CHECK_ID } from '../http';
+// The writer worker's bundle imports this file: it takes the leaves it needs, not http's barrel,
+// which would pull the listener and the contract's zod into a worker shipped without node_modules.
+// eslint-disable-next-line no-restricted-imports
+import { boundMessage, headerSectionBytes } from '../http/bounds';
+// eslint-disable-next-line no-restricted-imports
+import { ORIGIN_CHECK_ID } from '../http/origin';
 
 export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
@@ -23,8 +28,8 @@ export function formatEventId(seq: number): string {
 }
 
 /**
- * The id a record carries until the writer gives it its own at commit (writer.ts replaces this
- * exact prefix of the record's JSON: the id is always its first key).
+ * The id a record carries until the writer gives it its own at commit (writer-commit.ts replaces
+ * this exact prefix of the record's JSON: the id is always its first key).
  */
 export const PENDING_ID = formatEventId(0);
 
@@ -322,8 +327,8 @@ export function searchText(e: EventDetail): string {
 }
 
 /**
- * One row of the `events` table (see db.ts) as the writer inserts it: positional, in the order of
- * writer.ts INSERT_EVENT_SQL's parameters (ROW names the places), then the text for the search
+ * One row of the `events` table (sql.ts MIGRATIONS) as the writer inserts it: positional, in the order of
+ * sql.ts INTO_EVENTS's columns (ROW names the places), then the text for the search
  * index. An array, not an object of 19 keys, because rows cross to the writer thread by
  * structured clone, which copies an array of values at about half an object's cost, and the
  * writer binds it as is (no spread, no per-row argument list).
@@ -352,14 +357,13 @@ export type EventRow = [
 ];
 
 /**
- * The kinds whose search text is never moved into the trigram index (db.ts versions 6 and 7): it
+ * The kinds whose search text is never moved into the trigram index (sql.ts versions 6 and 7): it
  * stays, lower-cased, in the plain events_text table, which search scans. Callbacks and
  * notifications are the events recorded per bank request, and a row's trigrams cost more than
- * the row itself: 32 µs of a durable notification's 77 µs of store CPU (test/bench/micro/
- * store-cpu.ts, pinned), as much again as a callback's row. A scan of a million rows' text takes
- * about 170 ms, so `events --search` over a million events stays well under a second; past a few
- * million kept notifications (their retention is the user's) it grows with them. Exchanges and
- * traces, rarer, stay indexed.
+ * the row itself, while a scan of their plain text keeps `events --search` over a million events
+ * under a second (the store suite; past a few million kept notifications, whose retention is the
+ * user's, it grows with them). Exchanges and traces, rarer, stay indexed. The figures:
+ * docs/benchmarks.md, "Figures moved from code comments".
  */
 export const UNINDEXED_KINDS: readonly string[] = ['callback', 'notification'];
 

@@ -146,7 +146,7 @@ function serialSize(t: number): number {
   return [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][t] ?? 0;
 }
 
-/** The `events` table has 19 columns (db.ts version 1); the record is the last. */
+/** The `events` table has 19 columns (sql.ts version 1); the record is the last. */
 const EVENT_COLUMNS = 19;
 
 /**

@@ -18,14 +18,17 @@
  * Secret Service answers; keys there do not survive a reboot. The store is pinned to
  * `secret-service`, so that case fails loudly instead (DESIGN.md "Secrets").
  *
- * The worker is an eval'd CommonJS string that requires the library by the absolute path
- * resolved here, so nothing needs its own bundle entry: it works from the TypeScript sources
- * (vitest), the esbuild bundles (npm packages stay external) and Electron.
+ * The worker is keychain-worker.ts, built as its own file (`dist/workers/keychain-worker.mjs`)
+ * and started with `new Worker(url)`; it requires the library by the absolute path resolved here
+ * (npm packages stay external), so it works from the TypeScript sources (vitest), the esbuild
+ * bundles and Electron (common/worker-file.ts finds the file in each).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ConsoleError } from '../../contract/errors';
+import { workerFile } from '../common';
 import { probeSessionBus } from './dbus-probe';
+import type { KeychainAnswer, KeychainRequest } from './keychain-worker';
 import type { KeychainBackend } from './types';
 
 /** The keychain service every vault key is filed under (the account is `vault-key:<profile_id>`). */
@@ -55,38 +58,7 @@ export interface OsKeychainOptions {
   modulePath?: string;
 }
 
-type Op = 'get' | 'set' | 'delete';
-
-interface WorkerRequest {
-  modulePath: string;
-  op: Op;
-  service: string;
-  account: string;
-  secret?: string;
-  linuxStore: 'secret-service' | null;
-}
-
-type WorkerAnswer = { ok: true; value: string | boolean | null } | { ok: false; message: string };
-
-/** Runs inside the worker: one keychain operation, one message back, then the worker ends. */
-const WORKER_SOURCE = `
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const { modulePath, op, service, account, secret, linuxStore } = workerData;
-const scrub = (text) => (secret ? String(text).split(secret).join('[secret]') : String(text));
-try {
-  const { Entry } = require(modulePath);
-  const entry = new Entry(service, account, linuxStore ? { linux: { store: linuxStore } } : undefined);
-  let value = null;
-  if (op === 'get') value = entry.getPassword();
-  else if (op === 'set') entry.setPassword(secret);
-  else value = entry.deletePassword();
-  parentPort.postMessage({ ok: true, value: value === undefined ? null : value });
-} catch (err) {
-  const message = err && typeof err === 'object' && 'message' in err ? err.message : err;
-  parentPort.postMessage({ ok: false, message: scrub(message) });
-}
-`;
+type Call = Omit<KeychainRequest, 'modulePath' | 'linuxStore'>;
 
 /**
  * Workers that timed out and have not ended yet. While one is stuck the keychain is known not to
@@ -99,7 +71,7 @@ export function createOsKeychain(options: OsKeychainOptions = {}): KeychainBacke
   const platform = options.platform ?? process.platform;
   const env = options.env ?? process.env;
 
-  const run = async (request: Omit<WorkerRequest, 'modulePath' | 'linuxStore'>): Promise<WorkerAnswer> => {
+  const run = async (request: Call): Promise<KeychainAnswer> => {
     const started = Date.now();
     if (stuckWorkers.size > 0)
       throw timedOut(platform, timeoutMs, ' An earlier keychain call is still waiting.');
@@ -115,9 +87,7 @@ export function createOsKeychain(options: OsKeychainOptions = {}): KeychainBacke
     );
   };
 
-  const answer = async (
-    request: Omit<WorkerRequest, 'modulePath' | 'linuxStore'>,
-  ): Promise<string | boolean | null> => {
+  const answer = async (request: Call): Promise<string | boolean | null> => {
     const result = await run(request);
     if (!result.ok) throw unavailable(platform, env, result.message);
     return result.value;
@@ -149,10 +119,10 @@ function resolveKeyringModule(): string {
 }
 
 function inWorker(
-  request: WorkerRequest,
+  request: KeychainRequest,
   timeoutMs: number,
   onTimeout: () => ConsoleError,
-): Promise<WorkerAnswer> {
+): Promise<KeychainAnswer> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void): void => {
@@ -161,14 +131,14 @@ function inWorker(
       clearTimeout(timer);
       fn();
     };
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: request });
+    const worker = new Worker(workerFile('keychain-worker'), { workerData: request });
     const timer = setTimeout(() => {
       settle(() => reject(onTimeout()));
       stuckWorkers.add(worker);
       worker.unref();
       void worker.terminate().catch(() => undefined);
     }, timeoutMs);
-    worker.once('message', (message: WorkerAnswer) => settle(() => resolve(message)));
+    worker.once('message', (message: KeychainAnswer) => settle(() => resolve(message)));
     worker.once('error', (err) =>
       settle(() => resolve({ ok: false, message: `the keychain worker failed: ${err.message}` })),
     );

@@ -20,7 +20,7 @@ import {
   INSERT_EVENT_SQL,
   INSERT_TEXT_SQL,
   INSERT_UNINDEXED_TEXT_SQL,
-} from '../../../electron/core/store/writer';
+} from '../../../electron/core/store/sql';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { BenchBroken } from './errors';
 
@@ -115,11 +115,11 @@ export async function buildProfile(options: {
       db.exec('BEGIN');
       for (let i = from; i < Math.min(n, from + BATCH); i++) {
         const { row: r } = toRow(eventAt(i), i + 1, DEFAULT_MAX_RECORD_BYTES);
-        // The row is the statement's parameters, by place (writer.ts INSERT_EVENT_SQL).
+        // The row is the statement's parameters, by place (sql.ts INSERT_EVENT_SQL).
         insert.run(r);
         const size = r[ROW.size];
         const cls = r[ROW.cls];
-        // Where the writer puts it: a callback's text never goes into the index (db.ts version 6).
+        // Where the writer puts it: a callback's text never goes into the index (sql.ts version 6).
         const search = r[ROW.search];
         if (search && UNINDEXED_KINDS.includes(r[ROW.kind]))
           insertUnindexed.run(r[ROW.seq], search.toLowerCase());

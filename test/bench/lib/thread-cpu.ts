@@ -1,13 +1,13 @@
 /**
  * A server child's CPU time by thread, from /proc/<pid>/task/<tid>/stat (Linux): the main thread
  * (tid = pid), the event store's writer and its checkpointer (`dets-writer`, `dets-checkpoint`,
- * store/writer.ts), and the rest
+ * store/writer-worker.ts), and the rest
  * (V8's GC helpers, libuv's pool), so the bench can say where a request's CPU goes. Ticks are
  * USER_HZ (100 on Linux): over a round of thousands of requests the split is exact to a few
  * percent. Null where /proc cannot be read (not Linux, or the child has exited).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { CHECKPOINT_THREAD_NAME, WRITER_THREAD_NAME } from '../../../electron/core/store/writer';
+import { CHECKPOINT_THREAD_NAME, WRITER_THREAD_NAME } from '../../../electron/core/store/writer-protocol';
 
 export interface ThreadCpu {
   main: number;

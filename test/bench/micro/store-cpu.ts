@@ -34,10 +34,12 @@ import { EventHub } from '../../../electron/core/event-hub';
 import { blankEvent, openEventStore, type NewEvent } from '../../../electron/core/store';
 import { PENDING_ID, ROW, toRow, type EventRow } from '../../../electron/core/store/records';
 import {
-  INSERT_EVENT_SQL,
-  INSERT_UNINDEXED_TEXT_SQL,
+  EVENT_COLUMNS,
+  INTO_EVENTS,
+  INTO_TEXT,
+  insertRowsSql,
   ROWS_PER_INSERT,
-} from '../../../electron/core/store/writer';
+} from '../../../electron/core/store/sql';
 
 const N = Number(process.env.MICRO_N ?? 10_000);
 const KIND = process.env.MICRO_KIND ?? 'callback';
@@ -189,7 +191,6 @@ async function floor(durable: boolean): Promise<void> {
     }
     report('a JSON line appended, one fdatasync per batch', results, '');
   }
-  const heads = (sql: string) => sql.slice(0, sql.indexOf('VALUES')).trim();
   for (const v of variants) {
     const results: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -206,12 +207,10 @@ async function floor(durable: boolean): Promise<void> {
           .all() as { name: string }[];
         for (const { name } of names) if (!v.keep.includes(name)) db.exec(`DROP INDEX ${name}`);
       }
-      const group = (width: number) => `(${new Array(width).fill('?').join(', ')})`;
       const per = Math.min(ROWS_PER_INSERT, batch);
-      const many = (head: string, width: number) =>
-        db.prepare(`${head} VALUES ${new Array(per).fill(group(width)).join(', ')}`);
-      const insertEvents = many(heads(INSERT_EVENT_SQL).replace(/\s+/g, ' '), 19);
-      const insertText = many(heads(INSERT_UNINDEXED_TEXT_SQL), 2);
+      // The writer's own statements (sql.ts), as writer-commit.ts runs them.
+      const insertEvents = db.prepare(insertRowsSql(INTO_EVENTS, EVENT_COLUMNS, per));
+      const insertText = db.prepare(insertRowsSql(INTO_TEXT, 2, per));
       // The statements' parameters are made before the clock starts: only SQLite and the binding count.
       let seq = 1;
       const chunks: { ev: unknown[]; tx: unknown[] }[] = [];
@@ -222,7 +221,7 @@ async function floor(durable: boolean): Promise<void> {
           const row = [...r] as EventRow;
           row[ROW.seq] = seq;
           if (v.recordChars !== null) row[ROW.record] = r[ROW.record].slice(0, v.recordChars);
-          ev.push(...row.slice(0, 19));
+          ev.push(...row.slice(0, EVENT_COLUMNS));
           tx.push(seq++, r[ROW.search]);
         }
         chunks.push({ ev, tx });

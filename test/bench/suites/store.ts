@@ -7,15 +7,16 @@
  *   search   `dets-console events --data-dir DIR --search TEXT --limit 20 --json`, wall time, for
  *            a TEXT a few events carry and one most callbacks carry (target < 1 s each)
  *   kind     `events --kind notification --limit 100 --json`: a page of the commonest kind, the
- *            newest 100 (db.ts version 8; "the pages and events query through indexes": < 1 s)
+ *            newest 100 (sql.ts version 8; "the pages and events query through indexes": < 1 s)
  *   since    `events --since 1h --json`: the last hour of the year, a recent window (< 1 s)
  *
  * each the median of BENCH_STORE_RUNS runs (default 3). The profile is built fast but honestly:
  * the store opens the database once (schema and migrations), then the rows go in directly
  * through libsql in big transactions, each made by records.ts toRow (the writer's row: indexed
- * columns, the capped record, the search text) and inserted with the writer's own statements
- * (writer.ts INSERT_EVENT_SQL, INSERT_TEXT_SQL), class_stats and meta.high_seq as the writer
- * keeps them. Three events in four are acknowledged notifications (kept for ever), one in four
+ * columns, the capped record, the search text) and inserted with the writer's statements
+ * (store/sql.ts: the same columns and text tables, a row at a time; INSERT_TEXT_SQL puts an
+ * indexed kind's text straight into the index, where the writer's idle indexing would have moved
+ * it), class_stats and meta.high_seq as the writer keeps them. Three events in four are acknowledged notifications (kept for ever), one in four
  * a judged /user_auth callback (under the callback class's cap), spread over a year.
  */
 import { execFile } from 'node:child_process';

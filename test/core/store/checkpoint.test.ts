@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
+import { WriterClient } from '../../../electron/core/store/writer';
 import {
   CHECKPOINT,
   CHECKPOINT_THREAD_NAME,
   WRITER_THREAD_NAME,
-  WriterClient,
-} from '../../../electron/core/store/writer';
+} from '../../../electron/core/store/writer-protocol';
 import { DEFAULT_RETENTION } from '../../../electron/core/store/sqlite-store';
 import { notification, removeTempDirs, tempDir } from './helpers';
 
@@ -33,7 +33,7 @@ function threads(): { name: string; nice: number }[] {
 const threadNames = () => threads().map((t) => t.name);
 
 describe.runIf(process.platform === 'linux')(
-  'event store: checkpoints under load (writer.ts CHECKPOINT)',
+  'event store: checkpoints under load (writer-protocol.ts CHECKPOINT)',
   () => {
     it('keeps the WAL bounded through back-to-back durable commits, checkpointing beside the writer', async () => {
       const dir = tempDir();

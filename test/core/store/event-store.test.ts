@@ -4,8 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { exportEvents, openEventStore, type EventStore } from '../../../electron/core/store';
 import { newestSql, scanChunkSql, whereOf } from '../../../electron/core/store/reader';
-import { SINCE_FIRST_SEQ_SQL } from '../../../electron/core/store/sqlite-store';
-import { acceptedAmongSql } from '../../../electron/core/store/writer';
+import { SINCE_FIRST_SEQ_SQL, acceptedAmongSql } from '../../../electron/core/store/sql';
 import Database from 'libsql';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
@@ -433,7 +432,7 @@ describe('event store: retention per class', () => {
   });
 });
 
-describe('event store: full-text search across indexed and pending text (db.ts version 5)', () => {
+describe('event store: full-text search across indexed and pending text (sql.ts version 5)', () => {
   it('finds, counts and pages the same whether an event is in the index yet or not', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir);
@@ -481,7 +480,7 @@ describe('event store: full-text search across indexed and pending text (db.ts v
   });
 });
 
-describe('event store: callbacks and notifications searched in their plain text table (db.ts versions 6, 7)', () => {
+describe('event store: callbacks and notifications searched in their plain text table (sql.ts versions 6, 7)', () => {
   it('finds and counts them exactly beside indexed kinds, and trimming removes their text', async () => {
     const dir = tempDir();
     const { store } = await openStore(dir, { retention: { callback: 3, rejected: 1 } });

@@ -1,5 +1,5 @@
 /**
- * The writer steps aside for the event loop (writer.ts YIELD): in a small batch nobody waits for
+ * The writer steps aside for the event loop (writer-protocol.ts YIELD): in a small batch nobody waits for
  * (callbacks at light load) it sleeps after every few rows, so a callback that arrives meanwhile
  * gets the core; a large batch (a busy event loop) and a durable one (its callers are waiting)
  * run at once. Whether the event loop is then answered sooner is the bench's to measure
@@ -12,7 +12,9 @@ import { openEventStore } from '../../../electron/core/store';
 import { PENDING_ID, toRow } from '../../../electron/core/store/records';
 import { DEFAULT_RETENTION } from '../../../electron/core/store/sqlite-store';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
-import { ROWS_PER_INSERT, WriterClient, YIELD } from '../../../electron/core/store/writer';
+import { ROWS_PER_INSERT } from '../../../electron/core/store/sql';
+import { WriterClient } from '../../../electron/core/store/writer';
+import { YIELD } from '../../../electron/core/store/writer-protocol';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);

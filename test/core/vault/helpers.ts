@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { workersBeside } from '../../support/worker-files';
 import { ConsoleError } from '../../../electron/contract/errors';
 import type { KeychainBackend } from '../../../electron/core/vault';
 
@@ -162,6 +163,7 @@ function childScript(): Promise<string> {
       target: 'node20',
       logLevel: 'silent',
     });
+    await workersBeside(dir);
     return outfile;
   })();
   return bundled;
