@@ -14,7 +14,8 @@ import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas
 import type { CoreDeps } from '../core-types';
 import type { Sandbox } from '../sandbox';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
-import { NOTIFY_ROUTES, serviceAnswer } from './derive';
+import { NOTIFY_ROUTES } from './fact-types';
+import { serviceAnswer } from './derive/shared';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 import { specJwk } from '../service';
 

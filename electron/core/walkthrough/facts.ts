@@ -11,8 +11,7 @@ import type { Environment } from '../../contract/schemas/service';
 import type { WalkthroughReach } from '../../contract/schemas/walkthrough';
 import type { CoreDeps } from '../core-types';
 import { PROBE_PATH, registerUrls } from '../tunnel';
-import type { CallbackFact, NotificationFact, WalkthroughFacts } from './derive';
-import { NOTIFY_ROUTES } from './derive';
+import { NOTIFY_ROUTES, type CallbackFact, type NotificationFact, type WalkthroughFacts } from './fact-types';
 import type { Own, Progress } from './progress';
 
 /** The customer the walkthrough signs in when the bank has none: an IBAN with a valid checksum. */
