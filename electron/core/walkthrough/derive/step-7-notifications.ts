@@ -5,14 +5,19 @@ import { NOTIFY_ROUTES, type NotificationFact, type NotifyRoute } from '../fact-
 import { TRACE_FIXES, UNREACHED } from './fixes';
 import { type DeriveContext, draft, type Draft, later, traceEnd, traceFailure } from './shared';
 
-/**
- * Derives step 7 from the notifications and notify traces since the reset.
- *
- * @example
- * const d = notificationsStep(ctx, callbacks.state === 'done');
- * d.state; // 'done' | 'failed' | 'pending' | 'waiting'
- */
-export function notificationsStep(ctx: DeriveContext, reachable: boolean): Draft {
+/** Each route's verdict: received (its newest good one), failed (its refusal), or neither yet. */
+interface RouteTally {
+  received: NotifyRoute[];
+  /** "route: answered 400 (rejected)" per failed route. */
+  failed: string[];
+  /** The events that decided each route. */
+  ids: string[];
+  /** When the newest received one arrived. */
+  at: string | null;
+}
+
+/** The notifications since the reset, route by route. */
+export function tallyRoutes(ctx: DeriveContext): RouteTally {
   const { facts, sandbox, since } = ctx;
   const notes = facts.notifications.filter((n) => since(n.at));
   const good = (n: NotificationFact) => n.status === 200 && n.outcome !== 'rejected';
@@ -37,6 +42,19 @@ export function notificationsStep(ctx: DeriveContext, reachable: boolean): Draft
       if (at === null || later(ok.at, at)) at = ok.at;
     }
   }
+  return { received, failed, ids, at };
+}
+
+/**
+ * Derives step 7 from the notifications and notify traces since the reset.
+ *
+ * @example
+ * const d = notificationsStep(ctx, callbacks.state === 'done');
+ * d.state; // 'done' | 'failed' | 'pending' | 'waiting'
+ */
+export function notificationsStep(ctx: DeriveContext, reachable: boolean): Draft {
+  const { facts, sandbox, since } = ctx;
+  const { received, failed, ids, at } = tallyRoutes(ctx);
   const lastReceived = at;
   const failedTrace = facts.traces.find((t) => t.kind === 'notify' && since(t.at) && !t.ok) ?? null;
   const lastNotify = facts.traces.find((t) => t.kind === 'notify' && since(t.at)) ?? null;
