@@ -4,7 +4,37 @@
  * included, private keys never: the runner never puts one in a report), and JUnit XML for CI
  * systems (one testsuite; a testcase per case with its time; failure message and text; skipped).
  */
-import type { ConformanceReport } from '../../contract/schemas/conformance';
+import type { CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
+import type { RunState } from './run-state';
+
+/**
+ * A finished run's report: its target and keys, the JWKS fetches it saw, the counts and every
+ * case in run order.
+ *
+ * @example
+ * for (const c of plan) await runCase(state, c);
+ * return buildReport(state, now());
+ */
+export function buildReport(state: RunState, finishedAt: number): ConformanceReport {
+  const { jwks, published } = state.runner;
+  const count = (s: CaseResult['status']) => state.results.filter((r) => r.status === s).length;
+  return {
+    kind: state.hooks.kind ?? 'run',
+    bank_auth_url: state.base,
+    obj: state.obj,
+    sub: state.sub,
+    jwks_url: jwks.url,
+    kids: published.map((k) => k.kid),
+    jwks_fetches: jwks.fetches.length - state.fetchesBefore,
+    started_at: new Date(state.startedAt).toISOString(),
+    finished_at: new Date(finishedAt).toISOString(),
+    duration_ms: finishedAt - state.startedAt,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    cases: state.results,
+  };
+}
 
 /** DESIGN.md "Command line": the `conformance --json` object, exactly these keys. */
 export function summaryJson(report: ConformanceReport): {

@@ -14,7 +14,9 @@ import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas
 import type { CoreDeps } from '../core-types';
 import type { Sandbox } from '../sandbox';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
-import { NOTIFY_ROUTES, serviceAnswer } from './derive';
+import { NOTIFY_ROUTES } from './fact-types';
+import { quote, serviceAnswer } from './derive/shared';
+import { messageOf } from './message';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 import { specJwk } from '../service';
 
@@ -29,9 +31,6 @@ const FRESH_SECONDS = 60;
 const TOKEN_TTL_SECONDS = 600;
 /** Keys the walkthrough creates expire in a year: step 8 rotates before then. */
 const KEY_DAYS = 365;
-
-const quote = (s: string) => JSON.stringify(s);
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** What to do when an action fails before the service or the bank could record anything. */
 const THROWN_FIXES: Record<StepId, string> = {

@@ -30,7 +30,7 @@ import type { Trace } from '../../contract/schemas/sandbox';
 import type { Exchange } from '../../contract/schemas/service';
 import type { CoreDeps } from '../core-types';
 import { decodeCompact } from '../jwt';
-import { NOTIFY_ROUTES } from './derive';
+import { NOTIFY_ROUTES } from './fact-types';
 import { OWN_KEEP, type Own, type Progress } from './progress';
 import { SESSION_HEADER } from '../bank';
 

@@ -23,6 +23,7 @@ import {
   exchange,
   facts,
   key,
+  userAuthCallback,
   signInTrace,
   t,
 } from './fixtures';
@@ -51,19 +52,7 @@ function complete(over: Partial<WalkthroughFacts> = {}): WalkthroughFacts {
       exchange(t(30), { operation: 'update-jwk', jwk_kid: 'k2', body: '{}' }),
       exchange(t(6)),
     ],
-    callbacks: [
-      {
-        id: 'e1',
-        at: t(10),
-        status: 200,
-        failed_check: null,
-        obj: OBJ,
-        sub: SUB,
-        detail: null,
-        forward_ok: null,
-        duration_ms: 4,
-      },
-    ],
+    callbacks: [userAuthCallback('e1', t(10))],
     traces: [signInTrace(t(10), true)],
     notifications: (['pay-in', 'pay-out', 'transfer'] as const).map((route, i) => ({
       id: `n${i}`,
@@ -168,17 +157,12 @@ describe('deriveSteps', () => {
     const badObj = facts({
       ...base,
       callbacks: [
-        {
-          id: 'e2',
-          at: t(40),
+        userAuthCallback('e2', t(40), {
           status: 401,
           failed_check: 'obj',
-          obj: OBJ,
-          sub: SUB,
           detail: 'obj is not a known customer',
-          forward_ok: null,
           duration_ms: 3,
-        },
+        }),
         ...base.callbacks,
       ],
       traces: [],
@@ -243,19 +227,7 @@ describe('deriveSteps', () => {
     const after = complete({
       resetAt: t(45),
       exchanges: [exchange(t(46), { signing_kid: 'k2' })],
-      callbacks: [
-        {
-          id: 'e9',
-          at: t(47),
-          status: 200,
-          failed_check: null,
-          obj: OBJ,
-          sub: SUB,
-          detail: null,
-          forward_ok: null,
-          duration_ms: 2,
-        },
-      ],
+      callbacks: [userAuthCallback('e9', t(47), { duration_ms: 2 })],
     });
     const s = byId(deriveSteps(after, NOW));
     expect(s.authenticate.state).toBe('done');

@@ -2,7 +2,7 @@
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { Counterparty, Trace } from '../../../electron/contract/schemas/sandbox';
 import type { Environment, Exchange } from '../../../electron/contract/schemas/service';
-import type { WalkthroughFacts } from '../../../electron/core/walkthrough/derive';
+import type { CallbackFact, WalkthroughFacts } from '../../../electron/core/walkthrough/derive';
 
 export const GUID = '0b0e1a52-4f0e-4c43-9a57-6a1d2b3c4d5e';
 export const BANK = 'http://127.0.0.1:7301';
@@ -117,6 +117,22 @@ export function signInTrace(
           },
         ]
       : [],
+  };
+}
+
+/** A GET /user_auth callback as step 6 reads it: one that passed every check unless `over` says otherwise. */
+export function userAuthCallback(id: string, at: string, over: Partial<CallbackFact> = {}): CallbackFact {
+  return {
+    id,
+    at,
+    status: 200,
+    failed_check: null,
+    obj: OBJ,
+    sub: SUB,
+    detail: null,
+    forward_ok: null,
+    duration_ms: 4,
+    ...over,
   };
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Step 2, registration: the sandbox knows the active key; a real service gave a
+ * counterparty_guid.
+ */
+import { type DeriveContext, draft, type Draft, quote } from './shared';
+
+/**
+ * Derives step 2 from the sandbox's counterparty, or the saved counterparty_guid.
+ *
+ * @example
+ * const d = registerStep(ctx);
+ * d.state; // 'done' | 'failed' | 'pending' | 'waiting'
+ */
+export function registerStep(ctx: DeriveContext): Draft {
+  const { facts, env, sandbox, active } = ctx;
+  let d: Draft;
+  if (sandbox) {
+    const cp = facts.sandbox?.counterparty ?? null;
+    if (facts.sandbox?.error) {
+      d = draft('failed', 'The sandbox is not available.', {
+        reason: facts.sandbox.error,
+        fix: 'Fix the sandbox (the Sandbox page says what is wrong), then run this step again.',
+      });
+    } else if (!env.counterparty_guid) {
+      d = draft('pending', 'The bank is not onboarded with the sandbox yet.');
+    } else if (!cp) {
+      d = draft('failed', `Counterparty ${env.counterparty_guid} is unknown to the sandbox.`, {
+        reason: `the sandbox has no counterparty ${env.counterparty_guid} (its state was reset or moved)`,
+        fix: 'Run this step: it onboards the bank with the sandbox again.',
+      });
+    } else {
+      const registered = active
+        ? cp.jwks.find((j) => j.jwk.kid === active.kid && j.jwk.n === active.public_jwk.n)
+        : undefined;
+      if (registered) {
+        d = draft(
+          'done',
+          `kid ${quote(registered.jwk.kid ?? '')} is registered for counterparty ${cp.counterparty_guid} (${registered.via === 'onboarding' ? 'at onboarding' : `with ${registered.via.toUpperCase()}`}).`,
+          { at: registered.registered_at },
+        );
+        d.facts.push({ label: 'jwk_guid', value: registered.jwk_guid });
+      } else {
+        const kids = cp.jwks.map((j) => j.jwk.kid ?? '?').join(', ') || 'none';
+        d = draft(
+          'pending',
+          active
+            ? `The active key ${quote(active.kid)} is not registered for counterparty ${cp.counterparty_guid} (registered: ${kids}).`
+            : 'No active key to register.',
+          active
+            ? {
+                fix: 'Run this step: the console registers it with PUT …/jwk/{jwk_guid}, signed by a key already registered.',
+              }
+            : {},
+        );
+      }
+    }
+    d.action = 'Register with the sandbox';
+  } else if (env.counterparty_guid) {
+    d = draft(
+      'done',
+      `counterparty_guid ${env.counterparty_guid} saved: the service registered the JWK at onboarding.`,
+    );
+    d.action = 'Save the counterparty_guid';
+    d.action_input = 'counterparty_guid';
+  } else {
+    d = draft(
+      'waiting',
+      'Send the public JWK to the service’s onboarding, then enter the counterparty_guid it answers.',
+      {
+        waiting_for: 'the counterparty_guid the service’s onboarding answers for this JWK',
+        action: 'Save the counterparty_guid',
+        action_input: 'counterparty_guid',
+      },
+    );
+  }
+  if (env.counterparty_guid) d.facts.unshift({ label: 'counterparty_guid', value: env.counterparty_guid });
+  return d;
+}
