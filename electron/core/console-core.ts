@@ -5,13 +5,14 @@
  * `events`.
  *
  * It only wires: the profile's claim and held notices (core-profile.ts), the services' lazy
- * factories (core-services.ts), the listeners (core-listeners.ts), the retention timer
+ * factories (core-services.ts), the listeners (core-listeners.ts, started by core-listen.ts), the retention timer
  * (core-retention.ts), what is recorded as events (core-recording.ts) and the handler tables
  * (core-handlers.ts).
  */
 import type { Handlers } from '../contract';
 import { conformanceHandlers } from './conformance';
 import { bankHandlers, eventHandlers, sandboxHandlers, serviceHandlers } from './core-handlers';
+import { listenBank, listenSandbox } from './core-listen';
 import { Listeners } from './core-listeners';
 import { openProfile } from './core-profile';
 import { createCoreParts, type CoreParts } from './core-services';
@@ -75,7 +76,6 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const events = new EventHub();
   const listeners = new Listeners();
   const parts = createCoreParts(options, events, listeners);
-  const { bank, sandbox, tunnel } = parts;
 
   const deps = coreDeps(parts);
   const { close: closeWalkthrough, ...walkthrough } = walkthroughHandlers(deps);
@@ -99,22 +99,14 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
       return dispatch(handlers, method, input);
     },
     setListeners: (urls) => listeners.set(urls),
-    sandbox,
+    sandbox: parts.sandbox,
     services: parts.services,
     store: parts.store,
-    bank,
+    bank: parts.bank,
     downloads: parts.downloads,
-    tunnel,
-    async listenBank(opts) {
-      const listener = await (await bank()).listen({ ...opts, intercept: tunnel.probeRoute });
-      listeners.bankListening({ url: listener.url, host: opts.host, port: listener.port });
-      return listener;
-    },
-    async listenSandbox(opts) {
-      const listener = await (await sandbox()).listen(opts);
-      listeners.set({ sandbox: listener.url });
-      return listener;
-    },
+    tunnel: parts.tunnel,
+    listenBank: (opts) => listenBank(parts, opts),
+    listenSandbox: (opts) => listenSandbox(parts, opts),
     close: () => closeCore(parts, [closeConformance, closeWalkthrough], claim),
   };
 }
