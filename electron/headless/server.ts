@@ -47,6 +47,8 @@
  *   bounds of core/http/listener.ts, the same as the bank's and the sandbox's, answer 408 and
  *   close a connection whose headers or request take too long, so each holds only itself.
  *
+ * The checks, in that order, are in requests.ts.
+ *
  * Residual risk, accepted: the token sits in the browser profile's storage (on disk, readable by
  * the same OS user, who can read the terminal that printed it anyway) until a 401 clears it.
  * It is worth nothing after this launch: a later server on the same port, which could read that
@@ -58,17 +60,14 @@ import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { TRANSPORT } from '../contract';
-import type { ConsoleCore } from '../core/console-core';
-import { downloadAnswer, downloadTicket } from '../core/downloads';
 import { createBoundedServer, type ListenerBounds } from '../core/http/listener';
-import { allowedHosts, createToken, isApiPath, isSameOrigin, presentedToken, tokenMatches } from './auth';
+import { allowedHosts, createToken } from './auth';
 import { EventStream } from './event-stream';
-import { HttpError, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
-import { isCallPath, methodForPath } from './routes';
-import { defaultRendererDir, serveStatic } from './static-files';
+import { sendError } from './http-util';
+import { handleRequest, type HeadlessCore, type RequestState } from './requests';
+import { defaultRendererDir } from './static-files';
 
-/** What the server needs of a core: the one entry point for calls, and its events. */
-export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'> & Partial<Pick<ConsoleCore, 'downloads'>>;
+export type { HeadlessCore } from './requests';
 
 export interface HeadlessServerOptions {
   core: HeadlessCore;
@@ -110,15 +109,19 @@ export interface HeadlessServer {
  * await server.close();
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
-  const { core } = options;
   const rendererDir = options.rendererDir ?? defaultRendererDir();
-  const token = createToken();
-  const stream = new EventStream(core.events, options.heartbeatMs ?? 15_000);
-  let hosts = new Set<string>();
+  const state: RequestState = {
+    core: options.core,
+    token: createToken(),
+    stream: new EventStream(options.core.events, options.heartbeatMs ?? 15_000),
+    rendererDir,
+    hosts: new Set<string>(),
+    closing: false,
+  };
   let closing: Promise<void> | undefined;
 
   const server = createBoundedServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    handleRequest(state, req, res).catch((err: unknown) => {
       if (!res.headersSent) {
         sendError(res, 500, 'INTERNAL', err instanceof Error ? err.message : String(err));
       } else {
@@ -133,92 +136,6 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     res.on('close', () => inFlight.delete(res));
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    setSecurityHeaders(res);
-    if (closing) res.setHeader('Connection', 'close');
-
-    const target = parseTarget(req.url);
-    if (!target) return sendError(res, 400, 'BAD_ARGUMENT', 'the request target must be a path');
-
-    // Host and Origin first: a rebound or cross-origin request learns nothing, not even 401.
-    const host = (req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(host)) {
-      return sendError(res, 403, 'FORBIDDEN', `Host "${host}" is not this server's address`);
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !isSameOrigin(origin, host)) {
-      return sendError(res, 403, 'FORBIDDEN', `Origin "${origin}" may not use this server`);
-    }
-
-    const { path } = target;
-    if (isApiPath(path)) return handleApi(req, res, path);
-
-    // The renderer's files: public code, served without a credential (see the threat model).
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res, req.method, path, 'GET, HEAD');
-    const served = await serveStatic(req, res, rendererDir, path);
-    if (served === 'not-found') sendError(res, 404, 'NOT_FOUND', `no file at ${path}`);
-  }
-
-  /** Everything under /api: the header token first, then the call, the stream or a download. */
-  async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (!tokenMatches(token, presentedToken(req))) {
-      const hint = `missing or wrong ${TRANSPORT.tokenHeader} header: open the URL printed when this server started`;
-      return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
-    }
-    if (isCallPath(path)) return handleCall(req, res, path);
-    if (path === TRANSPORT.eventsPath) {
-      if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
-      if (closing) return sendError(res, 503, 'INTERNAL', 'the server is stopping');
-      return stream.attach(req, res);
-    }
-    const ticket = downloadTicket(path);
-    if (ticket !== null) {
-      if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
-      return serveDownload(res, ticket);
-    }
-    return sendError(res, 404, 'NOT_FOUND', `no API at ${path}`);
-  }
-
-  /** A one-time download (electron/core/downloads.ts): served once, as an attachment, never cached. */
-  function serveDownload(res: ServerResponse, ticket: string): void {
-    const answer = downloadAnswer(core.downloads, ticket);
-    if (answer.status === 404) return sendError(res, 404, 'NOT_FOUND', answer.message);
-    res.writeHead(200, answer.headers);
-    res.end(answer.body);
-  }
-
-  async function handleCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (req.method !== 'POST') return notAllowed(res, req.method, path, 'POST');
-    const method = methodForPath(path);
-    if (!method) {
-      return sendError(
-        res,
-        404,
-        'UNKNOWN_METHOD',
-        `unknown method "${path.slice(TRANSPORT.callPathPrefix.length)}"`,
-      );
-    }
-    let body: Buffer;
-    try {
-      body = await readBody(req, MAX_BODY_BYTES);
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 413) {
-        return sendError(res, 413, 'BAD_ARGUMENT', `${method}: ${err.message}`, { Connection: 'close' });
-      }
-      throw err;
-    }
-    let input: unknown;
-    if (body.length > 0) {
-      try {
-        input = JSON.parse(body.toString('utf8'));
-      } catch {
-        return sendError(res, 400, 'BAD_ARGUMENT', `${method}: the body is not valid JSON`);
-      }
-    }
-    // The contract validates the argument: headless adds no rules of its own.
-    sendJson(res, 200, await core.dispatch(method, input));
-  }
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -228,36 +145,22 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   });
 
   const address = server.address() as AddressInfo;
-  hosts = allowedHosts(address.address, address.port, interfaceAddresses());
+  state.hosts = allowedHosts(address.address, address.port, interfaceAddresses());
   const url = `http://${urlHost(address.address)}:${address.port}/`;
 
   return {
     url,
-    tokenUrl: `${url}?${TRANSPORT.tokenQuery}=${token}`,
-    token,
+    tokenUrl: `${url}?${TRANSPORT.tokenQuery}=${state.token}`,
+    token: state.token,
     host: address.address,
     port: address.port,
     rendererDir,
     close() {
-      closing ??= stop(server, stream, inFlight, options.closeTimeoutMs ?? 10_000);
+      state.closing = true;
+      closing ??= stop(server, state.stream, inFlight, options.closeTimeoutMs ?? 10_000);
       return closing;
     },
   };
-}
-
-function notAllowed(res: ServerResponse, method: string | undefined, path: string, allow: string): void {
-  sendError(res, 405, 'BAD_ARGUMENT', `${method ?? '?'} is not allowed on ${path} (use ${allow})`, {
-    Allow: allow,
-  });
-}
-
-/** Path and query of an origin-form request target; anything else (absolute-form, `*`) is refused. */
-function parseTarget(raw: string | undefined): { path: string; query: URLSearchParams } | undefined {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//')) return undefined;
-  const q = raw.indexOf('?');
-  return q < 0
-    ? { path: raw, query: new URLSearchParams() }
-    : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
 }
 
 /** The address a browser should use: a wildcard bind is reached at loopback. */

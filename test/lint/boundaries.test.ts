@@ -65,6 +65,7 @@ describe('layer boundaries', () => {
     ['electron/core/bank/x.ts', "export { a } from '../http/budget';", 'through its barrel'],
     ['electron/core/walkthrough/x.ts', "import type { a } from '../console-core';", 'composition root'],
     ['electron/core/conformance/x.ts', "import { a } from '../dispatch';", 'composition root'],
+    ['electron/core/bank/x.ts', "import type { a } from '../core-services';", 'composition root'],
     ['electron/core/x.ts', "import { a } from './bank/bank';", 'through its barrel'],
   ])('%s may not %s (%s)', async (file, source, rule) => {
     const messages = await refusals(file, `${source}\nexport const x = 1;\n`);

@@ -19,107 +19,18 @@ import net from 'node:net';
 import { ConsoleError } from '../../contract';
 import { PublicUrl } from '../../contract/schemas/tunnel';
 import { firstIssueMessage } from '../../contract/zod-issues';
-import {
-  loadTlsFiles,
-  parseTunnelTarget,
-  TlsFileError,
-  TunnelError,
-  type CheckedTls,
-  type TunnelSpec,
-} from '../../core/tunnel';
+import { loadTlsFiles, parseTunnelTarget, TlsFileError, type TunnelSpec } from '../../core/tunnel';
 import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { ownerCore } from './owner-core';
-import { isLoopbackAddress, openInBrowser, startHeadlessServer } from '../../headless';
+import { isLoopbackAddress, openInBrowser } from '../../headless';
 import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
 import { SERVE } from '../table';
+import { readyUrls, startListeners, type StartedListener } from './serve-listeners';
+import type { ServeOptions } from './serve-options';
+import { humanBanner, logTunnelChanges, startTunnel } from './serve-ready';
 
-/** Every flag of `serve`, validated. */
-export interface ServeOptions {
-  dataDir: string;
-  host: string;
-  uiPort: number;
-  bankPort: number;
-  /** null with --no-sandbox. */
-  sandboxPort: number | null;
-  /** Where the bank endpoints fetch the service's keys; undefined = the sandbox's JWKS. */
-  serviceJwksUrl?: string;
-  /** --users: the file, its text and the test customers it holds (checked to be a JSON array). */
-  users?: { file: string; text: string; customers: unknown[] };
-  open: boolean;
-  json: boolean;
-  /** --public-url, validated (no trailing slash). */
-  publicUrl?: string;
-  /** --tunnel, parsed. */
-  tunnel?: TunnelSpec;
-  /** --tls-cert/--tls-key, read and checked. */
-  tls?: CheckedTls;
-}
-
-/** Ready-line keys, in the order DESIGN.md's example prints them. */
-type ListenerKey = 'ui' | 'bank' | 'sandbox';
-
-interface Listener {
-  key: ListenerKey;
-  /** The flag that chose the port, named in errors. */
-  flag: string;
-  port: number;
-  /** Starts listening; the URL is the ready line's value for `key`. */
-  start(core: ConsoleCore, options: ServeOptions): Promise<StartedListener>;
-}
-
-interface StartedListener {
-  key: ListenerKey;
-  url: string;
-  close(): Promise<void>;
-}
-
-const READY_KEYS: readonly ListenerKey[] = ['ui', 'bank', 'sandbox'];
-
-/** The listeners this invocation starts, each contributing its own ready-line key. */
-function listenersFor(options: ServeOptions): Listener[] {
-  const list: Listener[] = [
-    {
-      key: 'ui',
-      flag: '--ui-port',
-      port: options.uiPort,
-      async start(core, opts) {
-        const server = await startHeadlessServer({ core, host: opts.host, port: opts.uiPort });
-        return { key: 'ui', url: server.tokenUrl, close: () => server.close() };
-      },
-    },
-    {
-      key: 'bank',
-      flag: '--bank-port',
-      port: options.bankPort,
-      async start(core, opts) {
-        const listener = await core.listenBank({
-          host: opts.host,
-          port: opts.bankPort,
-          ...(opts.tls ? { tls: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
-        });
-        return { key: 'bank', url: baseUrl(listener.url), close: () => listener.close() };
-      },
-    },
-  ];
-  if (options.sandboxPort !== null) {
-    const port = options.sandboxPort;
-    list.push({
-      key: 'sandbox',
-      flag: '--sandbox-port',
-      port,
-      async start(core, opts) {
-        const listener = await core.listenSandbox({ host: opts.host, port });
-        return { key: 'sandbox', url: baseUrl(listener.url), close: () => listener.close() };
-      },
-    });
-  }
-  return list;
-}
-
-/** A listener's base URL as the ready line prints it: no trailing slash. */
-export function baseUrl(url: string): string {
-  return url.replace(/\/+$/, '');
-}
+export type { ServeOptions } from './serve-options';
+export { baseUrl, listenError } from './serve-listeners';
 
 /** Parses and checks every flag without side effects (no folder created, nothing bound). */
 export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeOptions> {
@@ -252,25 +163,6 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** A listen error as a one-line usage error naming the flag, or undefined if it is not one. */
-export function listenError(
-  err: unknown,
-  listener: { flag: string; port: number },
-  host: string,
-): UsageError | undefined {
-  const code = err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
-  if (code === 'EADDRINUSE') {
-    return new UsageError(
-      `${listener.flag}: port ${listener.port} on ${host} is already in use (choose another, or 0 for any free port)`,
-    );
-  }
-  if (code === 'EACCES') {
-    return new UsageError(`${listener.flag}: not allowed to listen on port ${listener.port} on ${host}`);
-  }
-  if (code === 'EADDRNOTAVAIL') return new UsageError(`--host: ${host} is not an address of this machine`);
-  return undefined;
-}
-
 /** Creates the profile folder (0700), or fails as a usage error naming --data-dir. */
 export async function createDataDir(dir: string): Promise<void> {
   try {
@@ -329,30 +221,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       const imported = await importUsers(core, options.users);
       log(`imported ${imported} test customer${imported === 1 ? '' : 's'} from ${options.users.file}`);
     }
-    for (const listener of listenersFor(options)) {
-      try {
-        started.push(await listener.start(core, options));
-      } catch (err) {
-        // A damaged sandbox state costs the sandbox alone (issue 24 item 6): it says why and
-        // stays unavailable until a recovery; the bank endpoints and the UI serve.
-        if (listener.key === 'sandbox' && err instanceof ConsoleError && err.code === 'STATE_DAMAGED') {
-          log(`the sandbox is not started: ${err.message}`);
-          continue;
-        }
-        throw listenError(err, listener, options.host) ?? err;
-      }
-    }
+    await startListeners(core, options, started, log);
   } catch (err) {
     await shutdown();
     throw err;
   }
 
-  // Ready-line keys in DESIGN.md's order (ready, ui, bank, sandbox), whatever the start order.
-  const urls: Partial<Record<ListenerKey, string>> = {};
-  for (const key of READY_KEYS) {
-    const l = started.find((s) => s.key === key);
-    if (l) urls[key] = l.url;
-  }
+  const urls = readyUrls(started);
   const coreListeners: ListenerUrls = {};
   if (urls.bank) coreListeners.bank = urls.bank;
   if (urls.sandbox) coreListeners.sandbox = urls.sandbox;
@@ -360,36 +235,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
 
   // --tunnel: the ready line waits for it (up to 30 s); one that cannot be made exits 1.
   if (options.tunnel && stopSignal === undefined) {
-    const made = await Promise.race([
-      core.tunnel.start(options.tunnel).then(
-        () => null,
-        (err: unknown) => err,
-      ),
-      stopped.then(() => null),
-    ]);
-    if (made !== null) {
-      await shutdown();
-      if (made instanceof TunnelError) {
-        log(made.message);
-        return EXIT.FAILED;
-      }
-      if (made instanceof ConsoleError && made.code === 'BAD_ARGUMENT') throw new UsageError(made.message);
-      throw made;
-    }
+    const failed = await startTunnel(core, options.tunnel, stopped, shutdown, log);
+    if (failed !== null) return failed;
   }
-  let lastTunnelLog = '';
-  core.events.on('tunnel.changed', (s) => {
-    const t = s.tunnel;
-    if (!t) return;
-    const key = `${t.state} ${t.url ?? ''}`;
-    if (key === lastTunnelLog) return;
-    lastTunnelLog = key;
-    if (t.state === 'up') log(`tunnel (${t.client}) up: ${t.url ?? ''}`);
-    else if (t.state === 'down')
-      log(
-        `tunnel (${t.client}) down: ${t.last_error ?? 'the client exited'}; retrying${t.next_retry_at ? ` at ${t.next_retry_at}` : ''}`,
-      );
-  });
+  logTunnelChanges(core, log);
   const publicUrl = (await core.tunnel.status().catch(() => null))?.public_url ?? null;
 
   if (stopSignal === undefined) {
@@ -404,31 +253,4 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   await shutdown();
   log('stopped');
   return EXIT.OK;
-}
-
-function humanBanner(
-  urls: Partial<Record<ListenerKey, string>>,
-  dataDir: string,
-  publicUrl: string | null,
-): string {
-  const lines = [
-    'DETS Console is running in browser mode.',
-    '',
-    '  Open this URL in your browser:',
-    `    ${urls.ui}`,
-    '',
-  ];
-  if (urls.bank) lines.push(`  Bank endpoints: ${urls.bank}`);
-  if (publicUrl) {
-    lines.push(`  Public URL:     ${publicUrl}   (register it as bank_auth_url and notification host)`);
-  }
-  if (urls.sandbox) lines.push(`  Sandbox:        ${urls.sandbox}`);
-  lines.push(
-    `  Profile: ${dataDir}`,
-    '',
-    'The URL carries this launch\u2019s access token: anyone who has it can use the console until it stops.',
-    'Press Ctrl-C to stop.',
-    '',
-  );
-  return lines.join('\n');
 }

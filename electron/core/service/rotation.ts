@@ -18,64 +18,29 @@
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { KeyInfo } from '../../contract/schemas/keys';
-import type {
-  Environment,
-  Exchange,
-  RotateInput,
-  Rotation,
-  RotationStep,
-} from '../../contract/schemas/service';
-import type { ExchangeHistory } from './history';
+import type { RotateInput, Rotation } from '../../contract/schemas/service';
+import { authenticateWith } from './authenticate';
+import type { ClientContext } from './client-context';
+import { sendJwk } from './jwk-operations';
+import { registeredJwkGuid } from './registrations';
+import {
+  exchangeSummary,
+  fail,
+  finish,
+  messageOf,
+  retryHint,
+  settle,
+  startRun,
+  stillActive,
+  type RotationRun,
+} from './rotation-run';
+import { signingKey } from './signing';
 import { quote, requireTarget, type Target } from './target';
-import type { ServiceOptions } from './types';
 
-/** What the rotation needs from the client: its operations on an environment it has already read. */
-export interface ClientInternals {
-  options: ServiceOptions;
-  now: () => number;
-  history: ExchangeHistory;
-  key(kid: string, role: string, env: Environment): Promise<KeyInfo>;
-  updateJwk(target: Target, kid: string, signingKid: string, jwkGuid?: string): Promise<Exchange>;
-  /** authenticate with a JWT the console composes itself, signed by `kid`. */
-  authenticateWith(
-    target: Target,
-    kid: string,
-  ): Promise<{ exchange: Exchange; session_token: string | null }>;
-  /** The jwk_guid of the most recent successful registration of `kid` for the target's counterparty. */
-  registeredJwkGuid(target: Target, kid: string): Promise<string | null>;
-}
+type Input = z.output<typeof RotateInput>;
 
-type StepId = RotationStep['id'];
-
-const TITLES: Record<StepId, string> = {
-  generate: 'Generate the next key',
-  register: 'Register it with the service (PUT, signed by the current key)',
-  prove: 'Authenticate with the new key',
-  activate: 'Make the new key active',
-  retire: 'Retire the old key',
-};
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** What an exchange says, for a step's detail: status and the explanation or raw error. */
-function exchangeSummary(exchange: Exchange): string {
-  const answered = exchange.response ? `answered ${exchange.response.status}` : 'got no answer';
-  const why = exchange.explanation ?? exchange.error;
-  return `${exchange.request.method} ${exchange.request.url} ${answered}${why ? `: ${why}` : ''}`;
-}
-
-/**
- * Runs one rotation on the active environment. Missing configuration (no base_url,
- * counterparty_guid or active key) is thrown before any step; everything after is reported in
- * the steps.
- */
-export async function runRotation(
-  client: ClientInternals,
-  input: z.output<typeof RotateInput>,
-): Promise<Rotation> {
-  const { options, now } = client;
-  const startedAt = new Date(now()).toISOString();
-  const target = requireTarget(await options.environments.get());
+/** Missing configuration is thrown before any step: no active key, or next_kid is that key. */
+async function rotatableFrom(ctx: ClientContext, target: Target, input: Input): Promise<string> {
   const { env } = target;
   const fromKid = env.active_kid;
   if (fromKid === null) {
@@ -87,7 +52,7 @@ export async function runRotation(
       { field: 'active_kid' },
     );
   }
-  await client.key(fromKid, "the environment's active key", env);
+  await signingKey(ctx, fromKid, "the environment's active key", env);
   if (input.next_kid === fromKid) {
     throw new ConsoleError(
       'BAD_ARGUMENT',
@@ -95,142 +60,154 @@ export async function runRotation(
       { field: 'next_kid' },
     );
   }
+  return fromKid;
+}
 
-  const steps: RotationStep[] = (Object.keys(TITLES) as StepId[]).map((id) => ({
-    id,
-    title: TITLES[id],
-    status: 'pending',
-    detail: 'not run',
-    exchange_id: null,
-  }));
-  const step = (id: StepId) => steps.find((s) => s.id === id) as RotationStep;
-  let toKid: string | null = null;
-
-  const finish = (state: Rotation['state']): Rotation => {
-    for (const s of steps) {
-      if (s.status === 'pending' && state === 'failed') s.detail = 'not run: the rotation stopped earlier';
-    }
-    const rotation: Rotation = {
-      environment_id: env.id,
-      from_kid: fromKid,
-      to_kid: toKid,
-      state,
-      steps,
-      started_at: startedAt,
-      finished_at: new Date(now()).toISOString(),
-    };
-    options.events.emit('service.rotated', rotation);
-    return rotation;
-  };
-  const fail = (id: StepId, detail: string, exchangeId: string | null = null): Rotation => {
-    Object.assign(step(id), { status: 'failed', detail, exchange_id: exchangeId });
-    return finish('failed');
-  };
-  const stillActive = `${quote(fromKid)} is still the active key and the environment is unchanged`;
-
-  // 1. generate (or reuse)
-  let next: KeyInfo;
-  if (input.next_kid !== undefined) {
-    try {
-      next = await options.keys.get(input.next_kid);
-    } catch (err) {
-      return fail(
-        'generate',
-        `next_kid ${quote(input.next_kid)}: ${messageOf(err)}; omit next_kid to generate a new key`,
-      );
-    }
-    toKid = next.kid;
-    if (next.status === 'retired') {
-      return fail(
-        'generate',
-        `kid ${quote(next.kid)} is retired and cannot become active again: omit next_kid to generate a new key`,
-      );
-    }
-    const ignored = (['alg', 'bits', 'expires'] as const).filter((f) => input[f] !== undefined);
-    Object.assign(step('generate'), {
-      status: 'passed',
-      detail:
-        `reusing kid ${quote(next.kid)} (status ${next.status}, ${next.alg}, ${next.bits} bits): nothing generated` +
-        (ignored.length ? `; ${ignored.join(', ')} ignored (they apply to a new key)` : ''),
-    });
-  } else {
-    try {
-      next = await options.keys.generate({
-        status: 'next',
-        label: `next key for ${env.kind === 'sandbox' ? 'the sandbox' : env.name}`,
-        counterparty_guid: target.guid,
-        ...(input.alg !== undefined ? { alg: input.alg } : {}),
-        ...(input.bits !== undefined ? { bits: input.bits } : {}),
-        ...(input.expires !== undefined ? { expires: input.expires } : {}),
-      });
-    } catch (err) {
-      return fail('generate', `no key was generated: ${messageOf(err)}. ${stillActive}.`);
-    }
-    toKid = next.kid;
-    Object.assign(step('generate'), {
-      status: 'passed',
-      detail:
-        `generated kid ${quote(next.kid)} (${next.alg}, ${next.bits} bits` +
-        `${next.expires ? `, expires ${next.expires}` : ''}) with status ${next.status}`,
-    });
-  }
-  const retry = `retry with rotate({next_kid: ${quote(next.kid)}}) once the cause is fixed`;
-
-  // 2. register: PUT, signed by the current key (spec 4.1 #1, 5.3)
-  let register: Exchange;
+/** Step 1, resuming: reuse `next_kid` from an earlier attempt (never a retired key). */
+async function reuseNext(run: RotationRun, input: Input & { next_kid: string }): Promise<Rotation | null> {
   try {
-    const earlier = await client.registeredJwkGuid(target, next.kid);
-    register = await client.updateJwk(target, next.kid, fromKid, earlier ?? undefined);
-  } catch (err) {
-    return fail('register', `${messageOf(err)}. ${stillActive}; ${retry}.`);
-  }
-  if (register.ok) {
-    Object.assign(step('register'), {
-      status: 'passed',
-      detail: `PUT …/jwk/${register.jwk_guid} answered ${register.response?.status}: kid ${quote(next.kid)} registered, signed by ${quote(fromKid)}`,
-      exchange_id: register.id,
-    });
-  } else if (register.response?.status === 409) {
-    // Already registered (e.g. under another jwk_guid by hand): the proof decides.
-    Object.assign(step('register'), {
-      status: 'skipped',
-      detail: `${exchangeSummary(register)} The kid looks registered already; the next step proves whether the service accepts it.`,
-      exchange_id: register.id,
-    });
-  } else {
-    return fail('register', `${exchangeSummary(register)} ${stillActive}; ${retry}.`, register.id);
-  }
-
-  // 3. prove: the service accepts a JWT signed by the new key
-  let proof: { exchange: Exchange; session_token: string | null };
-  try {
-    proof = await client.authenticateWith(target, next.kid);
-  } catch (err) {
-    return fail('prove', `${messageOf(err)}. ${stillActive}; ${retry}.`);
-  }
-  if (!proof.exchange.ok) {
-    return fail('prove', `${exchangeSummary(proof.exchange)} ${stillActive}; ${retry}.`, proof.exchange.id);
-  }
-  Object.assign(step('prove'), {
-    status: 'passed',
-    detail: `authenticate with a JWT signed by ${quote(next.kid)} answered ${proof.exchange.response?.status} with a session_token`,
-    exchange_id: proof.exchange.id,
-  });
-
-  // 4. activate: the environment first, then the key (the key store retires the key that was
-  // active as it activates another); put the environment back if the key cannot follow.
-  try {
-    await options.environments.save({ id: env.id, active_kid: next.kid });
+    run.next = await run.ctx.options.keys.get(input.next_kid);
   } catch (err) {
     return fail(
+      run,
+      'generate',
+      `next_kid ${quote(input.next_kid)}: ${messageOf(err)}; omit next_kid to generate a new key`,
+    );
+  }
+  const next = run.next;
+  if (next.status === 'retired') {
+    return fail(
+      run,
+      'generate',
+      `kid ${quote(next.kid)} is retired and cannot become active again: omit next_kid to generate a new key`,
+    );
+  }
+  const ignored = (['alg', 'bits', 'expires'] as const).filter((f) => input[f] !== undefined);
+  settle(
+    run,
+    'generate',
+    'passed',
+    `reusing kid ${quote(next.kid)} (status ${next.status}, ${next.alg}, ${next.bits} bits): nothing generated` +
+      (ignored.length ? `; ${ignored.join(', ')} ignored (they apply to a new key)` : ''),
+  );
+  return null;
+}
+
+/** Step 1: generate a next key (status 'next'), or reuse `next_kid`. */
+async function generate(run: RotationRun, input: Input): Promise<Rotation | null> {
+  if (input.next_kid !== undefined) return reuseNext(run, { ...input, next_kid: input.next_kid });
+  const { env, guid } = run.target;
+  let next: KeyInfo;
+  try {
+    next = await run.ctx.options.keys.generate({
+      status: 'next',
+      label: `next key for ${env.kind === 'sandbox' ? 'the sandbox' : env.name}`,
+      counterparty_guid: guid,
+      ...(input.alg !== undefined ? { alg: input.alg } : {}),
+      ...(input.bits !== undefined ? { bits: input.bits } : {}),
+      ...(input.expires !== undefined ? { expires: input.expires } : {}),
+    });
+  } catch (err) {
+    return fail(run, 'generate', `no key was generated: ${messageOf(err)}. ${stillActive(run)}.`);
+  }
+  run.next = next;
+  settle(
+    run,
+    'generate',
+    'passed',
+    `generated kid ${quote(next.kid)} (${next.alg}, ${next.bits} bits` +
+      `${next.expires ? `, expires ${next.expires}` : ''}) with status ${next.status}`,
+  );
+  return null;
+}
+
+/** Step 2: PUT, signed by the current key (spec 4.1 #1, 5.3), under the jwk_guid used before. */
+async function register(run: RotationRun, next: KeyInfo): Promise<Rotation | null> {
+  const { ctx, target, fromKid } = run;
+  const retry = retryHint(next.kid);
+  let exchange;
+  try {
+    const earlier = await registeredJwkGuid(ctx, target, next.kid);
+    exchange = await sendJwk(ctx, target, {
+      via: 'put',
+      kid: next.kid,
+      signingKid: fromKid,
+      ...(earlier !== null ? { jwkGuid: earlier } : {}),
+    });
+  } catch (err) {
+    return fail(run, 'register', `${messageOf(err)}. ${stillActive(run)}; ${retry}.`);
+  }
+  if (exchange.ok) {
+    settle(
+      run,
+      'register',
+      'passed',
+      `PUT …/jwk/${exchange.jwk_guid} answered ${exchange.response?.status}: kid ${quote(next.kid)} registered, signed by ${quote(fromKid)}`,
+      exchange.id,
+    );
+  } else if (exchange.response?.status === 409) {
+    // Already registered (e.g. under another jwk_guid by hand): the proof decides.
+    settle(
+      run,
+      'register',
+      'skipped',
+      `${exchangeSummary(exchange)} The kid looks registered already; the next step proves whether the service accepts it.`,
+      exchange.id,
+    );
+  } else {
+    return fail(run, 'register', `${exchangeSummary(exchange)} ${stillActive(run)}; ${retry}.`, exchange.id);
+  }
+  return null;
+}
+
+/** Step 3: the service accepts a JWT signed by the new key. */
+async function prove(run: RotationRun, next: KeyInfo): Promise<Rotation | null> {
+  const retry = retryHint(next.kid);
+  let proof;
+  try {
+    proof = await authenticateWith(run.ctx, run.target, next.kid);
+  } catch (err) {
+    return fail(run, 'prove', `${messageOf(err)}. ${stillActive(run)}; ${retry}.`);
+  }
+  if (!proof.exchange.ok) {
+    return fail(
+      run,
+      'prove',
+      `${exchangeSummary(proof.exchange)} ${stillActive(run)}; ${retry}.`,
+      proof.exchange.id,
+    );
+  }
+  settle(
+    run,
+    'prove',
+    'passed',
+    `authenticate with a JWT signed by ${quote(next.kid)} answered ${proof.exchange.response?.status} with a session_token`,
+    proof.exchange.id,
+  );
+  return null;
+}
+
+/**
+ * Step 4: the environment first, then the key (the key store retires the key that was active
+ * as it activates another); put the environment back if the key cannot follow.
+ */
+async function activate(run: RotationRun, next: KeyInfo): Promise<Rotation | null> {
+  const { ctx, fromKid } = run;
+  const { env } = run.target;
+  const retry = retryHint(next.kid);
+  try {
+    await ctx.options.environments.save({ id: env.id, active_kid: next.kid });
+  } catch (err) {
+    return fail(
+      run,
       'activate',
-      `the environment's active_kid could not be saved: ${messageOf(err)}. ${stillActive}; ${retry}.`,
+      `the environment's active_kid could not be saved: ${messageOf(err)}. ${stillActive(run)}; ${retry}.`,
     );
   }
   try {
-    await options.keys.update({ kid: next.kid, status: 'active' });
+    await ctx.options.keys.update({ kid: next.kid, status: 'active' });
   } catch (err) {
-    const undo = await options.environments
+    const undo = await ctx.options.environments
       .save({ id: env.id, active_kid: fromKid })
       .then(() => `the environment's active_kid is back to ${quote(fromKid)}`)
       .catch(
@@ -238,35 +215,67 @@ export async function runRotation(
           `putting the environment's active_kid back to ${quote(fromKid)} failed too (${messageOf(e)})`,
       );
     return fail(
+      run,
       'activate',
       `kid ${quote(next.kid)} could not be made active: ${messageOf(err)}; ${undo}. ${retry}.`,
     );
   }
-  Object.assign(step('activate'), {
-    status: 'passed',
-    detail: `kid ${quote(next.kid)} is active: the environment signs with it from now on`,
-  });
+  settle(
+    run,
+    'activate',
+    'passed',
+    `kid ${quote(next.kid)} is active: the environment signs with it from now on`,
+  );
+  return null;
+}
 
-  // 5. retire: the old key is no longer used to sign, but kept until it expires
+/** Step 5: the old key is no longer used to sign, but kept until it expires. Never fails the rotation. */
+async function retire(run: RotationRun): Promise<void> {
+  const { ctx, fromKid } = run;
   let old: KeyInfo;
   try {
     // The key store retires the previously active key as it activates another; make sure of it.
-    old = await options.keys.get(fromKid);
-    if (old.status !== 'retired') old = await options.keys.update({ kid: fromKid, status: 'retired' });
+    old = await ctx.options.keys.get(fromKid);
+    if (old.status !== 'retired') old = await ctx.options.keys.update({ kid: fromKid, status: 'retired' });
   } catch (err) {
-    Object.assign(step('retire'), {
-      status: 'failed',
-      detail:
-        `kid ${quote(fromKid)} could not be retired: ${messageOf(err)}. The new key is active already; ` +
+    settle(
+      run,
+      'retire',
+      'failed',
+      `kid ${quote(fromKid)} could not be retired: ${messageOf(err)}. The new key is active already; ` +
         `retire the old one by hand (keys.update {kid: ${quote(fromKid)}, status: "retired"})`,
-    });
-    return finish('done');
+    );
+    return;
   }
-  Object.assign(step('retire'), {
-    status: 'passed',
-    detail:
-      `kid ${quote(fromKid)} retired: no longer used to sign, kept (and still registered with the service) ` +
+  settle(
+    run,
+    'retire',
+    'passed',
+    `kid ${quote(fromKid)} retired: no longer used to sign, kept (and still registered with the service) ` +
       (old.expires ? `until it expires on ${old.expires}` : 'until you delete it (it has no expiry date)'),
-  });
-  return finish('done');
+  );
+}
+
+/**
+ * Runs one rotation on the active environment. Missing configuration (no base_url,
+ * counterparty_guid or active key) is thrown before any step; everything after is reported in
+ * the steps.
+ *
+ * @example
+ * const rotation = await runRotation(ctx, {}); // rotation.state: 'done' | 'failed', rotation.steps[…]
+ */
+export async function runRotation(ctx: ClientContext, input: Input): Promise<Rotation> {
+  const startedAt = new Date(ctx.now()).toISOString();
+  const target = requireTarget(await ctx.options.environments.get());
+  const fromKid = await rotatableFrom(ctx, target, input);
+  const run = startRun(ctx, target, fromKid, startedAt);
+  const stopped = await generate(run, input);
+  if (stopped) return stopped;
+  const next = run.next as KeyInfo;
+  for (const step of [register, prove, activate]) {
+    const stop = await step(run, next);
+    if (stop) return stop;
+  }
+  await retire(run);
+  return finish(run, 'done');
 }

@@ -1,6 +1,7 @@
 export type { Vault, VaultOptions, KeychainBackend } from './types';
 export type { SecretSealer } from './sealer';
-export { openVault, vaultKeyAccount, MIN_PASSPHRASE_LENGTH } from './vault';
+export { openVault, vaultKeyAccount } from './vault';
+export { MIN_PASSPHRASE_LENGTH } from './vault-key';
 export {
   createOsKeychain,
   KEYCHAIN_SERVICE,

@@ -25,18 +25,9 @@
  * reading its key from the keychain once per process; a passphrase vault is locked until
  * unlock(passphrase) or DETS_VAULT_PASSPHRASE opens its verifier.
  */
-import {
-  createSecretKey,
-  randomBytes,
-  randomUUID,
-  scrypt as scryptCb,
-  timingSafeEqual,
-  type KeyObject,
-} from 'node:crypto';
-import { promisify } from 'node:util';
-import { badArgument, ConsoleError, type ErrorCode } from '../../contract/errors';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { ConsoleError, type ErrorCode } from '../../contract/errors';
 import type { VaultStatus } from '../../contract/schemas/keys';
-import { openSealed, sealBytes } from './aead';
 import {
   createOsKeychain,
   DEFAULT_KEYCHAIN_TIMEOUT_MS,
@@ -46,6 +37,19 @@ import {
 import type { SecretSealer } from './sealer';
 import type { KeychainBackend, Vault, VaultOptions } from './types';
 import {
+  checkNewPassphrase,
+  decodeKey,
+  derive,
+  ENV_PASSPHRASE,
+  KEY_BYTES,
+  makeSealer,
+  NEW_SCRYPT,
+  sameText,
+  SALT_BYTES,
+  sealVerifier,
+  verifies,
+} from './vault-key';
+import {
   createVaultFile,
   readVaultFile,
   vaultFilePath,
@@ -53,27 +57,10 @@ import {
   type VaultFile,
 } from './vault-file';
 
-const scrypt = promisify(scryptCb) as (
-  password: Buffer,
-  salt: Buffer,
-  keylen: number,
-  options: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>;
-
-const KEY_BYTES = 32;
-const SALT_BYTES = 16;
-export const MIN_PASSPHRASE_LENGTH = 12;
-/** scrypt cost for new passphrase vaults: N=2^15, r=8, p=1 (32 MiB, about 0.1 s). */
-const NEW_SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
-const VERIFIER_TEXT = 'DETS Console vault verifier v1';
-const ENV_PASSPHRASE = 'DETS_VAULT_PASSPHRASE';
-
 /** The keychain account holding a profile's vault key. */
 export function vaultKeyAccount(profileId: string): string {
   return `vault-key:${profileId}`;
 }
-
-const verifierAad = (profileId: string): string => `vault-verifier:${profileId}`;
 
 type StatusCode = NonNullable<VaultStatus['code']>;
 const STATUS_CODES: readonly ErrorCode[] = [
@@ -298,7 +285,7 @@ class ProfileVault implements Vault {
       kind: 'keychain',
       profile_id: profileId,
       created_at: new Date(this.now()).toISOString(),
-      verifier: sealBytes(key, Buffer.from(VERIFIER_TEXT, 'utf8'), verifierAad(profileId)),
+      verifier: sealVerifier(key, profileId),
     };
     try {
       // Read back before anything is sealed with it: a key the keychain cannot return is no key.
@@ -344,7 +331,7 @@ class ProfileVault implements Vault {
       kind: 'passphrase',
       profile_id: profileId,
       created_at: new Date(this.now()).toISOString(),
-      verifier: sealBytes(key, Buffer.from(VERIFIER_TEXT, 'utf8'), verifierAad(profileId)),
+      verifier: sealVerifier(key, profileId),
       kdf,
     };
     if (!(await createVaultFile(this.options.dataDir, file))) {
@@ -408,67 +395,6 @@ class ProfileVault implements Vault {
   }
 }
 
-// ------------------------------------------------------------------------------ helpers
-
 function isStatusError(err: unknown): err is ConsoleError {
   return err instanceof ConsoleError && STATUS_CODES.includes(err.code);
-}
-
-function makeSealer(kind: 'keychain' | 'passphrase', key: KeyObject): SecretSealer {
-  return {
-    kind,
-    seal: async (plaintext, aad) => sealBytes(key, plaintext, aad),
-    open: async (sealed, aad) => openSealed(key, sealed, aad),
-  };
-}
-
-function verifies(key: KeyObject, file: VaultFile): boolean {
-  try {
-    const text = openSealed(key, file.verifier, verifierAad(file.profile_id));
-    return Buffer.from(text).toString('utf8') === VERIFIER_TEXT;
-  } catch {
-    return false;
-  }
-}
-
-function decodeKey(stored: string): KeyObject | undefined {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(stored)) return undefined;
-  const raw = Buffer.from(stored, 'base64url');
-  if (raw.length !== KEY_BYTES) return undefined;
-  const key = createSecretKey(raw);
-  raw.fill(0);
-  return key;
-}
-
-async function derive(passphrase: string, kdf: ScryptParams): Promise<KeyObject> {
-  const salt = Buffer.from(kdf.salt, 'base64url');
-  const secret = Buffer.from(passphrase.normalize('NFC'), 'utf8');
-  try {
-    const raw = await scrypt(secret, salt, KEY_BYTES, {
-      N: kdf.N,
-      r: kdf.r,
-      p: kdf.p,
-      maxmem: 256 * kdf.N * kdf.r + 16 * 1024 * 1024,
-    });
-    const key = createSecretKey(raw);
-    raw.fill(0);
-    return key;
-  } finally {
-    secret.fill(0);
-  }
-}
-
-function checkNewPassphrase(passphrase: string, source: string): void {
-  if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) {
-    throw badArgument(
-      `${source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'The passphrase'} must be at least ${MIN_PASSPHRASE_LENGTH} characters to create a vault (it is all that protects the sealed keys).`,
-      source === ENV_PASSPHRASE ? ENV_PASSPHRASE : 'passphrase',
-    );
-  }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
