@@ -30,6 +30,43 @@ const nodeBuiltins = {
   message: 'This layer runs in the renderer too: no Node built-ins.',
 };
 
+/**
+ * Layers inside the core (issue 25 item 3), like VS Code's code-layering rule. Each folder of
+ * electron/core is a domain, imported by other domains only through its index.ts barrel:
+ * - `common/` (files, queues, zod messages, ids, paths) imports no domain, only the contract;
+ * - building blocks (jwt, http, store, answer, vault, keys, tunnel) never import a feature;
+ * - features (bank, sandbox, service, walkthrough, conformance) build on the blocks and on each
+ *   other's barrels;
+ * - the composition root (console-core.ts, dispatch.ts, downloads.ts) is imported by no domain:
+ *   features reach the core's shapes through core-types.ts, which blocks may not import either
+ *   (it names the features' types).
+ * Import cycles are refused by test/lint/import-cycles.test.ts.
+ */
+const CORE_FEATURES = ['bank', 'sandbox', 'service', 'walkthrough', 'conformance'];
+const CORE_BLOCKS = ['jwt', 'http', 'store', 'answer', 'vault', 'keys', 'tunnel'];
+const coreBase = [
+  ...otherLayers(['core']),
+  { regex: '(^|/)renderer(/|$)', message: 'The core never imports the renderer.' },
+];
+const domainRules = [
+  {
+    regex: '^\\.\\./(?!\\.\\.)[^/]+/',
+    message: 'A domain is imported through its barrel (../jwt), never a file inside it (../jwt/rsa).',
+  },
+  {
+    regex: '^\\.\\./(console-core|dispatch|downloads)$',
+    message: 'The composition root imports the domains, never the other way round (use ../core-types).',
+  },
+];
+const noDeepFromRoot = {
+  regex: '^\\./[^/]+/',
+  message: 'The composition root imports a domain through its barrel (./bank), never a file inside it.',
+};
+const coreImports = (patterns) => [
+  'error',
+  { paths: [electronModule, ...reactModules], patterns: [...coreBase, ...patterns] },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.bench/**'] },
   js.configs.recommended,
@@ -43,17 +80,37 @@ export default tseslint.config(
   },
   {
     files: ['electron/core/**/*.ts'],
+    rules: { 'no-restricted-imports': coreImports([]) },
+  },
+  {
+    files: ['electron/core/*.ts'],
+    rules: { 'no-restricted-imports': coreImports([noDeepFromRoot]) },
+  },
+  {
+    files: ['electron/core/*/*.ts'],
+    rules: { 'no-restricted-imports': coreImports(domainRules) },
+  },
+  {
+    files: [`electron/core/{${CORE_BLOCKS.join(',')}}/*.ts`],
     rules: {
-      'no-restricted-imports': [
-        'error',
+      'no-restricted-imports': coreImports([
+        ...domainRules,
         {
-          paths: [electronModule, ...reactModules],
-          patterns: [
-            ...otherLayers(['core']),
-            { regex: '(^|/)renderer(/|$)', message: 'The core never imports the renderer.' },
-          ],
+          regex: `^\\.\\./(${CORE_FEATURES.join('|')}|core-types)(/|$)`,
+          message: `A building block (${CORE_BLOCKS.join(', ')}) never imports a feature (${CORE_FEATURES.join(', ')}).`,
         },
-      ],
+      ]),
+    },
+  },
+  {
+    files: ['electron/core/common/*.ts'],
+    rules: {
+      'no-restricted-imports': coreImports([
+        {
+          regex: '^\\.\\./(?!\\.\\./contract(/|$))',
+          message: 'core/common imports no domain and nothing else of the core, only the contract.',
+        },
+      ]),
     },
   },
   {

@@ -27,16 +27,39 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** One schema problem: where (the path into the argument) and what. */
+export interface IssueData {
+  path: string[];
+  message: string;
+}
+
+/**
+ * What every BAD_ARGUMENT carries (issue 25 item 4): the argument at fault as a dotted path
+ * into the method's input ("bank_auth_url", "jwk.n", "behaviours.user_auth.omit_field"), so a
+ * form puts the message under that field and the CLI names that flag, without reading the
+ * message. The contract's own validation also lists every schema issue.
+ */
+export interface BadArgumentDetails {
+  field: string;
+  issues?: IssueData[];
+}
+
 export interface ErrorData {
   code: ErrorCode;
   message: string;
-  /** Optional structured context, e.g. the field a validation error names. */
+  /** Optional structured context, e.g. the field a validation error names ({@link BadArgumentDetails}). */
   details?: unknown;
 }
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorData };
 
-/** An error with a code a person (and a program) can act on. */
+/**
+ * An error with a code a person (and a program) can act on.
+ *
+ * @example
+ * throw new ConsoleError('NOT_FOUND', 'no key with kid "k1"');
+ * throw new ConsoleError('BAD_ARGUMENT', 'kid: must not be empty', { field: 'kid' });
+ */
 export class ConsoleError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
@@ -57,6 +80,32 @@ export class ConsoleError extends Error {
   static fromData(data: ErrorData): ConsoleError {
     return new ConsoleError(data.code, data.message, data.details);
   }
+}
+
+/**
+ * The one way to refuse an argument: BAD_ARGUMENT naming its field (a dotted path into the
+ * method's input).
+ *
+ * @example
+ * throw badArgument('a new environment needs a name (e.g. "Staging")', 'name');
+ */
+export function badArgument(message: string, field: string, issues?: IssueData[]): ConsoleError {
+  return new ConsoleError('BAD_ARGUMENT', message, issues === undefined ? { field } : { field, issues });
+}
+
+/**
+ * The field a refusal names: `details.field` of a BAD_ARGUMENT (as it arrives from any host, a
+ * ConsoleError or plain error data), else null.
+ *
+ * @example
+ * errorField(badArgument('kid: already exists', 'kid')); // 'kid'
+ */
+export function errorField(err: unknown): string | null {
+  if (!err || typeof err !== 'object') return null;
+  const { code, details } = err as { code?: unknown; details?: unknown };
+  if (code !== 'BAD_ARGUMENT' || !details || typeof details !== 'object') return null;
+  const field = (details as { field?: unknown }).field;
+  return typeof field === 'string' && field !== '' ? field : null;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

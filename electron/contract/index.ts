@@ -21,9 +21,11 @@ import { bankEvents, bankMethods } from './domains/bank';
 import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
 import { conformanceEvents, conformanceMethods } from './domains/conformance';
 import { tunnelEvents, tunnelMethods } from './domains/tunnel';
-import { ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
+import { badArgument, ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
+import { issuePath, issuesData } from './zod-issues';
 
 export * from './errors';
+export * from './zod-issues';
 export * from './transport';
 export * as schemas from './schemas/all';
 
@@ -117,7 +119,7 @@ export function buildFacade(transport: Transport): ConsoleApi {
     };
   }
   const on = (event: EventName, listener: (payload: unknown) => void) => {
-    if (!isEventName(event)) throw new ConsoleError('BAD_ARGUMENT', `unknown event "${String(event)}"`);
+    if (!isEventName(event)) throw badArgument(`unknown event "${String(event)}"`, 'event');
     return transport.subscribe(event, listener);
   };
   return Object.freeze({ ...api, on }) as unknown as ConsoleApi;
@@ -168,8 +170,7 @@ export function parseArgs<M extends MethodName>(name: M, input: unknown): Method
   const result = methods[name].input.safeParse(input);
   if (result.success) return result.data as MethodArgs<M>;
   const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'argument';
-  throw new ConsoleError('BAD_ARGUMENT', `${name}: ${where}: ${issue?.message ?? 'invalid'}`, {
-    issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
-  });
+  // The whole argument is the field when the issue is about it (not an object, say).
+  const where = (issue && issuePath(issue)) || 'argument';
+  throw badArgument(`${name}: ${where}: ${issue?.message ?? 'invalid'}`, where, issuesData(result.error));
 }

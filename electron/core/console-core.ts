@@ -4,126 +4,44 @@
  * CLI) creates exactly one of these and talks to it only through `handlers`, `dispatch` and
  * `events`.
  */
-import type { Envelope, Handlers, HostKind } from './types';
+import type { Handlers } from '../contract';
+import type { Notice } from '../contract/schemas/app';
+import { TRANSPORT } from '../contract/transport';
+import {
+  createBankEndpoints,
+  createSignedPairs,
+  originRefusedEvent,
+  rebuildCallbackDetail,
+  rebuildingReader,
+} from './bank';
+import { derivedJwksUrl, parseJsonText } from './common';
+import { conformanceHandlers } from './conformance';
+import type { ConsoleCore, CoreDeps, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 import { dispatch } from './dispatch';
+import { createDownloads } from './downloads';
 import { EventHub } from './event-hub';
-import { inspectToken } from './jwt/inspect';
-import { createSandbox, type Sandbox, type SandboxListener } from './sandbox';
-import { openVault, type KeychainBackend, type Vault } from './vault';
+import { inspectToken } from './jwt';
+import { createKeyStore } from './keys';
+import { createSandbox, type Sandbox } from './sandbox';
+import { createComposer, createEnvironmentStore, createServiceClient } from './service';
 import {
   blankEvent,
+  claimProfile,
+  createNotificationRetention,
   exportEvents,
   openEventStore,
+  recoverIfRequested,
+  recoveryWaitLine,
+  requestRecovery,
   type EventReader,
-  type EventStore,
-  type EventStoreOptions,
+  type ProfileClaim,
 } from './store';
-import { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } from './store/owner';
-import { recoverIfRequested, requestRecovery } from './store/recover';
-import { parseJsonText } from './json-text';
-import { createBankEndpoints, type BankEndpoints, type BankListener } from './bank';
-import { rebuildCallbackDetail, rebuildingReader } from './bank/callback-detail';
-import { originRefusedEvent } from './bank/intake';
-import { createKeyStore, type KeyStore } from './keys';
-import { createComposer } from './jwt/compose';
-import { createSignedPairs } from './jwt/signed-pairs';
-import { createNotificationRetention } from './store/notification-retention';
-import {
-  createEnvironmentStore,
-  derivedJwksUrl,
-  createServiceClient,
-  type Composer,
-  type EnvironmentStore,
-  type ServiceClient,
-  type SignedPairs,
-} from './service';
+import { createTunnelService, TunnelError } from './tunnel';
+import { openVault } from './vault';
 import { APP_NAME, APP_VERSION } from './version';
-import type { CoreDeps } from './core-deps';
 import { walkthroughHandlers } from './walkthrough';
-import { createDownloads, type Downloads } from './downloads';
-import { TRANSPORT } from '../contract/transport';
-import type { Notice } from '../contract/schemas/app';
-import { conformanceHandlers } from './conformance';
-import { createTunnelService, TunnelError, type TunnelService } from './tunnel';
-import type { TlsMaterial } from './http/listener';
 
-export interface CoreOptions {
-  dataDir: string;
-  host: HostKind;
-  /** Used for every outgoing HTTP request (JWKS, service); tests and hosts may inject one. */
-  fetch?: typeof fetch;
-  /** DETS_VAULT_PASSPHRASE and the like; defaults to process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Stand-in keychain for tests that are not about the keychain; the real one otherwise. */
-  keychain?: KeychainBackend;
-  /** --service-jwks-url: where the bank endpoints fetch the service's keys (else the active environment's). */
-  serviceJwksUrl?: string;
-  /** --public-url: the URL the service reaches the bank endpoints at, for this run (issue 14). */
-  publicUrl?: string;
-  /**
-   * Bench/test hook only, never set by a host: opens the event store in place of
-   * openEventStore (the bench's "recording off" bank, test/bench/servers/bank.ts, passes a store
-   * whose append stores nothing, to measure what recording costs /user_auth; issue 12).
-   */
-  eventStore?: (options: EventStoreOptions) => Promise<EventStore>;
-  /**
-   * The long-running owner this core is (DESIGN.md "Storage": one owner per profile): it claims
-   * the profile before anything opens the database. The desktop app is one by its host; `serve`
-   * and `sandbox` say so. One-shot CLI commands leave it unset and claim nothing.
-   */
-  owner?: Exclude<ClaimRole, 'store recover'>;
-  /** Where start-up says what it waits for and what a recovery did (stderr by default). */
-  log?: (line: string) => void;
-  /** Ends a wait for a running `store recover` (the host is being stopped). */
-  stopWaiting?: AbortSignal;
-}
-
-export interface ListenerUrls {
-  bank?: string;
-  sandbox?: string;
-}
-
-export interface ConsoleCore {
-  readonly handlers: Handlers;
-  readonly events: EventHub;
-  readonly options: CoreOptions;
-  dispatch(method: unknown, input: unknown): Promise<Envelope<unknown>>;
-  /** Hosts report the listeners they started, for `app.info`. */
-  setListeners(urls: ListenerUrls): void;
-  /** The sandbox, loaded on first use (a damaged state file rejects with STATE_DAMAGED). */
-  sandbox(): Promise<Sandbox>;
-  /** Starts the sandbox listener and records its URL. */
-  listenSandbox(options: { host: string; port: number }): Promise<SandboxListener>;
-  /** Core services, built on first use (a CLI command that needs no key never touches the vault). */
-  readonly services: CoreServices;
-  /** The event store, opened on first use. */
-  store(): Promise<EventStore>;
-  /** The bank endpoints, built on first use. */
-  bank(): Promise<BankEndpoints>;
-  /** One-time downloads the hosts serve (customers with their secret keys). */
-  readonly downloads: Downloads;
-  /** Starts the bank endpoints listener (HTTPS given `tls`) and records its URL. */
-  listenBank(options: { host: string; port: number; tls?: TlsMaterial }): Promise<BankListener>;
-  /** The public URL, the tunnel and the reachability probe (issue 14). */
-  readonly tunnel: TunnelService;
-  /**
-   * Keeps a notice for the page until its first call (dispatch), when it is emitted as
-   * app.noticed: what happened before any page listened (a listener's fallback port, the outcome
-   * of a recovery asked for from the header) is delivered once, not lost. The app shell subscribes
-   * to app.noticed in the same effect pass that makes its first call, so it is listening by then.
-   */
-  holdNotice(notice: Notice): void;
-  close(): Promise<void>;
-}
-
-export interface CoreServices {
-  vault(): Vault;
-  keys(): KeyStore;
-  environments(): EnvironmentStore;
-  pairs(): SignedPairs;
-  composer(): Composer;
-  service(): ServiceClient;
-}
+export type { ConsoleCore, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 
 /** How often the notification retention is applied again while the console runs. */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;

@@ -1,13 +1,14 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { useSyncExternalStore } from 'react';
+import { hashPageId, useHash, type PageId } from './navigation';
 
 /**
  * The pages, in nav order. Nav, routing and the page title all read this table, so a new page
- * (Walkthrough, Keys, Composer, Callbacks, Notifications, Sandbox, Conformance) is one entry here
- * plus its folder under features/.
+ * (Walkthrough, Keys, Composer, Callbacks, Notifications, Sandbox, Conformance) is one entry here,
+ * its id in navigation.ts's PageId, plus its folder under features/. Pages never import this
+ * table (it imports them): they navigate with navigation.ts.
  */
 export interface PageDef {
-  id: string;
+  id: PageId;
   label: string;
   /** One line under the page title and in the nav tooltip. */
   summary: string;
@@ -157,31 +158,8 @@ export const PAGES: readonly PageDef[] = [
 
 export const DEFAULT_PAGE = PAGES[0]!;
 
-/** Hash routing (`#/inspector`): works the same from `app://console/` and from the loopback host. */
-export function pageHref(page: PageDef): string {
-  return `#/${page.id}`;
-}
-
-function pageFromHash(hash: string): PageDef {
-  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
-  return PAGES.find((p) => p.id === id) ?? DEFAULT_PAGE;
-}
-
-function subscribeHash(onChange: () => void) {
-  window.addEventListener('hashchange', onChange);
-  return () => window.removeEventListener('hashchange', onChange);
-}
-
-/** The location hash, live (`#/reference/4.4`). */
-export function useHash(): string {
-  return useSyncExternalStore(subscribeHash, () => window.location.hash);
-}
-
+/** The page the location hash names, live; the first page for an empty or unknown hash. */
 export function useCurrentPage(): PageDef {
-  return pageFromHash(useHash());
-}
-
-export function navigateTo(page: PageDef): void {
-  if (pageFromHash(window.location.hash).id !== page.id || window.location.hash === '')
-    window.location.hash = pageHref(page);
+  const id = hashPageId(useHash());
+  return PAGES.find((p) => p.id === id) ?? DEFAULT_PAGE;
 }

@@ -13,7 +13,8 @@ import { ThemeSwitch } from './theme';
 import { PageErrorBoundary } from './error-boundary';
 import { useAppLiveUpdates } from './live-updates';
 import { appKeys } from './query-keys';
-import { PAGES, pageHref, useCurrentPage } from './routes';
+import { pageHref } from './navigation';
+import { PAGES, useCurrentPage } from './routes';
 import { MOD_KEY_LABEL, useGlobalShortcuts } from './shortcuts';
 
 const MAX_NOTICES = 50;
@@ -75,7 +76,7 @@ export function Shell() {
           {PAGES.map((p) => (
             <li key={p.id}>
               <a
-                href={pageHref(p)}
+                href={pageHref(p.id)}
                 className="sidenav-link"
                 aria-current={p.id === page.id ? 'page' : undefined}
                 title={p.summary}

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PAGES, navigateTo } from './routes';
+import { navigate } from './navigation';
 import { useUiStore } from './ui-store';
 
 function isEditable(target: EventTarget | null): boolean {
@@ -18,8 +18,7 @@ export function useGlobalShortcuts(): void {
       const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !isEditable(e.target);
       if (!modK && !slash) return;
       e.preventDefault();
-      const inspector = PAGES.find((p) => p.id === 'inspector');
-      if (inspector) navigateTo(inspector);
+      navigate('inspector');
       useUiStore.getState().requestFocus('token-input');
     };
     window.addEventListener('keydown', onKey);

@@ -6,7 +6,7 @@
  */
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignedPairs } from '../../electron/core/jwt/signed-pairs';
+import { createSignedPairs } from '../../electron/core/bank/signed-pairs';
 import { runBuiltCli } from './helpers';
 import { runCaptured, tempDataDirs, type Run } from './support/cli-run';
 

@@ -39,7 +39,35 @@ describe('layer boundaries', () => {
     ['electron/preload/x.ts', "import { buildFacade } from '../contract';"],
     ['electron/headless/x.ts', "import { a } from '../core/dispatch';"],
     ['renderer/x.ts', "import { buildFacade } from '../electron/contract';"],
+    ['electron/core/common/x.ts', "import { a } from './files';"],
+    ['electron/core/common/x.ts', "import { a } from '../../contract/errors';"],
+    ['electron/core/jwt/x.ts', "import { a } from '../common';"],
+    ['electron/core/keys/x.ts', "import { a } from '../jwt';"],
+    ['electron/core/bank/x.ts', "import { a } from '../store';"],
+    ['electron/core/service/x.ts', "import type { a } from '../bank';"],
+    ['electron/core/walkthrough/x.ts', "import type { a } from '../core-types';"],
+    ['electron/core/sandbox/x.ts', "import { a } from '../../contract/schemas/sandbox';"],
+    ['electron/core/x.ts', "import { a } from './bank';"],
   ])('%s may %s', async (file, source) => {
     expect(await refusals(file, `${source}\nexport const x = 1;\n`)).toEqual([]);
+  });
+
+  // Layers inside the core (issue 25 item 3): each case names the rule that must refuse it, so a
+  // refusal by some other rule does not count.
+  it.each([
+    ['electron/core/common/x.ts', "import { a } from '../jwt';", 'core/common imports no domain'],
+    ['electron/core/common/x.ts', "import { a } from '../event-hub';", 'core/common imports no domain'],
+    ['electron/core/jwt/x.ts', "import { a } from '../service';", 'never imports a feature'],
+    ['electron/core/store/x.ts', "import { a } from '../sandbox';", 'never imports a feature'],
+    ['electron/core/keys/x.ts', "import type { a } from '../bank';", 'never imports a feature'],
+    ['electron/core/http/x.ts', "import type { a } from '../core-types';", 'never imports a feature'],
+    ['electron/core/bank/x.ts', "import { a } from '../jwt/rsa';", 'through its barrel'],
+    ['electron/core/bank/x.ts', "export { a } from '../http/budget';", 'through its barrel'],
+    ['electron/core/walkthrough/x.ts', "import type { a } from '../console-core';", 'composition root'],
+    ['electron/core/conformance/x.ts', "import { a } from '../dispatch';", 'composition root'],
+    ['electron/core/x.ts', "import { a } from './bank/bank';", 'through its barrel'],
+  ])('%s may not %s (%s)', async (file, source, rule) => {
+    const messages = await refusals(file, `${source}\nexport const x = 1;\n`);
+    expect(messages.some((m) => m.includes(rule))).toBe(true);
   });
 });

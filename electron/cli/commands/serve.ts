@@ -18,6 +18,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { ConsoleError } from '../../contract';
 import { PublicUrl } from '../../contract/schemas/tunnel';
+import { firstIssueMessage } from '../../contract/zod-issues';
 import {
   loadTlsFiles,
   parseTunnelTarget,
@@ -167,7 +168,7 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
 function publicUrlFlag(value: string): string {
   const checked = PublicUrl.safeParse(value);
   if (!checked.success) {
-    throw new UsageError(`--public-url: "${value}" ${checked.error.issues[0]?.message ?? 'is not a URL'}`);
+    throw new UsageError(`--public-url: "${value}" ${firstIssueMessage(checked.error, 'is not a URL')}`);
   }
   return checked.data;
 }

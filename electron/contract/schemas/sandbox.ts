@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Guid } from './ids';
 import { HttpCut } from './events';
 
 /** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
@@ -13,10 +14,6 @@ export const PublicJwk = z.looseObject({
 export type PublicJwk = z.infer<typeof PublicJwk>;
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const Guid = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
-
 export const RegisteredJwk = z.object({
   jwk_guid: z.string(),
   jwk: PublicJwk,
@@ -94,6 +91,13 @@ export const Trace = z.object({
   steps: z.array(TraceStep),
 });
 export type Trace = z.infer<typeof Trace>;
+
+/**
+ * The longest lifetime (exp - iat) the sandbox accepts for a bank JWT by default (DESIGN.md
+ * "Sandbox service": at most 1 hour); its `max_lifetime_seconds` setting starts here, and the
+ * composer and the inspector (core and page) warn past it. Written once.
+ */
+export const MAX_BANK_JWT_LIFETIME_SECONDS = 3600;
 
 export const SandboxSettings = z.object({
   /** Longest accepted bank JWT lifetime, exp - iat (DESIGN.md: at most 1 hour). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Guid } from './ids';
 import { InspectReport } from './inspector';
 import { KeyBits, Kid } from './keys';
 import { PublicUrl } from './tunnel';
@@ -15,10 +16,6 @@ export const ShownUrl = Url.refine((value) => !/^https?:\/\/[^/]*@/i.test(value)
 const BaseUrl = ShownUrl.refine((value) => !/[?#]/.test(value), {
   error: 'must not have a query (?…) or fragment (#…): paths like /api/v1/… are appended to it',
 });
-const Guid = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
-
 /** Where the console talks to the service: the built-in sandbox or a real environment. */
 export const Environment = z.object({
   id: z.string(),

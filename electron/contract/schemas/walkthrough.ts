@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Guid } from './ids';
 import { InspectReport } from './inspector';
 import { ProbeResult, PublicUrlSource } from './tunnel';
 
@@ -149,10 +150,6 @@ export const WalkthroughTarget = z.object({
   /** An environment id; default the active environment. */
   env_id: z.string().min(1).max(100).optional(),
 });
-
-const Guid = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID');
 
 export const RunStepInput = WalkthroughTarget.extend({
   step: StepId,

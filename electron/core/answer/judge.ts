@@ -23,9 +23,6 @@
  * secret `key` is never quoted in a detail or warning.
  */
 import type { Check } from '../../contract/schemas/inspector';
-import { isJsonContentType } from '../http/body';
-import { budgetDetail, overBudget } from '../http/budget';
-import type { ExchangeResult } from '../http/exchange';
 import {
   describeValue,
   externalIdLength,
@@ -35,6 +32,7 @@ import {
   type Finding,
 } from './fields';
 import { ANSWER_TITLES, answerCheck, type AnswerCheckId } from './titles';
+import { budgetDetail, type ExchangeResult, isJsonContentType, overBudget } from '../http';
 
 /** The callbacks a bank offers (spec 4.2). */
 export type AnswerRoute = '/user_auth' | '/key' | '/external_id';

@@ -4,9 +4,9 @@
  * ids and words as a callback's answer (judge.ts); a notification has no token and no body rules.
  */
 import type { Check } from '../../contract/schemas/inspector';
-import { budgetDetail, overBudget } from '../http/budget';
 import type { Answer } from './judge';
 import { answerCheck } from './titles';
+import { budgetDetail, overBudget } from '../http';
 
 /**
  * @example

@@ -27,10 +27,6 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { ServiceJwksSetting, type Customer, type CustomerView } from '../../contract/schemas/bank';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
-import { readBody } from '../http/body';
-import { exchange } from '../http/exchange';
-import { HttpError } from '../http/http-error';
-import { originRefusal, refusedRequest } from '../http/origin';
 import { blankEvent, type NewEvent } from '../store';
 import { createCustomerDirectory, parseCustomers, toView } from './customers';
 import { CALLBACK_BUDGET_MS, forwardRequest, type ForwardOutcome } from './forward';
@@ -38,7 +34,6 @@ import { JwksClient, type JwksState } from '../jwt';
 import { answerOfExchange, judgeNotificationAnswer, type AnswerRoute } from '../answer';
 import { judgeCallback } from './callback-verdict';
 import { rebuildCallbackDetail, recordVerdict } from './callback-detail';
-import { startServer, type ClientErrorInfo, type RunningServer } from '../http/listener';
 import { checkBehaviours, checkNotifyPrefix, createSettingsStore, type BehavioursValue } from './settings';
 import {
   KID_WAIT_MS,
@@ -50,6 +45,16 @@ import {
 } from './intake';
 import type { BankEndpoints, BankOptions } from './types';
 import { verifySessionToken, type Verdict } from './verify';
+import {
+  type ClientErrorInfo,
+  exchange,
+  HttpError,
+  originRefusal,
+  readBody,
+  refusedRequest,
+  type RunningServer,
+  startServer,
+} from '../http';
 
 type CallbackPath = '/user_auth' | '/key' | '/external_id';
 const CALLBACK_PATHS: readonly string[] = ['/user_auth', '/key', '/external_id'];

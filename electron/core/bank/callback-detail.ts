@@ -41,8 +41,8 @@ import {
   notCheckedWithout,
   type DecodedToken,
 } from '../jwt';
-import { BUDGET_CHECK_ID, budgetDetail } from '../http/budget';
 import { BANK_CHECK_IDS, SESSION_HEADER } from './verify';
+import { BUDGET_CHECK_ID, budgetDetail } from '../http';
 
 /** What a callback event stores of its verdict in `data`, beside the summary's failed_check. */
 export interface RecordedVerdict {

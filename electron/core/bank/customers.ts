@@ -17,9 +17,9 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { CustomerView } from '../../contract/schemas/bank';
 import { Customer } from '../../contract/schemas/bank';
-import { isBlankClaim } from '../jwt/policy';
-import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import { describeIssues, ensurePrivateDir, serializer, writeFileAtomic } from '../common';
 import type { SecretSealer } from '../vault';
+import { isBlankClaim } from '../jwt';
 
 export const CUSTOMERS_FILE = 'customers.json';
 
@@ -37,20 +37,6 @@ export function keyHint(key: string): string {
 export function toView(c: Customer): z.output<typeof CustomerView> {
   const { key, ...rest } = c;
   return { ...rest, key_hint: keyHint(key) };
-}
-
-/** The first problem of a zod error, as "customers[2].external_id: …". */
-function describeIssues(error: z.ZodError, prefix: string): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => {
-      const where = i.path.reduce<string>(
-        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}${acc ? '.' : ''}${String(p)}`),
-        prefix,
-      );
-      return `${where}: ${i.message}`;
-    })
-    .join('; ');
 }
 
 /**
@@ -80,7 +66,11 @@ export function parseCustomers(value: unknown): Customer[] {
     );
   }
   const parsed = z.array(Customer).safeParse(value);
-  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customers'));
+  if (!parsed.success)
+    throw new ConsoleError(
+      'BAD_ARGUMENT',
+      describeIssues(parsed.error, { max: 5, prefix: 'customers', brackets: true }),
+    );
   const seen = new Map<string, number>();
   parsed.data.forEach((c, i) => {
     refuseBlankIdentity(c, `customers[${i}]`);
@@ -98,7 +88,11 @@ export function parseCustomers(value: unknown): Customer[] {
 
 export function parseCustomer(value: unknown): Customer {
   const parsed = Customer.safeParse(value);
-  if (!parsed.success) throw new ConsoleError('BAD_ARGUMENT', describeIssues(parsed.error, 'customer'));
+  if (!parsed.success)
+    throw new ConsoleError(
+      'BAD_ARGUMENT',
+      describeIssues(parsed.error, { max: 5, prefix: 'customer', brackets: true }),
+    );
   refuseBlankIdentity(parsed.data, 'customer');
   return parsed.data;
 }
@@ -184,7 +178,8 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
       throw damaged('is not JSON');
     }
     const parsed = CustomersFile.safeParse(value);
-    if (!parsed.success) throw damaged(`is not a customers file (${describeIssues(parsed.error, '')})`);
+    if (!parsed.success)
+      throw damaged(`is not a customers file (${describeIssues(parsed.error, { max: 5, brackets: true })})`);
     if (parsed.data.customers.length === 0) return;
     const sealer = await getSealer();
     if (typeof sealer === 'string') {

@@ -7,9 +7,9 @@
  * token that passes, 401 for one that fails, within the 1 s budget.
  */
 import type { Check } from '../../contract/schemas/inspector';
-import { exchange, type ExchangeResult } from '../http/exchange';
+import { exchange, type ExchangeResult } from '../http';
+export { CALLBACK_BUDGET_MS } from '../http';
 
-export { CALLBACK_BUDGET_MS } from '../http/budget';
 /** How long the console waits for the backend at all (the verdict flags anything over budget). */
 export const FORWARD_GIVE_UP_MS = 10_000;
 

@@ -8,8 +8,9 @@
  * listener's limits, any bytes). Nothing here throws on it; each refusal says what is wrong.
  */
 import type { IncomingMessage } from 'node:http';
+import { GUID_PATTERN } from '../common';
 import { blankEvent, type NewEvent } from '../store';
-import { ORIGIN_CHECK_ID, type RefusedRequest } from '../http/origin';
+import { ORIGIN_CHECK_ID, type RefusedRequest } from '../http';
 
 /**
  * A callback waiting for a JWKS fetch is answered by 900 ms after it arrived at the latest
@@ -46,7 +47,6 @@ export function recordHeaders(raw: IncomingMessage['headers']): Record<string, s
   return out;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHAPE = '{"transaction_id": "<uuid>"}';
 
 /** A notification body judged: its transaction_id, or what is wrong with it (and what it carried). */
@@ -90,7 +90,7 @@ export function judgeNotificationBody(bytes: Buffer): NotificationBody {
   if (!Object.hasOwn(raw, 'transaction_id')) return bad('the body has no transaction_id (spec 2.7)');
   if (typeof raw.transaction_id !== 'string')
     return bad('transaction_id is not a string (spec 2.7: a UUID string)');
-  if (!UUID.test(raw.transaction_id)) {
+  if (!GUID_PATTERN.test(raw.transaction_id)) {
     const shown = raw.transaction_id.slice(0, 100);
     return bad(`transaction_id ${JSON.stringify(shown)} is not a UUID (spec 2.7)`, shown);
   }

@@ -18,7 +18,7 @@ import {
   NotifyRoute,
   ServiceJwksSetting,
 } from '../../contract/schemas/bank';
-import { ensurePrivateDir, serializer, writeFileAtomic } from '../keys/atomic-file';
+import { ensurePrivateDir, serializer, writeFileAtomic } from '../common';
 
 export const SETTINGS_FILE = 'settings.json';
 /** Spec 4.3. */

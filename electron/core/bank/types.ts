@@ -10,10 +10,18 @@ import type {
 } from '../../contract/schemas/bank';
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
-import type { TlsMaterial } from '../http/listener';
-import type { SignedPairs } from '../service/types';
 import type { EventStore } from '../store';
 import type { Vault } from '../vault';
+import type { TlsMaterial } from '../http';
+
+/** obj/sub pairs the console signed, so the bank endpoints can check a callback's sub (DESIGN.md). */
+export interface SignedPairs {
+  record(obj: string, sub: string, atMs?: number): Promise<void>;
+  /** Subs signed for `obj` within the last `withinSeconds` (default one hour), newest first. */
+  subsFor(obj: string, withinSeconds?: number): Promise<string[]>;
+  /** Gives back the profile database handle it holds (a later use opens it again). */
+  close?(): Promise<void>;
+}
 
 export interface BankListener {
   url: string;

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConsoleError } from '../../contract/errors';
 import type { CaseResult, ConformanceProgress, ConformanceReport } from '../../contract/schemas/conformance';
-import type { Handlers } from '../types';
-import type { CoreDeps } from '../core-deps';
+import type { Handlers } from '../../contract';
+import type { CoreDeps } from '../core-types';
 import type { conformanceMethods } from '../../contract/domains/conformance';
 import { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 import { junitFile, reportFile } from './report';
@@ -26,7 +26,6 @@ export {
 export { runSelfCheck, selfCheckCustomer } from './self-check';
 export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
 export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
-export { JWKS_PATH } from '../service/environments';
 export { planCases } from './plan';
 
 /** "JWKS port 7303 is in use…": a listen error a person can act on. */

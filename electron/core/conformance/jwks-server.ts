@@ -7,10 +7,9 @@
  * Threat model: loopback only; it serves public keys and nothing else (GET/HEAD of one path).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../http/respond';
-import { startServer } from '../http/listener';
-import { derivedJwksUrl, JWKS_PATH } from '../service/environments';
-import type { PublishedJwk } from '../sandbox/signing-keys';
+import { derivedJwksUrl, JWKS_PATH } from '../common';
+import { sendJson, startServer } from '../http';
+import type { PublishedJwk } from '../sandbox';
 
 export const DEFAULT_JWKS_PORT = 7303;
 export const JWKS_HOST = '127.0.0.1';

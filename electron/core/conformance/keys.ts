@@ -10,9 +10,8 @@
  */
 import { createHmac, generateKeyPair, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { decodeCompact, SERVICE_ALG, SIGN_IN_FLOW } from '../jwt';
-import { publicRsaJwk } from '../jwt/rsa';
-import type { PublishedJwk } from '../sandbox/signing-keys';
+import { decodeCompact, publicRsaJwk, SERVICE_ALG, SIGN_IN_FLOW } from '../jwt';
+import type { PublishedJwk } from '../sandbox';
 
 const generateRsa = promisify(generateKeyPair);
 

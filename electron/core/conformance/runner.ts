@@ -21,8 +21,6 @@ import type {
   ConformanceReport,
 } from '../../contract/schemas/conformance';
 import { answerOfExchange, judgeAnswer, type AnswerVerdict } from '../answer';
-import { CALLBACK_BUDGET_MS, overBudget } from '../http/budget';
-import { exchange, type ExchangeResult } from '../http/exchange';
 import { equalsJudge, keySetFromJwks, LEEWAY_SECONDS, verifyToken, type EngineVerdict } from '../jwt';
 import { APP_NAME, APP_VERSION } from '../version';
 import { startJwksServer, type JwksServer } from './jwks-server';
@@ -36,6 +34,7 @@ import {
   type RunnerKey,
 } from './keys';
 import { planCases, type NegativeKind, type PlannedCase, type RouteName } from './plan';
+import { CALLBACK_BUDGET_MS, exchange, type ExchangeResult, overBudget } from '../http';
 
 /** Spec 4.2 / 8: each callback must answer within 1 second (the one rule: http/budget.ts). */
 export const BUDGET_MS = CALLBACK_BUDGET_MS;

@@ -11,9 +11,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../contract/schemas/conformance';
-import { createBankEndpoints } from '../bank';
+import { createBankEndpoints, createSignedPairs } from '../bank';
 import { EventHub } from '../event-hub';
-import { createSignedPairs } from '../jwt/signed-pairs';
 import { openEventStore } from '../store';
 import { startConformance, type RunHooks, type RunnerOptions } from './runner';
 

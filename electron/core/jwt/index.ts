@@ -91,3 +91,7 @@ export {
   type TimeClaimName,
 } from './time';
 export { inspectToken, type InspectDeps } from './inspect';
+export { objHints } from './obj-hints';
+export { describeType, isBlankClaim, MAX_BANK_JWT_LIFETIME_SECONDS } from './policy';
+export { publicRsaJwk } from './rsa';
+export { jwkMemberProblem } from './jwk-members';

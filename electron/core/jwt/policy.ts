@@ -22,12 +22,8 @@ export const SERVICE_ALG: AllowedAlg = 'RS256';
 /** Clock skew tolerated on exp, iat and nbf, in seconds (DESIGN.md "Bank endpoints"). */
 export const LEEWAY_SECONDS = 60;
 
-/**
- * The longest lifetime (exp - iat) the sandbox accepts for a bank JWT by default (DESIGN.md
- * "Sandbox service": at most 1 hour); its `max_lifetime_seconds` setting starts here, and the
- * composer and the inspector warn past it. Written once.
- */
-export const MAX_BANK_JWT_LIFETIME_SECONDS = 3600;
+/** The sandbox's default bank JWT lifetime limit (written once, in the contract: the pages warn past it too). */
+export { MAX_BANK_JWT_LIFETIME_SECONDS } from '../../contract/schemas/sandbox';
 
 /** Spec 2.4: flow is a constant, always sign-in. */
 export const SIGN_IN_FLOW = 'sign-in';

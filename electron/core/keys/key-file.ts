@@ -4,7 +4,7 @@
  * it is a secret in clear; the sealed blobs are useless without the vault key.
  *
  * Failure model: the file is the only copy of the bank's keys, so it is never half-written
- * (atomic-file.ts) and never thrown away. A file that cannot be read, parsed or validated is
+ * (common/files.ts) and never thrown away. A file that cannot be read, parsed or validated is
  * STATE_DAMAGED naming the file and is left byte for byte as it was: the store reads it before
  * every change and writes nothing after a failed read.
  */
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { Kid, KeyStatus, SigningAlg, SpecJwk } from '../../contract/schemas/keys';
-import { ensurePrivateDir, writeFileAtomic } from './atomic-file';
+import { describeIssues, ensurePrivateDir, writeFileAtomic } from '../common';
 
 export const KEYS_DIR = 'keys';
 export const KEYS_FILE = 'keys.json';
@@ -92,12 +92,8 @@ export class KeyFile {
     }
     const parsed = KeysDocument.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => {
-        const where = i.path.map(String).join('.');
-        return where ? `${where}: ${i.message}` : i.message;
-      });
-      const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : '';
-      throw damaged(this.file, `does not have the expected shape (${issues.join('; ')}${more})`);
+      const issues = describeIssues(parsed.error, { max: 3, countRest: true });
+      throw damaged(this.file, `does not have the expected shape (${issues})`);
     }
     return parsed.data.keys;
   }

@@ -35,13 +35,13 @@ import {
   type UpdateKeyInput,
   SigningAlg as SigningAlgSchema,
 } from '../../contract/schemas/keys';
-import type { SecretSealer } from '../vault/sealer';
-import { serializer } from './atomic-file';
+import { fieldProblem, firstIssueMessage, serializer } from '../common';
 import { daysUntil, isExpired } from './expiry';
 import { KeyFile, type StoredKey } from './key-file';
-import { publicRsaJwk, rsaRuleProblem } from '../jwt/rsa';
 import { readPrivateKey, type RsaPublicParts } from './private-key';
 import type { KeyStore, KeyStoreOptions } from './types';
+import type { SecretSealer } from '../vault';
+import { publicRsaJwk, rsaRuleProblem } from '../jwt';
 
 /** Binds a sealed private key to its kid: a blob moved onto another kid does not open. */
 export const aadFor = (kid: string) => `signing-key:${kid}`;
@@ -60,11 +60,6 @@ const WEBCRYPTO_ALG: Record<SigningAlg, webcrypto.RsaHashedImportParams> = {
 };
 
 const quote = (s: string) => JSON.stringify(s);
-
-/** A bad argument the schema cannot see (an expiry in the past), named like the schema's own. */
-function badArgument(field: string, message: string): ConsoleError {
-  return new ConsoleError('BAD_ARGUMENT', `${field}: ${message}`, { issues: [{ path: [field], message }] });
-}
 
 /** The spec's JWK (2.1): exactly alg, e, kid, kty, n, use, in that order. */
 export function specJwk(parts: RsaPublicParts, kid: string, alg: SigningAlg): SpecJwk {
@@ -141,7 +136,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
 
   function checkExpiresAhead(expires: string | null | undefined): void {
     if (expires && isExpired(expires, now())) {
-      throw badArgument(
+      throw fieldProblem(
         'expires',
         `${expires} is in the past: give the last day the key may sign, today or later`,
       );
@@ -151,7 +146,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   function checkKidFree(keys: StoredKey[], kid: string): void {
     // Callers inside the core (rotation) skip the contract's validation: check the kid here too.
     const valid = Kid.safeParse(kid);
-    if (!valid.success) throw badArgument('kid', valid.error.issues[0]?.message ?? 'not a valid kid');
+    if (!valid.success) throw fieldProblem('kid', firstIssueMessage(valid.error, 'not a valid kid'));
     if (keys.some((k) => k.kid === kid)) {
       throw new ConsoleError('CONFLICT', `a key with kid ${quote(kid)} already exists: choose another kid`, {
         kid,
@@ -229,7 +224,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       const kid = input.kid ?? randomUUID();
       // Core callers (rotation, walkthrough) skip the contract's schema: the key rules hold anyway.
       const problem = rsaRuleProblem(bits, GENERATED_EXPONENT);
-      if (problem !== null) throw badArgument('bits', problem);
+      if (problem !== null) throw fieldProblem('bits', problem);
       checkExpiresAhead(input.expires);
       checkKidFree(await file.read(), kid); // before seconds of key generation; again when adding
       const sealer = await vault.sealer(); // a locked or missing vault fails before any work
@@ -359,7 +354,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     },
 
     async delete(input) {
-      if (input.confirm !== true) throw badArgument('confirm', 'confirm must be true');
+      if (input.confirm !== true) throw fieldProblem('confirm', 'confirm must be true');
       await exclusive(async () => {
         const keys = await file.read();
         find(keys, input.kid);

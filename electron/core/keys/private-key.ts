@@ -18,8 +18,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { ConsoleError } from '../../contract/errors';
-import { jwkMemberProblem } from '../jwt/jwk-members';
-import { rsaKeyObjectProblem } from '../jwt/rsa';
+import { jwkMemberProblem, rsaKeyObjectProblem } from '../jwt';
 
 export type PrivateKeySource = 'pkcs8' | 'pkcs1' | 'jwk';
 

@@ -17,9 +17,9 @@ import type {
   Trace,
 } from '../../contract/schemas/sandbox';
 import { NotifyInput, OnboardInput, UpdateCounterpartyInput } from '../../contract/schemas/sandbox';
+import { invalidArgument } from '../common';
 import type { EventHub } from '../event-hub';
 import { SIGN_IN_FLOW } from '../jwt';
-import type { SecretSealer } from '../vault/sealer';
 import { BankJwtVerifier } from './bank-jwt';
 import { badRequest, unauthorized } from './errors';
 import { newGuid, parseGuid } from './guid';
@@ -31,7 +31,7 @@ import { runSignIn } from './sign-in-flow';
 import { SigningKeys } from './signing-keys';
 import { StateStore } from './state-store';
 import { TraceLog } from './trace-log';
-import { describeZodError } from './validation';
+import type { SecretSealer } from '../vault';
 
 export interface EngineOptions {
   dataDir: string;
@@ -197,7 +197,7 @@ export class SandboxEngine {
   /** Onboarding stand-in: a counterparty with its initial public JWK and bank URLs. */
   async onboard(input: unknown): Promise<{ counterparty_guid: string; jwk_guid: string }> {
     const parsed = OnboardInput.safeParse(input);
-    if (!parsed.success) throw describeZodError(parsed.error, 'onboarding');
+    if (!parsed.success) throw invalidArgument(parsed.error, 'onboarding');
     const data = parsed.data;
     const jwk = await checkRegistrableJwk(data.jwk, 'jwk');
     const counterpartyGuid = data.counterparty_guid?.toLowerCase() ?? newGuid();
@@ -219,7 +219,7 @@ export class SandboxEngine {
 
   async updateCounterparty(input: unknown): Promise<Counterparty> {
     const parsed = UpdateCounterpartyInput.safeParse(input);
-    if (!parsed.success) throw describeZodError(parsed.error, 'counterparty update');
+    if (!parsed.success) throw invalidArgument(parsed.error, 'counterparty update');
     const cp = this.registry.require(parsed.data.counterparty_guid.toLowerCase());
     this.registry.updateUrls(cp, parsed.data);
     await this.commit('counterparties', this.store.saveCounterparty(cp));
@@ -252,7 +252,7 @@ export class SandboxEngine {
 
   async notify(input: unknown): Promise<NotifyResult> {
     const parsed = NotifyInput.safeParse(input);
-    if (!parsed.success) throw describeZodError(parsed.error, 'notification');
+    if (!parsed.success) throw invalidArgument(parsed.error, 'notification');
     const cp = this.registry.require(parsed.data.counterparty_guid.toLowerCase());
     const result = await runNotify({ settings: () => this.settings, now: this.now }, cp, parsed.data);
     await this.record(result.trace);

@@ -5,7 +5,7 @@
  * "Sandbox service"). HTTP-level refusals (413, 415, malformed JSON, 405) come as HttpErrors.
  */
 import { ConsoleError, type ErrorCode } from '../../contract/errors';
-import { HttpError } from '../http/http-error';
+import { HttpError } from '../http';
 
 export type WireCode =
   | 'unauthorized'

@@ -4,13 +4,8 @@
  * an upper-case GUID from a bank's configuration finds the same counterparty.
  */
 import { randomUUID } from 'node:crypto';
+import { isGuid } from '../common';
 import { badRequest } from './errors';
-
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-export function isGuid(value: unknown): value is string {
-  return typeof value === 'string' && GUID.test(value);
-}
 
 /**
  * The canonical (lower-case) GUID, or a BAD_ARGUMENT error naming the parameter.

@@ -1,2 +1,3 @@
 export type { Sandbox, SandboxListener, SandboxOptions } from './types';
 export { createSandbox } from './sandbox';
+export type { PublishedJwk } from './signing-keys';

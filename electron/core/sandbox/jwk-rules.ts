@@ -8,10 +8,15 @@
  */
 import { importJWK, type JWK } from 'jose';
 import type { PublicJwk } from '../../contract/schemas/sandbox';
-import { ALLOWED_ALGS, judgeAlg, privateMembers, SERVICE_ALG } from '../jwt';
-import { jwkMemberProblem } from '../jwt/jwk-members';
-import { describeType } from '../jwt/policy';
-import { rsaJwkProblem } from '../jwt/rsa';
+import {
+  ALLOWED_ALGS,
+  describeType,
+  judgeAlg,
+  jwkMemberProblem,
+  privateMembers,
+  rsaJwkProblem,
+  SERVICE_ALG,
+} from '../jwt';
 import { badRequest } from './errors';
 
 /**

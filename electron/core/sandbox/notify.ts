@@ -12,11 +12,11 @@ import type {
   NotifyResult,
   SandboxSettings,
 } from '../../contract/schemas/sandbox';
-import { exchange } from '../http/exchange';
 import { badRequest } from './errors';
 import { GIVE_UP_MS, joinUrl } from './sign-in-flow';
 import { traceBody, traceHeaders, TraceBuilder } from './trace';
 import { userAgent } from './user-agent';
+import { exchange } from '../http';
 
 export interface NotifyDeps {
   settings: () => SandboxSettings;

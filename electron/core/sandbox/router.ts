@@ -6,10 +6,8 @@
  * error body (errors.ts); nothing a client sends can crash the server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { discardBody, readJsonBody } from '../http/body';
-import { HttpError } from '../http/http-error';
-import { sendJson } from '../http/respond';
 import { toWireError } from './errors';
+import { discardBody, HttpError, readJsonBody, sendJson } from '../http';
 
 export interface RouteContext {
   req: IncomingMessage;

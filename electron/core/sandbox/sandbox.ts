@@ -7,12 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlRoutes } from './control-routes';
 import { SandboxEngine } from './engine';
 import { Router } from './router';
-import { startServer, type RunningServer } from '../http/listener';
-import { originRefusal, refusedRequest } from '../http/origin';
-import { sendJson } from '../http/respond';
 import { serviceRoutes } from './service-routes';
 import { maskSignInResult } from './trace';
 import type { Sandbox, SandboxListener, SandboxOptions } from './types';
+import { originRefusal, refusedRequest, type RunningServer, sendJson, startServer } from '../http';
 
 /**
  * Loads the sandbox for a profile. Rejects with ConsoleError STATE_DAMAGED when the state file

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { SandboxEngine } from './engine';
 import type { Route } from './router';
-import { JWKS_PATH } from '../service/environments';
+import { JWKS_PATH } from '../common';
 
 /** The CX-Authorization header (spec 2.4, 5), undefined when absent. */
 export function cxAuthorization(req: IncomingMessage): string | undefined {

@@ -1,8 +1,8 @@
 /** The sandbox's settings: defaults, and validated partial updates. */
 import { SandboxSettings } from '../../contract/schemas/sandbox';
-import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt/policy';
 import { badRequest } from './errors';
-import { describeZodError } from './validation';
+import { invalidArgument } from '../common';
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt';
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
   // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.
@@ -30,6 +30,6 @@ export function applySettings(current: SandboxSettings, partial: unknown): Sandb
   }
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
   const parsed = SandboxSettings.safeParse({ ...current, ...defined });
-  if (!parsed.success) throw describeZodError(parsed.error, 'settings');
+  if (!parsed.success) throw invalidArgument(parsed.error, 'settings');
   return parsed.data;
 }

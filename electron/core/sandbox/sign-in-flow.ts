@@ -15,13 +15,13 @@
 import type { Counterparty, SandboxSettings, SignInResult } from '../../contract/schemas/sandbox';
 import type { Check } from '../../contract/schemas/inspector';
 import { ANSWER_TITLES, answerOfExchange, judgeAnswer } from '../answer';
-import { exchange, type ExchangeResult } from '../http/exchange';
 import { SIGN_IN_FLOW } from '../jwt';
 import type { BankJwtVerifier } from './bank-jwt';
 import { maskUserSecret, traceBody, traceHeaders, TraceBuilder } from './trace';
 import { userAgent } from './user-agent';
+import { exchange, type ExchangeResult } from '../http';
+export { CALLBACK_BUDGET_MS } from '../http';
 
-export { CALLBACK_BUDGET_MS } from '../http/budget';
 /** How long the sandbox waits for a late answer before giving up on it. */
 export const GIVE_UP_MS = 5000;
 

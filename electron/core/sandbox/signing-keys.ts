@@ -22,10 +22,9 @@
 import { createPrivateKey, generateKeyPair, randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { PublicJwk, SandboxKey } from '../../contract/schemas/sandbox';
-import { SERVICE_ALG } from '../jwt';
-import { publicRsaJwk } from '../jwt/rsa';
-import type { SecretSealer } from '../vault/sealer';
+import { publicRsaJwk, SERVICE_ALG } from '../jwt';
 import type { StoredSandboxKey } from './state-schema';
+import type { SecretSealer } from '../vault';
 
 /** RSA modulus of the sandbox's keys, in bits. */
 export const SANDBOX_KEY_BITS = 2048;

@@ -22,8 +22,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
-import { isCorruption } from '../store/db';
-import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
+import { describeIssues } from '../common';
 import {
   MAX_TRACES,
   StateFile,
@@ -31,6 +30,7 @@ import {
   StoredSandboxKey,
   type SandboxState,
 } from './state-schema';
+import { acquireProfileDb, isCorruption, metaStep, type ProfileDb, readMeta, type Step } from '../store';
 
 export const STATE_FILE_NAME = 'state.json';
 /** The meta key set in the transaction that copied state.json in. */
@@ -47,15 +47,6 @@ function damaged(what: 'file' | 'database', file: string, problem: string, remed
 
 const FILE_REMEDY =
   'It was left untouched: repair it, or move it away to start the sandbox with an empty state';
-
-function describeIssues(error: z.ZodError): string {
-  const issues = error.issues.slice(0, 3).map((i) => {
-    const where = i.path.map(String).join('.');
-    return where ? `${where}: ${i.message}` : i.message;
-  });
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
-  return `${issues.join('; ')}${more}`;
-}
 
 /** Reads and validates the old state file; null when there is none. */
 async function readLegacyFile(file: string): Promise<StateFile | null> {
@@ -87,7 +78,7 @@ async function readLegacyFile(file: string): Promise<StateFile | null> {
     throw damaged(
       'file',
       file,
-      `does not have the expected shape (${describeIssues(parsed.error)})`,
+      `does not have the expected shape (${describeIssues(parsed.error, { max: 3, countRest: true })})`,
       FILE_REMEDY,
     );
   return parsed.data;
@@ -199,7 +190,7 @@ export class StateStore {
         throw this.damagedRow(
           table,
           key,
-          `does not have the expected shape (${describeIssues(parsed.error)})`,
+          `does not have the expected shape (${describeIssues(parsed.error, { max: 3, countRest: true })})`,
         );
       return parsed.data;
     };

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Trace, TraceStep } from '../../contract/schemas/sandbox';
-import { boundMessage } from '../http/bounds';
+import { boundMessage } from '../http';
 
 /** Longest body text kept in a trace step. */
 export const TRACE_BODY_MAX_CHARS = 8 * 1024;

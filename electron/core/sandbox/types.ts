@@ -10,8 +10,8 @@ import type {
   Trace,
 } from '../../contract/schemas/sandbox';
 import type { EventHub } from '../event-hub';
-import type { RefusedRequest } from '../http/origin';
-import type { SecretSealer } from '../vault/sealer';
+import type { RefusedRequest } from '../http';
+import type { SecretSealer } from '../vault';
 
 export interface SandboxOptions {
   /** State lives in the profile database `<dataDir>/console.db`. */

@@ -30,6 +30,7 @@ import {
   parseJwksText,
   SIGN_IN_FLOW,
 } from '../jwt';
+import { badArgument, invalidArgument } from '../common';
 import { explainExchange } from './explain';
 import { ExchangeHistory } from './history';
 import { MAX_BODY_BYTES, sendServiceRequest, SERVICE_TIMEOUT_MS, toCurl, type ServiceRequest } from './http';
@@ -47,21 +48,10 @@ type Operation = Exchange['operation'];
 /** How far back the history is searched for an earlier registration of a kid. */
 const HISTORY_LOOKBACK = 1000;
 
-function badArgument(message: string, field?: string): ConsoleError {
-  return new ConsoleError('BAD_ARGUMENT', message, field === undefined ? undefined : { field });
-}
-
 function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
-  const parts = parsed.error.issues.map((issue) => {
-    const where = issue.path.map(String).join('.');
-    return where ? `${where}: ${issue.message}` : issue.message;
-  });
-  throw badArgument(
-    `invalid ${what}: ${parts.join('; ')}`,
-    parsed.error.issues[0]?.path.map(String).join('.'),
-  );
+  throw invalidArgument(parsed.error, what);
 }
 
 /**
@@ -375,7 +365,7 @@ export function createServiceClient(options: ServiceOptions): ServiceClient {
       let exp: number | null;
       if (input.token !== undefined) {
         const extra = (['kid', 'obj', 'sub'] as const).filter((f) => input[f] !== undefined);
-        if (extra.length > 0) {
+        if (extra[0] !== undefined) {
           throw badArgument(
             `pass either a token to send as it is, or ${extra.join('/')} to compose one, not both`,
             extra[0],

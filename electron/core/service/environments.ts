@@ -16,14 +16,20 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SaveEnvironmentInput, type Environment, type Environments } from '../../contract/schemas/service';
 import type { EventHub } from '../event-hub';
-import { readFileOrNull, SerialQueue, writeFileAtomic } from './files';
+import {
+  badArgument,
+  derivedJwksUrl,
+  describeIssues,
+  invalidArgument,
+  readFileOrNull,
+  serializer,
+  writeFileAtomic,
+} from '../common';
 import type { EnvironmentStore } from './types';
 
 export const ENVIRONMENTS_FILE = 'environments.json';
 export const SANDBOX_ENVIRONMENT_ID = 'sandbox';
 const SANDBOX_NAME = 'Sandbox';
-/** Spec 4.1 #3, under {base_url}. */
-export const JWKS_PATH = '/api/v1/.well-known/jwks.json';
 
 const nullableText = z.string().nullable().default(null);
 const StoredProfile = z.object({
@@ -69,17 +75,8 @@ export interface EnvironmentStoreOptions {
   events?: EventHub;
 }
 
-/** `{base_url}/api/v1/.well-known/jwks.json`, the JWKS URL derived from a base URL. */
-export function derivedJwksUrl(baseUrl: string): string {
-  return `${stripTrailingSlashes(baseUrl)}${JWKS_PATH}`;
-}
-
 function stripTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-function badArgument(message: string, field?: string): ConsoleError {
-  return new ConsoleError('BAD_ARGUMENT', message, field === undefined ? undefined : { field });
 }
 
 /**
@@ -93,7 +90,7 @@ function badArgument(message: string, field?: string): ConsoleError {
  */
 export function createEnvironmentStore(options: EnvironmentStoreOptions): EnvironmentStore {
   const file = path.join(options.dataDir, ENVIRONMENTS_FILE);
-  const queue = new SerialQueue();
+  const serial = serializer();
 
   const damaged = (problem: string) =>
     new ConsoleError(
@@ -119,11 +116,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
     }
     const parsed = StoredFile.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => {
-        const where = i.path.map(String).join('.');
-        return where ? `${where}: ${i.message}` : i.message;
-      });
-      throw damaged(`does not have the expected shape (${issues.join('; ')})`);
+      throw damaged(`does not have the expected shape (${describeIssues(parsed.error, { max: 3 })})`);
     }
     const state = parsed.data;
     const ids = new Set<string>([SANDBOX_ENVIRONMENT_ID]);
@@ -136,7 +129,13 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
     return state;
   }
 
-  const save = (state: StoredFile) => writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
+  const save = (state: StoredFile) =>
+    writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { makeDir: true }).catch((err: unknown) => {
+      throw new ConsoleError(
+        'INTERNAL',
+        `could not write ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
 
   function sandboxView(state: StoredFile): Environment {
     const url = options.sandboxUrl();
@@ -232,17 +231,10 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
     },
 
     save(rawInput) {
-      return queue.run(async () => {
+      return serial(async () => {
         const parsed = SaveEnvironmentInput.safeParse(rawInput);
         if (!parsed.success) {
-          const parts = parsed.error.issues.map((issue) => {
-            const where = issue.path.map(String).join('.');
-            return where ? `${where}: ${issue.message}` : issue.message;
-          });
-          throw badArgument(
-            `invalid environment: ${parts.join('; ')}`,
-            parsed.error.issues[0]?.path.map(String).join('.') || undefined,
-          );
+          throw invalidArgument(parsed.error, 'environment');
         }
         const input = parsed.data;
         const state = await load();
@@ -258,7 +250,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
           const fixed = (['name', 'base_url', 'service_jwks_url', 'public_url'] as const).filter(
             (f) => input[f] !== undefined,
           );
-          if (fixed.length > 0) {
+          if (fixed[0] !== undefined) {
             throw badArgument(
               `the sandbox environment's ${fixed.join(', ')} cannot be set: its base_url is the sandbox ` +
                 `listener's own URL and its JWKS the sandbox's; only counterparty_guid, active_kid, ` +
@@ -315,7 +307,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
     },
 
     remove(id) {
-      return queue.run(async () => {
+      return serial(async () => {
         const state = await load();
         if (id === SANDBOX_ENVIRONMENT_ID) {
           throw new ConsoleError(
@@ -334,7 +326,7 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
     },
 
     activate(id) {
-      return queue.run(async () => {
+      return serial(async () => {
         const state = await load();
         find(state, id); // NOT_FOUND
         if (state.active_id === id) return view(state);

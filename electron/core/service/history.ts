@@ -12,8 +12,8 @@
  */
 import path from 'node:path';
 import { Exchange } from '../../contract/schemas/service';
-import { defaultLog, migrateJsonLinesFile } from '../store/file-migration';
-import { acquireProfileDb, type ProfileDb } from '../store/profile-db';
+import { issuePath } from '../common';
+import { acquireProfileDb, defaultLog, migrateJsonLinesFile, type ProfileDb } from '../store';
 
 export const HISTORY_CAP = 1000;
 /** The old file of this history (read once, by the migration). */
@@ -54,7 +54,7 @@ export class ExchangeHistory {
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
             return {
-              why: `not an exchange (${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'})`,
+              why: `not an exchange (${(issue && issuePath(issue)) || 'record'}: ${issue?.message ?? 'invalid'})`,
             };
           }
           return { sql: INSERT, params: [parsed.data.at, JSON.stringify(value)] };

@@ -25,15 +25,6 @@ export interface EnvironmentStore {
   activate(id: string): Promise<z.output<typeof Environments>>;
 }
 
-/** obj/sub pairs the console signed, so the bank endpoints can check a callback's sub (DESIGN.md). */
-export interface SignedPairs {
-  record(obj: string, sub: string, atMs?: number): Promise<void>;
-  /** Subs signed for `obj` within the last `withinSeconds` (default one hour), newest first. */
-  subsFor(obj: string, withinSeconds?: number): Promise<string[]>;
-  /** Gives back the profile database handle it holds (a later use opens it again). */
-  close?(): Promise<void>;
-}
-
 export interface Composer {
   sign(input: z.output<typeof SignJwtInput>): Promise<SignedJwt>;
 }

@@ -23,7 +23,7 @@ import {
   type NotificationRetentionResult,
   type RetentionRemoval,
 } from '../../contract/schemas/events';
-import { describeZodError } from '../sandbox/validation';
+import { invalidArgument } from '../common';
 import type { Database } from './db';
 import { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from './profile-db';
 
@@ -95,7 +95,7 @@ function trimChunk(rule: NotificationRetention, nowMs: number): Step[] {
 /** Checks a change as it comes from any caller; BAD_ARGUMENT naming the field when it is wrong. */
 export function parseRetentionChange(input: unknown): { rule: NotificationRetention; confirm: boolean } {
   const parsed = NotificationRetentionChange.safeParse(input);
-  if (!parsed.success) throw describeZodError(parsed.error, 'notification retention');
+  if (!parsed.success) throw invalidArgument(parsed.error, 'notification retention');
   return parsed.data;
 }
 

@@ -5,8 +5,7 @@
  * Pure functions: the writer, the migration of old profiles and the tests all use these.
  */
 import type { EventDetail, EventKind, EventSummary } from '../../contract/schemas/events';
-import { boundMessage, headerSectionBytes } from '../http/bounds';
-import { ORIGIN_CHECK_ID } from '../http/origin';
+import { boundMessage, headerSectionBytes, ORIGIN_CHECK_ID } from '../http';
 
 export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;

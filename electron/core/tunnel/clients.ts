@@ -21,6 +21,7 @@
  */
 import path from 'node:path';
 import { TunnelTarget, type TunnelClient } from '../../contract/schemas/tunnel';
+import { firstIssueMessage } from '../common';
 import { splitShellWords } from './shell-words';
 
 export type TunnelSpec =
@@ -68,7 +69,7 @@ export interface ClientPlan {
 export function parseTunnelTarget(text: string): TunnelSpec {
   const checked = TunnelTarget.safeParse(text);
   if (!checked.success) {
-    throw new Error(`"${text}" ${checked.error.issues[0]?.message ?? 'is not a tunnel'}`);
+    throw new Error(`"${text}" ${firstIssueMessage(checked.error, 'is not a tunnel')}`);
   }
   const value = checked.data;
   if (value === 'cloudflared') return { client: 'cloudflared', target: 'cloudflared' };

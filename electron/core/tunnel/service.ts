@@ -24,7 +24,7 @@ import {
 } from '../../contract/schemas/tunnel';
 import { ConsoleError } from '../../contract';
 import type { EventHub } from '../event-hub';
-import { writeFileAtomic } from '../keys/atomic-file';
+import { writeFileAtomic } from '../common';
 import { TunnelError } from './attempt';
 import { parseTunnelTarget, planFor, type TunnelSpec } from './clients';
 import { isLoopbackHost, localAddressFor, reachableAddresses } from './interfaces';

@@ -9,7 +9,7 @@
  */
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { TlsMaterial } from '../http/listener';
+import type { TlsMaterial } from '../http';
 
 /** A refused certificate or key; `flag` is the one to name. */
 export class TlsFileError extends Error {

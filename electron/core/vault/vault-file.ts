@@ -9,11 +9,11 @@
  * into place), 0600 in a 0700 folder. It is never rewritten, and a file that does not parse is
  * left as it is for a person to look at (VAULT_DAMAGED names it).
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, constants, link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
+import { createFileExclusive, issuePath } from '../common';
 
 export const VAULT_FILE_VERSION = 1;
 
@@ -75,7 +75,10 @@ export async function readVaultFile(dataDir: string): Promise<VaultFile | undefi
   const parsed = VaultFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw damaged(path, `${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'unexpected shape'}`);
+    throw damaged(
+      path,
+      `${(issue && issuePath(issue)) || 'the file'}: ${issue?.message ?? 'unexpected shape'}`,
+    );
   }
   return parsed.data;
 }
@@ -96,45 +99,5 @@ export async function createVaultFile(dataDir: string, file: VaultFile): Promise
   const path = vaultFilePath(dataDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') await chmod(dir, 0o700);
-  const tmp = join(dir, `.vault.json.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    // link() fails with EEXIST rather than replace: an atomic "create if absent".
-    await link(tmp, path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
-    // A file system without hard links: still exclusive, no longer atomic against a crash.
-    try {
-      await copyFile(tmp, path, constants.COPYFILE_EXCL);
-    } catch (copyErr) {
-      if ((copyErr as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw copyErr;
-    }
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
-  await syncDir(dir);
-  return true;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some file systems refuse fsync on a directory; the file itself was synced.
-  }
+  return createFileExclusive(path, `${JSON.stringify(file, null, 2)}\n`);
 }

@@ -11,12 +11,12 @@ import { ConsoleError } from '../../contract/errors';
 import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Environment } from '../../contract/schemas/service';
 import type { ComposedToken, RunStepInput, StepId } from '../../contract/schemas/walkthrough';
-import type { CoreDeps } from '../core-deps';
+import type { CoreDeps } from '../core-types';
 import type { Sandbox } from '../sandbox';
-import { specJwk } from '../service/client';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
 import { NOTIFY_ROUTES, serviceAnswer } from './derive';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
+import { specJwk } from '../service';
 
 export interface ActionResult {
   ok: boolean;

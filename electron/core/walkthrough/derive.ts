@@ -19,8 +19,8 @@ import {
   type WalkthroughStep,
 } from '../../contract/schemas/walkthrough';
 import type { ProbeResult } from '../../contract/schemas/tunnel';
-import { serviceWords } from '../service/explain';
 import { STEP_TEXT } from './steps';
+import { serviceWords } from '../service';
 
 export const NOTIFY_ROUTES = ['pay-in', 'pay-out', 'transfer'] as const;
 export type NotifyRoute = (typeof NOTIFY_ROUTES)[number];

@@ -9,7 +9,7 @@ import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Trace } from '../../contract/schemas/sandbox';
 import type { Environment } from '../../contract/schemas/service';
 import type { WalkthroughReach } from '../../contract/schemas/walkthrough';
-import type { CoreDeps } from '../core-deps';
+import type { CoreDeps } from '../core-types';
 import { PROBE_PATH, registerUrls } from '../tunnel';
 import type { CallbackFact, NotificationFact, WalkthroughFacts } from './derive';
 import { NOTIFY_ROUTES } from './derive';

@@ -5,13 +5,12 @@
  * small per-environment record in the profile database (progress.ts) keeps the reset mark and
  * what no other store keeps; the evidence pack (pack.ts) is redacted as a whole (redact.ts).
  */
-import { authenticateUrl } from '../service/target';
 import { ConsoleError } from '../../contract/errors';
 import type { EventDetail } from '../../contract/schemas/events';
 import type { Environment } from '../../contract/schemas/service';
 import type { WalkthroughState } from '../../contract/schemas/walkthrough';
-import type { Handlers } from '../types';
-import type { CoreDeps } from '../core-deps';
+import type { Handlers } from '../../contract';
+import type { CoreDeps } from '../core-types';
 import type { walkthroughMethods } from '../../contract/domains/walkthrough';
 import { APP_NAME, APP_VERSION } from '../version';
 import { runAction } from './actions';
@@ -20,6 +19,7 @@ import { gatherFacts, type GatheredFacts } from './facts';
 import { buildPack } from './pack';
 import { rebuildOwnFrom } from './legacy-own';
 import { createProgressStore } from './progress';
+import { authenticateUrl } from '../service';
 
 export { deriveSteps, type WalkthroughFacts } from './derive';
 export { redactPack, shortenSignature } from './redact';

@@ -28,11 +28,11 @@
  */
 import type { Trace } from '../../contract/schemas/sandbox';
 import type { Exchange } from '../../contract/schemas/service';
-import type { CoreDeps } from '../core-deps';
-import { SESSION_HEADER } from '../bank/verify';
+import type { CoreDeps } from '../core-types';
 import { decodeCompact } from '../jwt';
 import { NOTIFY_ROUTES } from './derive';
 import { OWN_KEEP, type Own, type Progress } from './progress';
+import { SESSION_HEADER } from '../bank';
 
 /**
  * The longest an action's last request may have ended before its attempt was recorded: the old

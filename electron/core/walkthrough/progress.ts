@@ -29,8 +29,8 @@ import { ConsoleError } from '../../contract/errors';
 import { InspectReport } from '../../contract/schemas/inspector';
 import { Rotation } from '../../contract/schemas/service';
 import { ComposedToken, StepId } from '../../contract/schemas/walkthrough';
-import { serializer } from '../keys/atomic-file';
-import { acquireProfileDb, metaStep, readMeta, type ProfileDb, type Step } from '../store/profile-db';
+import { serializer } from '../common';
+import { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from '../store';
 
 const Attempt = z.object({
   at: z.string(),

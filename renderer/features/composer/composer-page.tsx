@@ -1,5 +1,6 @@
 import { type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
@@ -196,7 +197,7 @@ export function ComposerPage() {
                 error={errorFor('ttl')}
                 note={
                   Number.isInteger(ttl) && ttl > 0
-                    ? `lifetime ${formatDuration(ttl)}${ttl > 3600 ? ' (the sandbox accepts at most 1 h)' : ''}`
+                    ? `lifetime ${formatDuration(ttl)}${ttl > MAX_BANK_JWT_LIFETIME_SECONDS ? ' (the sandbox accepts at most 1 h)' : ''}`
                     : undefined
                 }
               >

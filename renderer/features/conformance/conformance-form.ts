@@ -1,4 +1,5 @@
 import type { MethodInput } from '../../../electron/contract';
+import { derivedJwksUrl } from '../../../electron/contract/schemas/service-paths';
 
 export interface FormValues {
   bankAuthUrl: string;
@@ -12,7 +13,7 @@ export type FormErrors = Partial<Record<keyof FormValues, string>>;
 /** The runner's JWKS URL for a port as typed (null when the port is not valid or is 0). */
 export function jwksUrlFor(port: string): string | null {
   if (!/^\d+$/.test(port.trim()) || Number(port) > 65535 || Number(port) === 0) return null;
-  return `http://127.0.0.1:${Number(port)}/api/v1/.well-known/jwks.json`;
+  return derivedJwksUrl(`http://127.0.0.1:${Number(port)}`);
 }
 
 /** Checks the form as the contract will (conformance.run), with messages naming the field. */

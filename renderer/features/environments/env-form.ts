@@ -1,5 +1,6 @@
 import { schemas, type MethodInput } from '../../../electron/contract';
 import type { Environment } from '../../../electron/contract/schemas/service';
+import { derivedJwksUrl as jwksUrlOfBase } from '../../../electron/contract/schemas/service-paths';
 import { problemsOf } from '../../shared/field-errors';
 
 export const ENV_FIELDS = [
@@ -89,5 +90,5 @@ export function envProblems(
 export function derivedJwksUrl(baseUrl: string): string | null {
   const base = baseUrl.trim();
   if (base === '') return null;
-  return `${base.replace(/\/+$/, '')}/api/v1/.well-known/jwks.json`;
+  return jwksUrlOfBase(base);
 }

@@ -1,5 +1,6 @@
 import { Segmented } from '../../shared/segmented';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
+import { JWKS_PATH } from '../../../electron/contract/schemas/service-paths';
 import { useActiveEnvironment } from '../environments/use-environments';
 import { useInspectorStore, type KeyChoice } from './inspector-store';
 
@@ -42,7 +43,7 @@ export function KeySourceField({
           type="url"
           className="input mono"
           aria-label="JWKS URL"
-          placeholder="https://…/api/v1/.well-known/jwks.json"
+          placeholder={`https://…${JWKS_PATH}`}
           value={keyUrl}
           onChange={(e) => set({ keyUrl: e.target.value })}
           spellCheck={false}

@@ -1,4 +1,4 @@
-import { PAGES, navigateTo } from '../../app/routes';
+import { navigate } from '../../app/navigation';
 import { useInspectorStore, type InspectorHandoff } from './inspector-store';
 
 /**
@@ -8,6 +8,5 @@ import { useInspectorStore, type InspectorHandoff } from './inspector-store';
  */
 export function openInInspector(handoff: InspectorHandoff): void {
   useInspectorStore.getState().load(handoff);
-  const inspector = PAGES.find((p) => p.id === 'inspector');
-  if (inspector) navigateTo(inspector);
+  navigate('inspector');
 }

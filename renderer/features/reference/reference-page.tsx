@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useHash } from '../../app/routes';
+import { useHash } from '../../app/navigation';
 import { PageHead } from '../../shared/page-head';
 import { SPEC_SECTIONS, referenceHref, sectionFor } from './spec-sections';
 import './reference.css';

@@ -1,3 +1,4 @@
+import { CALLBACK_BUDGET_MS } from '../../../electron/contract/schemas/inspector';
 import type { Trace, TraceStep } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
@@ -6,8 +7,6 @@ import { StatusMark } from '../../shared/status-mark';
 import { formatClock, formatMs, shortGuid } from './format';
 import { useSandboxStore } from './sandbox-store';
 
-/** Spec 4.2 and 8: each bank callback must answer within 1 second. */
-export const BUDGET_MS = 1000;
 /** The bar's full width: 1.5 s, so the 1 s marker sits at two thirds and an overrun shows. */
 const BAR_MS = 1500;
 
@@ -124,13 +123,13 @@ function StepRow({ step: s }: { step: TraceStep }) {
 /** A step's duration against the 1 s budget: a bar with the 1 s mark, and the time in words. */
 export function BudgetBar({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="budget-none" aria-hidden="true" />;
-  const over = ms > BUDGET_MS;
+  const over = ms > CALLBACK_BUDGET_MS;
   const label = `${formatMs(ms)} of the 1 s budget${over ? ', over it' : ''}`;
   return (
     <span className={`budget ${over ? 'budget-over' : ''}`} title={label} data-testid="step-duration">
       <span className="budget-track" role="img" aria-label={label}>
         <span className="budget-fill" style={{ width: `${Math.min(ms / BAR_MS, 1) * 100}%` }} />
-        <span className="budget-mark" style={{ left: `${(BUDGET_MS / BAR_MS) * 100}%` }} />
+        <span className="budget-mark" style={{ left: `${(CALLBACK_BUDGET_MS / BAR_MS) * 100}%` }} />
       </span>
       <span className="budget-ms">{formatMs(ms)}</span>
     </span>

@@ -1,3 +1,4 @@
+import { GUID_SOURCE } from '../../../electron/contract/schemas/ids';
 import type { Exchange } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
@@ -15,7 +16,7 @@ export const OPERATION_LABELS: Record<Exchange['operation'], string> = {
   'fetch-jwks': 'fetch JWKS',
 };
 
-const GUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const GUID_IN_PATH = new RegExp(GUID_SOURCE, 'g');
 
 /**
  * The path of a URL, GUIDs shortened, for one line of the history (the base URL is the

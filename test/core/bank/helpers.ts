@@ -15,10 +15,10 @@ import { CompactSign, generateKeyPair, type CryptoKey } from 'jose';
 import { EventHub } from '../../../electron/core/event-hub';
 import { createBankEndpoints, type BankEndpoints, type BankListener } from '../../../electron/core/bank';
 import { rebuildCallbackDetail } from '../../../electron/core/bank/callback-detail';
-import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
+import { createSignedPairs } from '../../../electron/core/bank/signed-pairs';
 import { openEventStore, type EventStore, type Retention } from '../../../electron/core/store';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
-import type { SignedPairs } from '../../../electron/core/service/types';
+import type { SignedPairs } from '../../../electron/core/bank/types';
 import { jwkOf } from '../../support/rsa-pair';
 
 const cleanups: Array<() => Promise<unknown>> = [];

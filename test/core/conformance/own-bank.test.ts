@@ -12,7 +12,7 @@ import type { CaseResult, ConformanceProgress } from '../../../electron/contract
 import { EventHub } from '../../../electron/core/event-hub';
 import { conformanceHandlers, planCases, runSelfCheck } from '../../../electron/core/conformance';
 import { startTestBank } from './broken-bank';
-import type { CoreDeps } from '../../../electron/core/core-deps';
+import type { CoreDeps } from '../../../electron/core/core-types';
 
 const tmpRoots: string[] = [];
 afterAll(async () => {

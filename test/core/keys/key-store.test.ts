@@ -150,7 +150,10 @@ describe('generate', () => {
     const err = await rejection(store.generate({ expires: '2026-03-09' }));
     expect(err.code).toBe('BAD_ARGUMENT');
     expect(err.message).toMatch(/^expires: 2026-03-09 is in the past/);
-    expect(err.details).toEqual({ issues: [{ path: ['expires'], message: expect.any(String) }] });
+    expect(err.details).toEqual({
+      field: 'expires',
+      issues: [{ path: ['expires'], message: expect.any(String) }],
+    });
     expect(await store.list()).toEqual([]);
   });
 

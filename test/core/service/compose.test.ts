@@ -4,11 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleError } from '../../../electron/contract/errors';
 import { SignedJwt, type Environment } from '../../../electron/contract/schemas/service';
 import { EventHub } from '../../../electron/core/event-hub';
-import { createComposer, shellQuote } from '../../../electron/core/jwt/compose';
-import { createSignedPairs } from '../../../electron/core/jwt/signed-pairs';
+import { createComposer, shellQuote } from '../../../electron/core/service/compose';
+import { createSignedPairs } from '../../../electron/core/bank/signed-pairs';
 import { openDatabase } from '../../../electron/core/store/db';
 import { createKeyStore, type KeyStore } from '../../../electron/core/keys';
-import type { Composer, EnvironmentStore, SignedPairs } from '../../../electron/core/service/types';
+import type { SignedPairs } from '../../../electron/core/bank/types';
+import type { Composer, EnvironmentStore } from '../../../electron/core/service/types';
 import { tempDir, testSealer, testVault } from '../keys/helpers';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 0);

@@ -12,10 +12,10 @@
 import { decodeProtectedHeader } from 'jose';
 import type { SignedJwt, SignJwtInput } from '../../contract/schemas/service';
 import type { z } from 'zod';
+import type { SignedPairs } from '../bank';
+import { LEEWAY_SECONDS, MAX_BANK_JWT_LIFETIME_SECONDS, objHints, SIGN_IN_FLOW } from '../jwt';
 import type { KeyStore } from '../keys';
-import type { Composer, EnvironmentStore, SignedPairs } from '../service/types';
-import { objHints } from './obj-hints';
-import { LEEWAY_SECONDS, MAX_BANK_JWT_LIFETIME_SECONDS, SIGN_IN_FLOW } from './policy';
+import type { Composer, EnvironmentStore } from './types';
 
 /** Default lifetime of a composed token, in seconds. */
 export const DEFAULT_TTL_SECONDS = 300;

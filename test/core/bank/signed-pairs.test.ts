@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/core/store/db';
-import { createSignedPairs, SIGNED_PAIRS_FILE } from '../../../electron/core/jwt/signed-pairs';
+import { createSignedPairs, SIGNED_PAIRS_FILE } from '../../../electron/core/bank/signed-pairs';
 import { tempDir } from '../keys/helpers';
 import { createSignedPairs as createLegacySignedPairs } from './fixtures/legacy-signed-pairs';
 

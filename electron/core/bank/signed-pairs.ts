@@ -16,10 +16,8 @@
  * silence, and remains in the renamed file.
  */
 import path from 'node:path';
-import { defaultLog, migrateJsonLinesFile } from '../store/file-migration';
-import type { Statement } from '../store/db';
-import { acquireProfileDb, type ProfileDb } from '../store/profile-db';
-import type { SignedPairs } from '../service/types';
+import { acquireProfileDb, defaultLog, migrateJsonLinesFile, type ProfileDb, type Statement } from '../store';
+import type { SignedPairs } from './types';
 
 /** The old file (read once, by the migration). */
 export const SIGNED_PAIRS_FILE = 'signed-pairs.json';

@@ -1,0 +1,28 @@
+/**
+ * The core's shared helpers (issue 25 item 3): small infrastructure every domain uses, written
+ * once. It imports no domain (lint: eslint.config.js "core/common"), only the contract and Node.
+ */
+export { badArgument, errorField, fieldProblem, type BadArgumentDetails, type IssueData } from './errors';
+export {
+  createFileExclusive,
+  ensurePrivateDir,
+  readFileOrNull,
+  writeFileAtomic,
+  type AtomicWriteOptions,
+} from './files';
+export { GUID_PATTERN, GUID_SOURCE, Guid, isGuid } from './ids';
+export { parseJsonText } from './json-text';
+export { derivedJwksUrl, JWKS_PATH } from './paths';
+export { serializer } from './queue';
+export {
+  describeIssues,
+  firstIssueMessage,
+  invalidArgument,
+  issuePath,
+  issueText,
+  issuesData,
+  WHOLE_ARGUMENT,
+  type Issue,
+  type IssuesLine,
+  type PathStyle,
+} from './zod-messages';

@@ -1,2 +1,0 @@
-export type { Envelope, Handlers } from '../contract';
-export type HostKind = 'desktop' | 'browser' | 'cli';
