@@ -14,6 +14,7 @@ import type { Check } from '../../contract/schemas/inspector';
 import { answerOfExchange, judgeAnswer, type Answer, type AnswerRoute } from '../answer';
 import type { ForwardOutcome } from './forward';
 import type { Verdict } from './verify';
+import type { Reply } from '../http';
 
 export interface JudgedCallback {
   /** The event's failed_check: the token's first failure, else the answer's. */
@@ -27,12 +28,7 @@ export interface JudgedCallback {
 }
 
 /** What the bank sent: its status, headers, text, and the object the text is the JSON of. */
-export interface SentReply {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  value?: unknown;
-}
+export type SentReply = Pick<Reply, 'status' | 'headers' | 'text' | 'value'>;
 
 /**
  * Judges a callback the bank endpoints answered: `durationMs` is arrival to answer written, the

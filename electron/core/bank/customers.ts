@@ -125,6 +125,84 @@ export interface CustomerDirectoryOptions {
   sealer?: () => Promise<SecretSealer>;
 }
 
+/** Why a customers file cannot be used: STATE_DAMAGED naming it; it is left untouched. */
+const damagedFile = (file: string, problem: string) =>
+  new ConsoleError(
+    'STATE_DAMAGED',
+    `the customers file ${file} ${problem}. It was left untouched: repair it, or move it away and import the customers again`,
+    { file },
+  );
+
+/** The vault's sealer, or why there is none (no vault configured, the vault locked). */
+async function openSealer(options: CustomerDirectoryOptions): Promise<SecretSealer | string> {
+  if (!options.sealer) return 'no vault is configured';
+  try {
+    return await options.sealer();
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Reads `file`: its customers with their keys opened by the vault, or null when there is no file
+ * or no customer in it. Throws STATE_DAMAGED (or VAULT_LOCKED) naming what is wrong.
+ */
+async function readCustomersFile(
+  file: string,
+  options: CustomerDirectoryOptions,
+): Promise<Map<string, Customer> | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw damagedFile(file, `could not be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damagedFile(file, 'is not JSON');
+  }
+  const parsed = CustomersFile.safeParse(value);
+  if (!parsed.success)
+    throw damagedFile(
+      file,
+      `is not a customers file (${describeIssues(parsed.error, { max: 5, brackets: true })})`,
+    );
+  if (parsed.data.customers.length === 0) return null;
+  const sealer = await openSealer(options);
+  if (typeof sealer === 'string') {
+    throw new ConsoleError(
+      'VAULT_LOCKED',
+      `the customers' secret keys in ${file} are sealed by the vault, which cannot open them now (${sealer})`,
+    );
+  }
+  const next = new Map<string, Customer>();
+  for (const s of parsed.data.customers) {
+    const { key_sealed, ...rest } = s;
+    let key: string;
+    try {
+      key = new TextDecoder().decode(await sealer.open(key_sealed, aadFor(s.obj)));
+    } catch (err) {
+      throw damagedFile(
+        file,
+        `holds a key for obj ${JSON.stringify(s.obj)} that the vault cannot open (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+    next.set(s.obj, { ...rest, key });
+  }
+  return next;
+}
+
+/**
+ * The customer directory over `<dir>/customers.json`: a map in memory for the callbacks' hot
+ * path, written sealed (or kept in memory only, saying why) on every change.
+ *
+ * @example
+ * const customers = createCustomerDirectory({ dir, sealer: () => vault.sealer() });
+ * await customers.load();
+ */
 export function createCustomerDirectory(options: CustomerDirectoryOptions): CustomerDirectory {
   const file = path.join(options.dir, CUSTOMERS_FILE);
   const exclusive = serializer();
@@ -133,25 +211,9 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
   /** The file could not be loaded: callbacks run with no customers, and writes are refused so it stays untouched. */
   let loadError: ConsoleError | null = null;
 
-  const damaged = (problem: string) =>
-    new ConsoleError(
-      'STATE_DAMAGED',
-      `the customers file ${file} ${problem}. It was left untouched: repair it, or move it away and import the customers again`,
-      { file },
-    );
-
-  async function getSealer(): Promise<SecretSealer | string> {
-    if (!options.sealer) return 'no vault is configured';
-    try {
-      return await options.sealer();
-    } catch (err) {
-      return err instanceof Error ? err.message : String(err);
-    }
-  }
-
   /** Writes the directory sealed, or switches to memory-only (saying why) when no sealer answers. */
   async function persist(next: Map<string, Customer>): Promise<void> {
-    const sealer = await getSealer();
+    const sealer = await openSealer(options);
     if (typeof sealer === 'string') {
       memoryOnly =
         `customers are kept in memory only, for this process: their secret keys cannot be sealed ` +
@@ -170,47 +232,6 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
     customers = next;
   }
 
-  async function readFile(): Promise<void> {
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw damaged(`could not be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw damaged('is not JSON');
-    }
-    const parsed = CustomersFile.safeParse(value);
-    if (!parsed.success)
-      throw damaged(`is not a customers file (${describeIssues(parsed.error, { max: 5, brackets: true })})`);
-    if (parsed.data.customers.length === 0) return;
-    const sealer = await getSealer();
-    if (typeof sealer === 'string') {
-      throw new ConsoleError(
-        'VAULT_LOCKED',
-        `the customers' secret keys in ${file} are sealed by the vault, which cannot open them now (${sealer})`,
-      );
-    }
-    const next = new Map<string, Customer>();
-    for (const s of parsed.data.customers) {
-      const { key_sealed, ...rest } = s;
-      let key: string;
-      try {
-        key = new TextDecoder().decode(await sealer.open(key_sealed, aadFor(s.obj)));
-      } catch (err) {
-        throw damaged(
-          `holds a key for obj ${JSON.stringify(s.obj)} that the vault cannot open (${err instanceof Error ? err.message : String(err)})`,
-        );
-      }
-      next.set(s.obj, { ...rest, key });
-    }
-    customers = next;
-  }
-
   const guarded = <T>(task: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
       // The vault may have been unlocked since: try the file again before refusing.
@@ -221,7 +242,8 @@ export function createCustomerDirectory(options: CustomerDirectoryOptions): Cust
 
   async function tryLoad(): Promise<void> {
     try {
-      await readFile();
+      const read = await readCustomersFile(file, options);
+      if (read) customers = read;
       loadError = null;
     } catch (err) {
       loadError =

@@ -7,7 +7,7 @@
  * token that passes, 401 for one that fails, within the 1 s budget.
  */
 import type { Check } from '../../contract/schemas/inspector';
-import { exchange, type ExchangeResult } from '../http';
+import { errorReply, exchange, type ExchangeResult, recordedText, type Reply } from '../http';
 export { CALLBACK_BUDGET_MS } from '../http';
 
 /** How long the console waits for the backend at all (the verdict flags anything over budget). */
@@ -37,4 +37,24 @@ export async function forwardRequest(input: {
     giveUpMs: FORWARD_GIVE_UP_MS,
   });
   return { url, result, verdicts: [] };
+}
+
+/**
+ * A backend's answer, passed on to the service as it is; a `key` in a JSON body is masked in the
+ * record (http/reply.ts recordedText).
+ *
+ * @example
+ * sendReply(res, passThrough(await forwardRequest({ base, path: '/key', method: 'GET', headers })));
+ */
+export function passThrough(outcome: ForwardOutcome): Reply {
+  const r = outcome.result;
+  if (!r.ok) {
+    return errorReply(502, 'forward_failed', `the backend at ${outcome.url} did not answer: ${r.message}`);
+  }
+  const text = r.body.toString('utf8');
+  // Recorded whole: the event store bounds bodies (64 KiB) and keeps the size (http/bounds.ts).
+  const recorded = recordedText(text);
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (r.headers['content-type']) headers['Content-Type'] = r.headers['content-type'];
+  return { status: r.status, headers, text, recorded: () => recorded };
 }

@@ -148,28 +148,8 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeResult> {
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
-      res.on('data', (chunk: Buffer) => {
-        if (truncated) return;
-        if (size + chunk.length > maxBytes) {
-          chunks.push(chunk.subarray(0, maxBytes - size));
-          size = maxBytes;
-          truncated = true;
-          finish({
-            ok: true,
-            status: res.statusCode ?? 0,
-            headers: flatHeaders(res.headers),
-            body: Buffer.concat(chunks),
-            truncated,
-            durationMs: elapsed(),
-            connectMs,
-          });
-          sent.destroy();
-          return;
-        }
-        size += chunk.length;
-        chunks.push(chunk);
-      });
-      res.on('end', () =>
+      /** The answer as read: all of it, or the first maxBytes (truncated). */
+      const whole = () =>
         finish({
           ok: true,
           status: res.statusCode ?? 0,
@@ -178,8 +158,21 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeResult> {
           truncated,
           durationMs: elapsed(),
           connectMs,
-        }),
-      );
+        });
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        if (size + chunk.length > maxBytes) {
+          chunks.push(chunk.subarray(0, maxBytes - size));
+          size = maxBytes;
+          truncated = true;
+          whole();
+          sent.destroy();
+          return;
+        }
+        size += chunk.length;
+        chunks.push(chunk);
+      });
+      res.on('end', whole);
       res.on('error', (err) => fail('response', `the answer broke off: ${describeError(err)}`));
       res.on('close', () => {
         if (!res.complete) fail('response', 'the answer broke off before it was complete');

@@ -7,3 +7,23 @@ export { ORIGIN_CHECK_ID, originRefusal, refusedRequest, type RefusedRequest } f
 export { type ClientErrorInfo, type RunningServer, startServer, type TlsMaterial } from './listener';
 export { sendJson } from './respond';
 export { boundMessage, headerSectionBytes } from './bounds';
+export {
+  emptyReply,
+  errorReply,
+  jsonReply,
+  maskedKey,
+  recordedText,
+  type Reply,
+  sendReply,
+  wireHeaders,
+} from './reply';
+export {
+  type Method,
+  type Route,
+  type RouteContext,
+  type RouteMatch,
+  type RoutePattern,
+  Router,
+  type RouterOptions,
+  RouteTable,
+} from './router';

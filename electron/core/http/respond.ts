@@ -1,9 +1,10 @@
 /** Writing JSON responses on node:http servers. */
 import type { ServerResponse } from 'node:http';
+import { jsonReply, sendReply } from './reply';
 
 /**
- * Sends `body` as JSON with an exact Content-Length and no caching. Does nothing when the
- * response has already been sent or the client is gone.
+ * Sends `body` as JSON with an exact Content-Length and no caching (reply.ts's jsonReply).
+ * Does nothing when the response has already been sent or the client is gone.
  *
  * @example
  * sendJson(res, 200, { session_token });
@@ -15,13 +16,5 @@ export function sendJson(
   extraHeaders: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...extraHeaders,
-  });
-  res.end(text);
+  sendReply(res, jsonReply(status, body, { headers: extraHeaders }));
 }

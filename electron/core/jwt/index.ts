@@ -69,9 +69,8 @@ export {
   RSA_KEY_RULES,
   MIN_RSA_BITS,
 } from './rsa';
+export { JwksClient } from './jwks-client';
 export {
-  JwksClient,
-  sharedJwksClient,
   JWKS_MIN_INTERVAL_MS,
   JWKS_MAX_AGE_MS,
   JWKS_MAX_BACKOFF_MS,
@@ -80,7 +79,8 @@ export {
   type JwksLookup,
   type JwksState,
   type RejectedJwk,
-} from './jwks-client';
+} from './jwks-types';
+export { sharedJwksClient } from './jwks-shared';
 export * from './checks';
 export {
   formatDuration,

@@ -11,7 +11,7 @@ import { checkLifetime, checkUnits, lifetimeSeconds, readTimeClaim, withPayload 
 import { equalsJudge, verifyToken, type EngineKeys } from './engine';
 import { decodeCompact } from './decode';
 import { JWKS_TIMEOUT_MS } from './fetch-jwks';
-import { sharedJwksClient } from './jwks-client';
+import { sharedJwksClient } from './jwks-shared';
 import { guessTextSource, keySetFromText, type KeySet } from './key-source';
 import { describeClaimTime, isoOrNull } from './time';
 

@@ -8,7 +8,7 @@ import { badRequest } from './errors';
 import type { SandboxEngine } from './engine';
 import { parseGuid } from './guid';
 import { WHOLE_ARGUMENT } from '../common';
-import type { Reply, Route } from './router';
+import { jsonReply, type Reply, type Route, type RouteContext } from '../http';
 import { cxAuthorization } from './service-routes';
 import type { Trace } from '../../contract/schemas/sandbox';
 
@@ -19,143 +19,143 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The sandbox's controls: counterparties and their flows, then the extras for scripts. */
 export function controlRoutes(engine: SandboxEngine): Route[] {
-  const counterparty = '/sandbox/v1/counterparties/:counterparty_guid';
+  return [...counterpartyRoutes(engine), ...extraRoutes(engine)];
+}
+
+const COUNTERPARTY = '/sandbox/v1/counterparties/:counterparty_guid';
+
+/** Onboarding and one counterparty: read, change, remove, sign in, notify. */
+function counterpartyRoutes(engine: SandboxEngine): Route[] {
   return [
     {
       method: 'POST',
       path: '/sandbox/v1/counterparties',
       body: 'json',
-      run: async ({ body }) => ({ status: 201, body: await engine.onboard(objectBody(body)) }),
+      run: async ({ body }) => jsonReply(201, await engine.onboard(objectBody(body))),
     },
     {
       method: 'GET',
       path: '/sandbox/v1/counterparties',
       body: 'none',
-      run: async () => ({ status: 200, body: engine.status().counterparties }),
+      run: async () => jsonReply(200, engine.status().counterparties),
     },
     {
       method: 'GET',
-      path: counterparty,
+      path: COUNTERPARTY,
       body: 'none',
-      run: async ({ params }) => ({ status: 200, body: engine.counterparty(params.counterparty_guid) }),
+      run: async ({ params }) => jsonReply(200, engine.counterparty(params.counterparty_guid)),
     },
     {
       method: 'PATCH',
-      path: counterparty,
+      path: COUNTERPARTY,
       body: 'json',
       run: async ({ params, body }) => {
         const guid = parseGuid('counterparty_guid', params.counterparty_guid);
-        return {
-          status: 200,
-          body: await engine.updateCounterparty({ ...objectBody(body), counterparty_guid: guid }),
-        };
+        return jsonReply(
+          200,
+          await engine.updateCounterparty({ ...objectBody(body), counterparty_guid: guid }),
+        );
       },
     },
     {
       method: 'DELETE',
-      path: counterparty,
+      path: COUNTERPARTY,
       body: 'none',
-      run: async ({ params }) => ({
-        status: 200,
-        body: await engine.deleteCounterparty(params.counterparty_guid),
-      }),
+      run: async ({ params }) => jsonReply(200, await engine.deleteCounterparty(params.counterparty_guid)),
     },
-    {
-      // Spec 4.4: the registration flow, with the bank's JWT in CX-Authorization.
-      method: 'POST',
-      path: `${counterparty}/sign-in`,
-      body: 'none',
-      run: async ({ req, params }): Promise<Reply> => {
-        const result = await engine.signIn(params.counterparty_guid, cxAuthorization(req));
-        // DESIGN.md fixes the wire shape: `trace` is the array of steps.
-        const body = { ok: result.ok, user: result.user, failed: result.failed, ...wireTrace(result.trace) };
-        if (result.ok) return { status: 200, body };
-        if (result.failed === 'bank_jwt') {
-          const detail =
-            result.trace.steps.find((s) => s.id === 'bank_jwt')?.detail ?? 'the bank JWT was refused';
-          return { status: 401, body: { error: 'unauthorized', detail, ...body } };
-        }
-        return { status: 502, body };
-      },
-    },
-    {
-      // Spec 4.3, 6: a notification on demand; with `malformed` a body the bank must refuse (spec 2.7).
-      method: 'POST',
-      path: `${counterparty}/notify`,
-      body: 'json',
-      run: async ({ params, body }): Promise<Reply> => {
-        const guid = parseGuid('counterparty_guid', params.counterparty_guid);
-        const result = await engine.notify({ ...objectBody(body), counterparty_guid: guid });
-        const { trace, ...rest } = result;
-        if (result.status !== null) return { status: 200, body: { ...rest, ...wireTrace(trace) } };
-        return {
-          status: 502,
-          body: {
-            error: 'bank_unreachable',
-            detail: result.error ?? 'the bank could not be reached',
-            transaction_id: result.transaction_id,
-            url: result.url,
-            duration_ms: result.duration_ms,
-            ...wireTrace(trace),
-          },
-        };
-      },
-    },
+    // Spec 4.4: the registration flow, with the bank's JWT in CX-Authorization.
+    { method: 'POST', path: `${COUNTERPARTY}/sign-in`, body: 'none', run: (ctx) => signIn(engine, ctx) },
+    // Spec 4.3, 6: a notification on demand; with `malformed` a body the bank must refuse (spec 2.7).
+    { method: 'POST', path: `${COUNTERPARTY}/notify`, body: 'json', run: (ctx) => notify(engine, ctx) },
+  ];
+}
+
+async function signIn(engine: SandboxEngine, { req, params }: RouteContext): Promise<Reply> {
+  const result = await engine.signIn(params.counterparty_guid, cxAuthorization(req));
+  // DESIGN.md fixes the wire shape: `trace` is the array of steps.
+  const body = { ok: result.ok, user: result.user, failed: result.failed, ...wireTrace(result.trace) };
+  if (result.ok) return jsonReply(200, body);
+  if (result.failed === 'bank_jwt') {
+    const detail = result.trace.steps.find((s) => s.id === 'bank_jwt')?.detail ?? 'the bank JWT was refused';
+    return jsonReply(401, { error: 'unauthorized', detail, ...body });
+  }
+  return jsonReply(502, body);
+}
+
+async function notify(engine: SandboxEngine, { params, body }: RouteContext): Promise<Reply> {
+  const guid = parseGuid('counterparty_guid', params.counterparty_guid);
+  const result = await engine.notify({ ...objectBody(body), counterparty_guid: guid });
+  const { trace, ...rest } = result;
+  if (result.status !== null) return jsonReply(200, { ...rest, ...wireTrace(trace) });
+  return jsonReply(502, {
+    error: 'bank_unreachable',
+    detail: result.error ?? 'the bank could not be reached',
+    transaction_id: result.transaction_id,
+    url: result.url,
+    duration_ms: result.duration_ms,
+    ...wireTrace(trace),
+  });
+}
+
+/** Extras for scripts: key rotation, traces, settings, status. */
+function extraRoutes(engine: SandboxEngine): Route[] {
+  return [
     {
       method: 'POST',
       path: '/sandbox/v1/keys/rotate',
       body: 'none',
       run: async () => {
         const kid = await engine.rotateKey();
-        return { status: 200, body: { active_kid: kid, keys: engine.status().keys } };
+        return jsonReply(200, { active_kid: kid, keys: engine.status().keys });
       },
     },
     {
       method: 'GET',
       path: '/sandbox/v1/keys',
       body: 'none',
-      run: async () => ({ status: 200, body: engine.status().keys }),
+      run: async () => jsonReply(200, engine.status().keys),
     },
     {
       method: 'GET',
       path: '/sandbox/v1/traces',
       body: 'none',
-      run: async ({ query }) => {
-        const guid = query.get('counterparty_guid');
-        const limitText = query.get('limit');
-        const limit = limitText === null ? undefined : Number(limitText);
-        if (limit !== undefined && !Number.isInteger(limit)) {
-          throw badRequest(`limit ${JSON.stringify(limitText)} is not a whole number`, 'limit');
-        }
-        return {
-          status: 200,
-          body: engine.traces({
-            ...(guid === null ? {} : { counterparty_guid: guid }),
-            ...(limit === undefined ? {} : { limit }),
-          }),
-        };
-      },
+      run: async ({ query }) => jsonReply(200, engine.traces(traceQuery(query))),
     },
     {
       method: 'GET',
       path: '/sandbox/v1/settings',
       body: 'none',
-      run: async () => ({ status: 200, body: engine.currentSettings() }),
+      run: async () => jsonReply(200, engine.currentSettings()),
     },
     {
       method: 'PATCH',
       path: '/sandbox/v1/settings',
       body: 'json',
-      run: async ({ body }) => ({ status: 200, body: await engine.updateSettings(objectBody(body)) }),
+      run: async ({ body }) => jsonReply(200, await engine.updateSettings(objectBody(body))),
     },
     {
       method: 'GET',
       path: '/sandbox/v1/status',
       body: 'none',
-      run: async () => ({ status: 200, body: { url: engine.url, ...engine.status() } }),
+      run: async () => jsonReply(200, { url: engine.url, ...engine.status() }),
     },
   ];
+}
+
+/** GET /sandbox/v1/traces' query: an optional counterparty_guid and a whole-number limit. */
+function traceQuery(query: URLSearchParams): { counterparty_guid?: string; limit?: number } {
+  const guid = query.get('counterparty_guid');
+  const limitText = query.get('limit');
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && !Number.isInteger(limit)) {
+    throw badRequest(`limit ${JSON.stringify(limitText)} is not a whole number`, 'limit');
+  }
+  return {
+    ...(guid === null ? {} : { counterparty_guid: guid }),
+    ...(limit === undefined ? {} : { limit }),
+  };
 }
 
 /**

@@ -6,11 +6,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlRoutes } from './control-routes';
 import { SandboxEngine } from './engine';
-import { Router } from './router';
 import { serviceRoutes } from './service-routes';
 import { maskSignInResult } from './trace';
 import type { Sandbox, SandboxListener, SandboxOptions } from './types';
-import { originRefusal, refusedRequest, type RunningServer, sendJson, startServer } from '../http';
+import { toWireError } from './errors';
+import {
+  jsonReply,
+  originRefusal,
+  refusedRequest,
+  Router,
+  type RunningServer,
+  sendJson,
+  startServer,
+} from '../http';
 
 /**
  * Loads the sandbox for a profile. Rejects with ConsoleError STATE_DAMAGED when the state file
@@ -22,7 +30,15 @@ import { originRefusal, refusedRequest, type RunningServer, sendJson, startServe
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const engine = await SandboxEngine.create(options);
-  const router = new Router([...serviceRoutes(engine), ...controlRoutes(engine)]);
+  const router = new Router([...serviceRoutes(engine), ...controlRoutes(engine)], {
+    notFoundHint:
+      "the sandbox serves the service's endpoints under /api/v1 and its controls under /sandbox/v1",
+    // Whatever a route throws becomes the sandbox's error body (errors.ts).
+    errorReply: (err) => {
+      const wire = toWireError(err);
+      return jsonReply(wire.status, wire.body, { headers: wire.headers });
+    },
+  });
   const servers = new Set<RunningServer>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     // Every route, the spec's and the controls alike: a web page must not onboard, rotate the

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { SandboxEngine } from './engine';
-import type { Route } from './router';
+import { jsonReply, type Route } from '../http';
 import { JWKS_PATH } from '../common';
 
 /** The CX-Authorization header (spec 2.4, 5), undefined when absent. */
@@ -21,10 +21,8 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
       method: 'POST',
       path: '/api/v1/counterparty/:counterparty_guid/jwk/authenticate',
       body: 'none',
-      run: async ({ req, params }) => ({
-        status: 200,
-        body: await engine.authenticate(params.counterparty_guid ?? '', cxAuthorization(req)),
-      }),
+      run: async ({ req, params }) =>
+        jsonReply(200, await engine.authenticate(params.counterparty_guid ?? '', cxAuthorization(req))),
     },
     {
       // Spec 4.1 #1: register a new JWK under jwk_guid, authorized by an already registered key.
@@ -36,7 +34,7 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
           via: 'put',
           jwk_guid: params.jwk_guid ?? '',
         });
-        return { status: 200, body: {} };
+        return jsonReply(200, {});
       },
     },
     {
@@ -53,7 +51,7 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
             via: 'post',
           },
         );
-        return { status: 200, body: { guid: jwk_guid } };
+        return jsonReply(200, { guid: jwk_guid });
       },
     },
     {
@@ -61,17 +59,15 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
       method: 'GET',
       path: '/api/v1/counterparty/:counterparty_guid/jwk',
       body: 'none',
-      run: async ({ req, params }) => ({
-        status: 200,
-        body: await engine.listJwks(params.counterparty_guid ?? '', cxAuthorization(req)),
-      }),
+      run: async ({ req, params }) =>
+        jsonReply(200, await engine.listJwks(params.counterparty_guid ?? '', cxAuthorization(req))),
     },
     {
       // Spec 4.1 #3: the sandbox's public keys (active, then those in their grace period).
       method: 'GET',
       path: JWKS_PATH,
       body: 'none',
-      run: async () => ({ status: 200, body: engine.jwks() }),
+      run: async () => jsonReply(200, engine.jwks()),
     },
   ];
 }
