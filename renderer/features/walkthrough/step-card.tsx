@@ -42,21 +42,8 @@ export interface StepRun {
   value?: string;
 }
 
-/**
- * One step: what the service expects and why (with the spec section), its state as derived from
- * the events, the reason and the fix when it failed, what it waits for, the facts that prove
- * it, and its one action.
- */
-export function StepCard({
-  step,
-  state,
-  activeKey,
-  busy,
-  running,
-  message,
-  turn,
-  onRun,
-}: {
+/** What a step card shows and does. */
+interface StepCardProps {
   step: WalkthroughStep;
   state: WalkthroughState;
   activeKey: KeyInfo | null;
@@ -66,7 +53,15 @@ export function StepCard({
   message: StepMessage | null;
   turn: StepTurn;
   onRun(run: StepRun): void;
-}) {
+}
+
+/**
+ * One step: what the service expects and why (with the spec section), its state as derived from
+ * the events, the reason and the fix when it failed, what it waits for, the facts that prove
+ * it, and its one action.
+ */
+export function StepCard(props: StepCardProps) {
+  const { step, state, activeKey } = props;
   const mark = STATE_WORDS[step.state];
   return (
     <li
@@ -103,17 +98,7 @@ export function StepCard({
         </dl>
       ) : null}
       <StepDetail step={step} state={state} activeKey={activeKey} />
-      {step.action ? (
-        <StepAction
-          step={step}
-          state={state}
-          busy={busy}
-          running={running}
-          message={message}
-          turn={turn}
-          onRun={onRun}
-        />
-      ) : null}
+      {step.action ? <StepAction {...props} /> : null}
     </li>
   );
 }
@@ -280,23 +265,8 @@ function StepProblem({ step, state }: { step: WalkthroughStep; state: Walkthroug
 }
 
 /** The step's one action: its typed input if it needs one, why it is blocked, the last run. */
-function StepAction({
-  step,
-  state,
-  busy,
-  running,
-  message,
-  turn,
-  onRun,
-}: {
-  step: WalkthroughStep;
-  state: WalkthroughState;
-  busy: boolean;
-  running: boolean;
-  message: StepMessage | null;
-  turn: StepTurn;
-  onRun(run: StepRun): void;
-}) {
+function StepAction(props: Omit<StepCardProps, 'activeKey'>) {
+  const { step, state, busy, running, message, turn, onRun } = props;
   const [value, setValue] = useState('');
   const inputId = `step-input-${step.id}`;
   const needsValue = step.action_input === 'counterparty_guid' && value.trim() === '';
