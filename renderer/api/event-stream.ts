@@ -62,6 +62,39 @@ export function eventsUrl(baseUrl: string): string {
   return new URL(TRANSPORT.eventsPath, baseUrl).toString();
 }
 
+/** Hands a message to the listeners of its event; unknown events and malformed JSON are dropped. */
+function dispatch(listeners: Map<EventName, Set<(payload: unknown) => void>>, name: string, data: string) {
+  if (!KNOWN.has(name)) return;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(data);
+  } catch {
+    return; // A malformed message is dropped; the stream itself stays up.
+  }
+  for (const l of listeners.get(name as EventName) ?? []) l(payload);
+}
+
+/** Reads the live stream to its end (the host closed it, the connection dropped, or close()). */
+async function readToEnd(
+  response: Response,
+  stillOwner: () => boolean,
+  onMessage: (event: string, data: string) => void,
+  onRetryMs: (ms: number) => void,
+): Promise<void> {
+  const parser = createSseParser((m) => onMessage(m.event, m.data), onRetryMs);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !stillOwner()) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // The connection dropped (or close() aborted it): handled by the caller.
+  }
+}
+
 /**
  * Opens the stream at once and keeps it open until `close()`.
  *
@@ -87,17 +120,6 @@ export function createEventStream(options: EventStreamOptions): EventStream {
     for (const w of watchers) w();
   };
 
-  const dispatch = (name: string, data: string) => {
-    if (!KNOWN.has(name)) return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(data);
-    } catch {
-      return; // A malformed message is dropped; the stream itself stays up.
-    }
-    for (const l of listeners.get(name as EventName) ?? []) l(payload);
-  };
-
   /** Tries again later: `reconnecting` after a drop, `disconnected` after a refusal. */
   const retry = (status: 'reconnecting' | 'disconnected') => {
     const attempts = state.attempts + 1;
@@ -108,26 +130,6 @@ export function createEventStream(options: EventStreamOptions): EventStream {
       set({ status: 'reconnecting' });
       void open();
     }, delay);
-  };
-
-  /** Reads the live stream to its end (the host closed it, the connection dropped, or close()). */
-  const read = async (response: Response, owner: AbortController): Promise<void> => {
-    set({ status: 'connected', since: new Date().toISOString(), attempts: 0 });
-    const parser = createSseParser(
-      (m) => dispatch(m.event, m.data),
-      (ms) => (retryMs = ms),
-    );
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done || current !== owner) break;
-        parser.push(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      // The connection dropped (or close() aborted it): handled below.
-    }
   };
 
   const open = async () => {
@@ -165,7 +167,13 @@ export function createEventStream(options: EventStreamOptions): EventStream {
       retry('disconnected');
       return;
     }
-    await read(response, owner);
+    set({ status: 'connected', since: new Date().toISOString(), attempts: 0 });
+    await readToEnd(
+      response,
+      () => current === owner,
+      (name, data) => dispatch(listeners, name, data),
+      (ms) => (retryMs = ms),
+    );
     if (current === owner && !closed) retry('reconnecting');
   };
 

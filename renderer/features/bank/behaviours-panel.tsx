@@ -2,18 +2,21 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { Behaviour, Behaviours } from '../../../electron/contract/schemas/bank';
 import { ErrorPanel } from '../../shared/error-panel';
+import { DataTable, type Column } from '../../ui/data-table';
 import { activeBehaviours, useSetBehaviours } from '../../data/bank';
 
 type B = z.output<typeof Behaviour>;
 type All = z.output<typeof Behaviours>;
 
-const ROUTES: {
+interface RouteRow {
   id: string;
   label: string;
   kind: 'callback' | 'notify';
   userAuth?: boolean;
   extId?: boolean;
-}[] = [
+}
+
+const ROUTES: RouteRow[] = [
   { id: 'user_auth', label: 'GET /user_auth', kind: 'callback', userAuth: true, extId: true },
   { id: 'key', label: 'GET /key', kind: 'callback' },
   { id: 'external_id', label: 'GET /external_id', kind: 'callback', extId: true },
@@ -71,104 +74,16 @@ export function BehavioursPanel({ behaviours }: { behaviours: All }) {
           </button>
         ) : null}
       </h2>
-      <table className="data-table behaviours-table">
-        <thead>
-          <tr>
-            <th>route</th>
-            <th>delay (ms)</th>
-            <th>fixed status</th>
-            <th>omit field</th>
-            <th>long external_id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ROUTES.map((r) => {
-            const b = draft[r.id] ?? {};
-            return (
-              <tr
-                key={r.id}
-                data-testid={`behaviour-${r.id}`}
-                className={clean(behaviours[r.id] ?? {}) ? 'is-on' : ''}
-              >
-                <td>
-                  <code>{r.label}</code>
-                </td>
-                <td>
-                  <input
-                    className="input input-narrow"
-                    type="number"
-                    min={0}
-                    max={30000}
-                    step={100}
-                    value={b.delay_ms ?? ''}
-                    placeholder="0"
-                    onChange={(e) =>
-                      update(r.id, {
-                        delay_ms: e.target.value
-                          ? Math.max(0, Math.min(30_000, Number(e.target.value)))
-                          : undefined,
-                      })
-                    }
-                    data-testid={`behaviour-${r.id}-delay`}
-                    aria-label={`${r.label}: delay in ms`}
-                  />
-                </td>
-                <td>
-                  <input
-                    className="input input-narrow"
-                    type="number"
-                    min={100}
-                    max={599}
-                    value={statusText[r.id] ?? ''}
-                    placeholder="—"
-                    onChange={(e) => {
-                      const v = e.target.value;
-                      setStatusText((old) => ({ ...old, [r.id]: v }));
-                      const n = Number(v);
-                      update(r.id, { status: v && n >= 100 && n <= 599 ? Math.trunc(n) : undefined });
-                    }}
-                    data-testid={`behaviour-${r.id}-status`}
-                    aria-label={`${r.label}: answer this status instead`}
-                  />
-                </td>
-                <td>
-                  {r.userAuth ? (
-                    <select
-                      className="input"
-                      value={b.omit_field ?? ''}
-                      onChange={(e) =>
-                        update(r.id, { omit_field: (e.target.value || undefined) as B['omit_field'] })
-                      }
-                      data-testid={`behaviour-${r.id}-omit`}
-                      aria-label={`${r.label}: leave out a required field`}
-                    >
-                      <option value="">—</option>
-                      <option value="external_id">external_id</option>
-                      <option value="key">key</option>
-                      <option value="phone">phone</option>
-                    </select>
-                  ) : (
-                    <span className="muted">n/a</span>
-                  )}
-                </td>
-                <td>
-                  {r.extId ? (
-                    <input
-                      type="checkbox"
-                      checked={b.long_external_id === true}
-                      onChange={(e) => update(r.id, { long_external_id: e.target.checked || undefined })}
-                      data-testid={`behaviour-${r.id}-long-external-id`}
-                      aria-label={`${r.label}: answer an external_id of 501 symbols`}
-                    />
-                  ) : (
-                    <span className="muted">n/a</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        className="behaviours-table"
+        rows={ROUTES}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({
+          'data-testid': `behaviour-${r.id}`,
+          className: clean(behaviours[r.id] ?? {}) ? 'is-on' : '',
+        })}
+        columns={behaviourColumns({ draft, statusText, setStatusText, update })}
+      />
       <div className="form-actions">
         <span className="muted">
           A delay over 1000 ms breaks the spec’s 1 s budget; a fixed status answers it with an empty body.
@@ -188,4 +103,96 @@ export function BehavioursPanel({ behaviours }: { behaviours: All }) {
       ) : null}
     </section>
   );
+}
+
+interface Editing {
+  draft: All;
+  statusText: Record<string, string>;
+  setStatusText: (f: (old: Record<string, string>) => Record<string, string>) => void;
+  update: (route: string, patch: Partial<B>) => void;
+}
+
+/** The table's columns: the route, then one control per behaviour. */
+function behaviourColumns({ draft, statusText, setStatusText, update }: Editing): Column<RouteRow>[] {
+  const na = <span className="muted">n/a</span>;
+  return [
+    { header: 'route', cell: (r) => <code>{r.label}</code> },
+    {
+      header: 'delay (ms)',
+      cell: (r) => (
+        <input
+          className="input input-narrow"
+          type="number"
+          min={0}
+          max={30000}
+          step={100}
+          value={draft[r.id]?.delay_ms ?? ''}
+          placeholder="0"
+          onChange={(e) =>
+            update(r.id, {
+              delay_ms: e.target.value ? Math.max(0, Math.min(30_000, Number(e.target.value))) : undefined,
+            })
+          }
+          data-testid={`behaviour-${r.id}-delay`}
+          aria-label={`${r.label}: delay in ms`}
+        />
+      ),
+    },
+    {
+      header: 'fixed status',
+      cell: (r) => (
+        <input
+          className="input input-narrow"
+          type="number"
+          min={100}
+          max={599}
+          value={statusText[r.id] ?? ''}
+          placeholder="—"
+          onChange={(e) => {
+            const v = e.target.value;
+            setStatusText((old) => ({ ...old, [r.id]: v }));
+            const n = Number(v);
+            update(r.id, { status: v && n >= 100 && n <= 599 ? Math.trunc(n) : undefined });
+          }}
+          data-testid={`behaviour-${r.id}-status`}
+          aria-label={`${r.label}: answer this status instead`}
+        />
+      ),
+    },
+    {
+      header: 'omit field',
+      cell: (r) =>
+        r.userAuth ? (
+          <select
+            className="input"
+            value={draft[r.id]?.omit_field ?? ''}
+            onChange={(e) => update(r.id, { omit_field: (e.target.value || undefined) as B['omit_field'] })}
+            data-testid={`behaviour-${r.id}-omit`}
+            aria-label={`${r.label}: leave out a required field`}
+          >
+            <option value="">—</option>
+            <option value="external_id">external_id</option>
+            <option value="key">key</option>
+            <option value="phone">phone</option>
+          </select>
+        ) : (
+          na
+        ),
+    },
+    {
+      header: 'long external_id',
+      cell: (r) =>
+        r.extId ? (
+          <input
+            type="checkbox"
+            checked={draft[r.id]?.long_external_id === true}
+            onChange={(e) => update(r.id, { long_external_id: e.target.checked || undefined })}
+            data-testid={`behaviour-${r.id}-long-external-id`}
+            aria-label={`${r.label}: answer an external_id of 501 symbols`}
+          />
+        ) : (
+          na
+        ),
+    },
+  ];
 }

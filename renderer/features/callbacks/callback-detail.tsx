@@ -24,8 +24,6 @@ export function CallbackDetail({
 }) {
   const detail = useEventDetail(id);
   const listenerUrl = useListenerUrl(detail.data);
-  const recheck = useRecheck();
-  const replay = useReplay();
   if (detail.error)
     return <ErrorPanel title="Callback unavailable" error={detail.error} testId="callback-error" />;
   const d = detail.data;
@@ -36,77 +34,8 @@ export function CallbackDetail({
   return (
     <div className="callback-detail" data-testid="callback-detail" data-event-id={d.id}>
       <EventDetailView detail={d} listenerUrl={listenerUrl} onClose={onClose}>
-        <div className="callback-actions">
-          <button
-            type="button"
-            className="btn"
-            onClick={() => recheck.mutate(d.id)}
-            disabled={recheck.isPending || compact}
-            data-testid="callback-recheck"
-            title="Run the X-Session-ID checks again with the service JWKS as it is now"
-          >
-            {recheck.isPending ? 'Re-checking…' : 'Re-check'}
-          </button>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => replay.mutate(d.id)}
-            disabled={replay.isPending || compact}
-            data-testid="callback-replay"
-          >
-            {replay.isPending ? 'Replaying…' : 'Replay with a fresh token'}
-          </button>
-        </div>
-        <p className="panel-note callback-replay-note">
-          Replay: the original token has most likely expired, so the sandbox signs a new one with a fresh
-          iat/exp and the same obj/sub, and sends the callback again. The replay shows up as a new callback.
-        </p>
-        {recheck.data && recheck.variables === d.id ? (
-          <RecheckCompare recorded={d} now={recheck.data} />
-        ) : null}
-        {recheck.error ? (
-          <ErrorPanel title="Re-check failed" error={recheck.error} testId="callback-recheck-error" />
-        ) : null}
-        {replay.error ? (
-          <ErrorPanel title="Replay failed" error={replay.error} testId="callback-replay-error" />
-        ) : null}
-        {replay.data ? (
-          <p
-            className="banner banner-info"
-            data-testid="callback-replay-result"
-            data-event-id={replay.data.id}
-          >
-            Replayed: HTTP {replay.data.status ?? '—'},{' '}
-            {replay.data.failed_check ? `failed ${replay.data.failed_check}` : 'all checks passed'},{' '}
-            {formatMs(replay.data.duration_ms)}.
-            <button
-              type="button"
-              className="btn btn-small btn-link"
-              onClick={() => onOpen(replay.data.id)}
-              data-testid="callback-open-replay"
-            >
-              Open the replay
-            </button>
-          </p>
-        ) : null}
-        <section className="panel" aria-label="X-Session-ID">
-          <h2 className="panel-title">
-            X-Session-ID
-            <span className="panel-spacer" />
-            {token ? <CopyButton text={() => token} testId="callback-copy-token" /> : null}
-          </h2>
-          <div className="panel-body">
-            {token ? (
-              <TokenView token={token} testId="callback-token" />
-            ) : (
-              <p className="muted">
-                {compact
-                  ? 'Not kept: a compact record keeps only the token’s header.'
-                  : 'No X-Session-ID header.'}
-              </p>
-            )}
-          </div>
-        </section>
+        <CallbackActions d={d} compact={compact} onOpen={onOpen} />
+        <SessionToken token={token} compact={compact} />
         {d.token ? (
           <div className="callback-decoded">
             <DecodedPart title="Header" kind="header" value={d.token.header} />
@@ -120,51 +49,147 @@ export function CallbackDetail({
           </div>
         ) : null}
 
-        {d.jwks ? (
-          <section
-            className="panel"
-            aria-label="Service JWKS at that moment"
-            data-testid="callback-jwks"
-            data-stale={String(d.jwks.stale)}
-          >
-            <h2 className="panel-title">
-              Service JWKS at that moment
-              {d.jwks.stale ? (
-                <span className="badge badge-fail">stale</span>
-              ) : (
-                <span className="badge badge-pass">fresh</span>
-              )}
-            </h2>
-            <dl className="kv">
-              <dt>URL</dt>
-              <dd>
-                <code>{d.jwks.url}</code>
-              </dd>
-              <dt>kids</dt>
-              <dd>
-                {d.jwks.kids.length ? (
-                  d.jwks.kids.map((k) => (
-                    <code key={k} className="kid">
-                      {k}
-                    </code>
-                  ))
-                ) : (
-                  <span className="muted">none</span>
-                )}
-              </dd>
-              <dt>fetched</dt>
-              <dd>{formatLocal(d.jwks.fetched_at) ?? 'never'}</dd>
-              {d.jwks.error ? (
-                <>
-                  <dt>error</dt>
-                  <dd className="text-fail">{d.jwks.error}</dd>
-                </>
-              ) : null}
-              <JwksKeyReport jwks={d.jwks} testId="callback-jwks" />
-            </dl>
-          </section>
-        ) : null}
+        {d.jwks ? <JwksThen jwks={d.jwks} /> : null}
       </EventDetailView>
     </div>
+  );
+}
+
+type Detail = NonNullable<ReturnType<typeof useEventDetail>['data']>;
+
+/** Re-check and replay, with what each gave: the comparison, the new callback, or the refusal. */
+function CallbackActions({
+  d,
+  compact,
+  onOpen,
+}: {
+  d: Detail;
+  compact: boolean;
+  onOpen: (id: string) => void;
+}) {
+  const recheck = useRecheck();
+  const replay = useReplay();
+  return (
+    <>
+      <div className="callback-actions">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => recheck.mutate(d.id)}
+          disabled={recheck.isPending || compact}
+          data-testid="callback-recheck"
+          title="Run the X-Session-ID checks again with the service JWKS as it is now"
+        >
+          {recheck.isPending ? 'Re-checking…' : 'Re-check'}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => replay.mutate(d.id)}
+          disabled={replay.isPending || compact}
+          data-testid="callback-replay"
+        >
+          {replay.isPending ? 'Replaying…' : 'Replay with a fresh token'}
+        </button>
+      </div>
+      <p className="panel-note callback-replay-note">
+        Replay: the original token has most likely expired, so the sandbox signs a new one with a fresh
+        iat/exp and the same obj/sub, and sends the callback again. The replay shows up as a new callback.
+      </p>
+      {recheck.data && recheck.variables === d.id ? <RecheckCompare recorded={d} now={recheck.data} /> : null}
+      {recheck.error ? (
+        <ErrorPanel title="Re-check failed" error={recheck.error} testId="callback-recheck-error" />
+      ) : null}
+      {replay.error ? (
+        <ErrorPanel title="Replay failed" error={replay.error} testId="callback-replay-error" />
+      ) : null}
+      {replay.data ? (
+        <p className="banner banner-info" data-testid="callback-replay-result" data-event-id={replay.data.id}>
+          Replayed: HTTP {replay.data.status ?? '—'},{' '}
+          {replay.data.failed_check ? `failed ${replay.data.failed_check}` : 'all checks passed'},{' '}
+          {formatMs(replay.data.duration_ms)}.
+          <button
+            type="button"
+            className="btn btn-small btn-link"
+            onClick={() => onOpen(replay.data.id)}
+            data-testid="callback-open-replay"
+          >
+            Open the replay
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The callback's X-Session-ID, coloured, or why it is not there. */
+function SessionToken({ token, compact }: { token: string | null; compact: boolean }) {
+  return (
+    <section className="panel" aria-label="X-Session-ID">
+      <h2 className="panel-title">
+        X-Session-ID
+        <span className="panel-spacer" />
+        {token ? <CopyButton text={() => token} testId="callback-copy-token" /> : null}
+      </h2>
+      <div className="panel-body">
+        {token ? (
+          <TokenView token={token} testId="callback-token" />
+        ) : (
+          <p className="muted">
+            {compact
+              ? 'Not kept: a compact record keeps only the token’s header.'
+              : 'No X-Session-ID header.'}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The service JWKS as the callback's check saw it. */
+function JwksThen({ jwks }: { jwks: NonNullable<Detail['jwks']> }) {
+  return (
+    <section
+      className="panel"
+      aria-label="Service JWKS at that moment"
+      data-testid="callback-jwks"
+      data-stale={String(jwks.stale)}
+    >
+      <h2 className="panel-title">
+        Service JWKS at that moment
+        {jwks.stale ? (
+          <span className="badge badge-fail">stale</span>
+        ) : (
+          <span className="badge badge-pass">fresh</span>
+        )}
+      </h2>
+      <dl className="kv">
+        <dt>URL</dt>
+        <dd>
+          <code>{jwks.url}</code>
+        </dd>
+        <dt>kids</dt>
+        <dd>
+          {jwks.kids.length ? (
+            jwks.kids.map((k) => (
+              <code key={k} className="kid">
+                {k}
+              </code>
+            ))
+          ) : (
+            <span className="muted">none</span>
+          )}
+        </dd>
+        <dt>fetched</dt>
+        <dd>{formatLocal(jwks.fetched_at) ?? 'never'}</dd>
+        {jwks.error ? (
+          <>
+            <dt>error</dt>
+            <dd className="text-fail">{jwks.error}</dd>
+          </>
+        ) : null}
+        <JwksKeyReport jwks={jwks} testId="callback-jwks" />
+      </dl>
+    </section>
   );
 }

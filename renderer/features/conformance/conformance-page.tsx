@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Toggle } from '../../ui/toggle';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
@@ -129,75 +130,22 @@ function RunForm({ running }: { running: boolean }) {
           />
         </Field>
         <TrustRunnerJwks port={jwksUrl ? Number(values.jwksPort) : null} disabled={busy} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
-            {runMutation.isPending ? 'Running…' : 'Run'}
-          </button>
-          <button
-            type="button"
-            className="btn"
-            disabled={busy}
-            onClick={() => {
-              runMutation.reset();
-              selfCheck.mutate();
-            }}
-            data-testid="conformance-self-check"
-            title="Run the suite against a private copy of the console’s own bank endpoints"
-          >
-            {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
-          </button>
-          {jwksUrl ? (
-            <CopyButton text={() => jwksUrl} label="Copy JWKS URL" testId="conformance-copy-jwks" />
-          ) : null}
-          <CopyButton
-            text={() => cliCommand(values)}
-            label="Copy as CI command"
-            testId="conformance-copy-cli"
-          />
-        </div>
-        <p className="muted cf-note">
-          Self-check needs nothing configured: it starts its own bank endpoints on a free port with one test
-          customer, trusting the runner’s keys, and leaves the live bank alone.
-        </p>
-        {runMutation.error ? (
-          <ErrorPanel title="The run could not start" error={runMutation.error} testId="conformance-error" />
-        ) : null}
-        {selfCheck.error ? (
-          <ErrorPanel
-            title="The self-check could not start"
-            error={selfCheck.error}
-            testId="conformance-error"
-          />
-        ) : null}
+        <RunFormActions
+          busy={busy}
+          jwksUrl={jwksUrl}
+          runMutation={runMutation}
+          selfCheck={selfCheck}
+          cli={() => cliCommand(values)}
+        />
       </form>
     </section>
   );
 }
 
 function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
-  const exporter = useExportReport();
   const setFailedOnly = useConformanceStore((s) => s.setFailedOnly);
   const failedOnly = useConformanceStore((s) => s.failedOnly);
-  if (!run) {
-    return (
-      <div className="empty" data-testid="conformance-empty">
-        <h2>No run yet</h2>
-        <ul>
-          <li>
-            <strong>Self-check</strong> first: it shows what a passing bank looks like, in a second.
-          </li>
-          <li>
-            Then point your bank’s service JWKS at the runner’s URL, give a customer it knows, and{' '}
-            <strong>Run</strong>.
-          </li>
-        </ul>
-        <p className="empty-note">
-          The same suite runs in CI: copy the command, add --junit for the CI report.
-        </p>
-      </div>
-    );
-  }
-  const pct = run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
+  if (!run) return <RunEmpty />;
   const verdict = running
     ? 'running'
     : run.phase === 'error'
@@ -216,102 +164,201 @@ function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
         {run.kind === 'self-check' ? 'Self-check' : 'Run'}
         <span className="panel-note">{run.bank_auth_url ?? ''}</span>
         <span className="panel-spacer" />
-        <label className="cf-filter">
-          <input
-            type="checkbox"
-            checked={failedOnly}
-            onChange={(e) => setFailedOnly(e.target.checked)}
-            data-testid="conformance-failed-only"
-          />{' '}
+        <Toggle
+          className="cf-filter"
+          checked={failedOnly}
+          onChange={setFailedOnly}
+          testId="conformance-failed-only"
+        >
+          {' '}
           failed only
-        </label>
+        </Toggle>
       </h2>
       <div className="panel-body">
-        <div
-          className={`cf-progress cf-progress-${verdict}`}
-          role="progressbar"
-          aria-label="Cases finished"
-          aria-valuemin={0}
-          aria-valuemax={run.total}
-          aria-valuenow={run.done}
-          aria-valuetext={`${run.done} of ${run.total} cases`}
-          data-testid="conformance-progress"
-          data-done={run.done}
-          data-total={run.total}
-        >
-          <span className="cf-progress-fill" style={{ width: `${pct}%` }} />
-        </div>
-        <div
-          className="cf-summary"
-          role="status"
-          data-testid="conformance-summary"
-          data-state={verdict}
-          data-passed={run.passed}
-          data-failed={run.failed}
-          data-skipped={run.skipped}
-        >
-          <strong className={verdict === 'passed' ? 'text-pass' : verdict === 'running' ? '' : 'text-fail'}>
-            {verdict === 'running'
-              ? `Running: ${run.done} of ${run.total}`
-              : verdict === 'error'
-                ? 'The run stopped'
-                : verdict === 'failed'
-                  ? `${run.failed} failed`
-                  : 'Every case passed'}
-          </strong>
-          <span>
-            {run.passed} passed · {run.failed} failed · {run.skipped} skipped
-            {run.duration_ms !== null ? ` · ${formatMs(run.duration_ms)}` : ''}
-          </span>
-          {run.jwks_url ? (
-            <span className="muted">
-              JWKS <code>{run.jwks_url}</code>
-            </span>
-          ) : null}
-        </div>
+        <RunSummary run={run} verdict={verdict} />
         {running ? <RunActivity run={run} /> : null}
         {run.error ? <p className="text-fail">{run.error}</p> : null}
-        <div className="form-actions">
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={running || exporter.isPending || run.phase !== 'finished'}
-            onClick={() => exporter.mutate('json')}
-            data-testid="conformance-export-json"
-          >
-            Export report (JSON)
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={running || exporter.isPending || run.phase !== 'finished'}
-            onClick={() => exporter.mutate('junit')}
-            data-testid="conformance-export-junit"
-          >
-            Export JUnit XML
-          </button>
-          <CopyButton
-            text={() =>
-              JSON.stringify({
-                passed: run.passed,
-                failed: run.failed,
-                cases: run.cases.map((c) => ({
-                  id: c.id,
-                  title: c.title,
-                  status: c.status,
-                  detail: c.detail,
-                })),
-              })
-            }
-            label="Copy summary JSON"
-            testId="conformance-copy-summary"
-          />
-        </div>
-        {exporter.error ? (
-          <ErrorPanel title="Export failed" error={exporter.error} testId="conformance-export-error" />
-        ) : null}
+        <RunExports run={run} running={running} />
       </div>
       <CaseList cases={run.cases} />
     </section>
+  );
+}
+
+/** Before the first run: what to try first. */
+function RunEmpty() {
+  return (
+    <div className="empty" data-testid="conformance-empty">
+      <h2>No run yet</h2>
+      <ul>
+        <li>
+          <strong>Self-check</strong> first: it shows what a passing bank looks like, in a second.
+        </li>
+        <li>
+          Then point your bank’s service JWKS at the runner’s URL, give a customer it knows, and{' '}
+          <strong>Run</strong>.
+        </li>
+      </ul>
+      <p className="empty-note">
+        The same suite runs in CI: copy the command, add --junit for the CI report.
+      </p>
+    </div>
+  );
+}
+
+type Verdict = 'running' | 'error' | 'failed' | 'passed';
+
+/** The progress bar and the one-line verdict with its counts. */
+function RunSummary({ run, verdict }: { run: LiveRun; verdict: Verdict }) {
+  const pct = run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
+  return (
+    <>
+      <div
+        className={`cf-progress cf-progress-${verdict}`}
+        role="progressbar"
+        aria-label="Cases finished"
+        aria-valuemin={0}
+        aria-valuemax={run.total}
+        aria-valuenow={run.done}
+        aria-valuetext={`${run.done} of ${run.total} cases`}
+        data-testid="conformance-progress"
+        data-done={run.done}
+        data-total={run.total}
+      >
+        <span className="cf-progress-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <div
+        className="cf-summary"
+        role="status"
+        data-testid="conformance-summary"
+        data-state={verdict}
+        data-passed={run.passed}
+        data-failed={run.failed}
+        data-skipped={run.skipped}
+      >
+        <strong className={verdict === 'passed' ? 'text-pass' : verdict === 'running' ? '' : 'text-fail'}>
+          {verdict === 'running'
+            ? `Running: ${run.done} of ${run.total}`
+            : verdict === 'error'
+              ? 'The run stopped'
+              : verdict === 'failed'
+                ? `${run.failed} failed`
+                : 'Every case passed'}
+        </strong>
+        <span>
+          {run.passed} passed · {run.failed} failed · {run.skipped} skipped
+          {run.duration_ms !== null ? ` · ${formatMs(run.duration_ms)}` : ''}
+        </span>
+        {run.jwks_url ? (
+          <span className="muted">
+            JWKS <code>{run.jwks_url}</code>
+          </span>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+/** The finished run's report, as JSON, JUnit XML or a summary to copy. */
+function RunExports({ run, running }: { run: LiveRun; running: boolean }) {
+  const exporter = useExportReport();
+  return (
+    <>
+      <div className="form-actions">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={running || exporter.isPending || run.phase !== 'finished'}
+          onClick={() => exporter.mutate('json')}
+          data-testid="conformance-export-json"
+        >
+          Export report (JSON)
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={running || exporter.isPending || run.phase !== 'finished'}
+          onClick={() => exporter.mutate('junit')}
+          data-testid="conformance-export-junit"
+        >
+          Export JUnit XML
+        </button>
+        <CopyButton
+          text={() =>
+            JSON.stringify({
+              passed: run.passed,
+              failed: run.failed,
+              cases: run.cases.map((c) => ({
+                id: c.id,
+                title: c.title,
+                status: c.status,
+                detail: c.detail,
+              })),
+            })
+          }
+          label="Copy summary JSON"
+          testId="conformance-copy-summary"
+        />
+      </div>
+      {exporter.error ? (
+        <ErrorPanel title="Export failed" error={exporter.error} testId="conformance-export-error" />
+      ) : null}
+    </>
+  );
+}
+
+/** Run, Self-check, the copies, and why a run could not start. */
+function RunFormActions({
+  busy,
+  jwksUrl,
+  runMutation,
+  selfCheck,
+  cli,
+}: {
+  busy: boolean;
+  jwksUrl: string | null;
+  runMutation: ReturnType<typeof useRunConformance>;
+  selfCheck: ReturnType<typeof useSelfCheck>;
+  cli: () => string;
+}) {
+  return (
+    <>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
+          {runMutation.isPending ? 'Running…' : 'Run'}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => {
+            runMutation.reset();
+            selfCheck.mutate();
+          }}
+          data-testid="conformance-self-check"
+          title="Run the suite against a private copy of the console’s own bank endpoints"
+        >
+          {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
+        </button>
+        {jwksUrl ? (
+          <CopyButton text={() => jwksUrl} label="Copy JWKS URL" testId="conformance-copy-jwks" />
+        ) : null}
+        <CopyButton text={cli} label="Copy as CI command" testId="conformance-copy-cli" />
+      </div>
+      <p className="muted cf-note">
+        Self-check needs nothing configured: it starts its own bank endpoints on a free port with one test
+        customer, trusting the runner’s keys, and leaves the live bank alone.
+      </p>
+      {runMutation.error ? (
+        <ErrorPanel title="The run could not start" error={runMutation.error} testId="conformance-error" />
+      ) : null}
+      {selfCheck.error ? (
+        <ErrorPanel
+          title="The self-check could not start"
+          error={selfCheck.error}
+          testId="conformance-error"
+        />
+      ) : null}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError } from '../../shared/field-errors';
 import { Dialog } from '../../ui/dialog';
+import { TextField } from '../../ui/text-field';
 import { useKeys } from '../../data/keys';
 import {
   EMPTY_ENV_DRAFT,
@@ -46,8 +47,8 @@ const LABELS: Record<EnvField, { label: string; hint: string; placeholder?: stri
   service_jwks_url: { label: 'Service JWKS URL', hint: 'optional · empty: derived from the base URL' },
 };
 
-/** Add a real environment, or edit one (the sandbox: its per-profile fields only). */
-export function EnvDialog({ env }: { env: Environment | null }) {
+/** The environment dialog's draft, problems and submit (the sandbox: its own fields only). */
+function useEnvDialog(env: Environment | null) {
   const close = useEnvironmentsStore((s) => s.close);
   const save = useSaveEnvironment();
   const keys = useKeys().data ?? [];
@@ -92,40 +93,30 @@ export function EnvDialog({ env }: { env: Environment | null }) {
   if (draft.active_kid && !kidOptions.includes(draft.active_kid)) kidOptions.unshift(draft.active_kid);
   const derived = derivedJwksUrl(isSandbox ? (env?.base_url ?? '') : draft.base_url);
 
-  const text = (f: EnvField, type: 'text' | 'url' = 'text') => {
-    const id = `env-${f.replaceAll('_', '-')}`;
-    const readOnly = !editable.includes(f);
-    const error = readOnly ? undefined : errorFor(f);
-    return (
-      <Field
-        key={f}
-        id={id}
-        label={LABELS[f].label}
-        hint={readOnly ? 'set by the sandbox' : LABELS[f].hint}
-        error={error}
-      >
-        <input
-          id={id}
-          type={type}
-          className={`input ${f === 'name' ? '' : 'mono'}`}
-          value={draft[f]}
-          readOnly={readOnly}
-          placeholder={
-            f === 'service_jwks_url'
-              ? (derived ?? 'derived from the base URL')
-              : (LABELS[f].placeholder ?? '')
-          }
-          onChange={(e) => edit({ [f]: e.target.value })}
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-note`}
-          data-testid={id}
-        />
-      </Field>
-    );
+  return {
+    env,
+    draft,
+    edit,
+    errorFor,
+    refused,
+    save,
+    close,
+    isSandbox,
+    editable,
+    keys,
+    kidOptions,
+    derived,
+    submit,
   };
+}
 
+/** Add a real environment, or edit one (the sandbox: its per-profile fields only). */
+export function EnvDialog({ env }: { env: Environment | null }) {
+  const f = useEnvDialog(env);
+  const { refused, save, close, isSandbox } = f;
+  const text = (field: EnvField, type: 'text' | 'url' = 'text') => (
+    <EnvTextField key={field} f={f} field={field} type={type} />
+  );
   return (
     <Dialog
       title={env ? `Edit ${env.name}` : 'Add a real environment'}
@@ -133,7 +124,7 @@ export function EnvDialog({ env }: { env: Environment | null }) {
       testId="env-dialog"
       wide
     >
-      <form onSubmit={submit} noValidate className="dialog-form env-form" data-testid="env-form">
+      <form onSubmit={f.submit} noValidate className="dialog-form env-form" data-testid="env-form">
         {isSandbox ? (
           <p className="muted dialog-note">
             The sandbox’s URL and JWKS are its own listener’s. What this profile sets on it: the counterparty
@@ -144,32 +135,7 @@ export function EnvDialog({ env }: { env: Environment | null }) {
           {text('name')}
           {text('base_url', 'url')}
           {text('counterparty_guid')}
-          <Field
-            id="env-active-kid"
-            label={LABELS.active_kid.label}
-            hint={LABELS.active_kid.hint}
-            error={errorFor('active_kid')}
-          >
-            <select
-              id="env-active-kid"
-              className="input mono"
-              value={draft.active_kid}
-              onChange={(e) => edit({ active_kid: e.target.value })}
-              aria-describedby="env-active-kid-note"
-              data-testid="env-active-kid"
-            >
-              <option value="">none</option>
-              {kidOptions.map((kid) => {
-                const key = keys.find((k) => k.kid === kid);
-                return (
-                  <option key={kid} value={kid}>
-                    {kid}
-                    {key ? ` · ${key.alg} · ${key.status}` : ' · not in this vault'}
-                  </option>
-                );
-              })}
-            </select>
-          </Field>
+          <ActiveKidField f={f} />
           {text('default_obj')}
           {text('default_sub')}
           <div className="span-2">{text('service_jwks_url', 'url')}</div>
@@ -187,5 +153,66 @@ export function EnvDialog({ env }: { env: Environment | null }) {
         />
       </form>
     </Dialog>
+  );
+}
+
+type EnvDialogState = ReturnType<typeof useEnvDialog>;
+
+/** One text field of the draft; read-only where the sandbox sets it. */
+function EnvTextField({ f, field, type }: { f: EnvDialogState; field: EnvField; type: 'text' | 'url' }) {
+  const id = `env-${field.replaceAll('_', '-')}`;
+  const readOnly = !f.editable.includes(field);
+  return (
+    <TextField
+      id={id}
+      label={LABELS[field].label}
+      hint={readOnly ? 'set by the sandbox' : LABELS[field].hint}
+      error={readOnly ? undefined : f.errorFor(field)}
+      type={type}
+      className={field === 'name' ? '' : 'mono'}
+      value={f.draft[field]}
+      readOnly={readOnly}
+      placeholder={
+        field === 'service_jwks_url'
+          ? (f.derived ?? 'derived from the base URL')
+          : (LABELS[field].placeholder ?? '')
+      }
+      onChange={(v) => f.edit({ [field]: v })}
+      spellCheck={false}
+      autoComplete="off"
+    />
+  );
+}
+
+/** The key this environment signs with: the vault's keys, and the one set if it is not there. */
+function ActiveKidField({ f }: { f: EnvDialogState }) {
+  const { draft, edit, errorFor, keys, kidOptions } = f;
+  return (
+    <Field
+      id="env-active-kid"
+      label={LABELS.active_kid.label}
+      hint={LABELS.active_kid.hint}
+      error={errorFor('active_kid')}
+    >
+      <select
+        id="env-active-kid"
+        className="input mono"
+        value={draft.active_kid}
+        onChange={(e) => edit({ active_kid: e.target.value })}
+        aria-describedby="env-active-kid-note"
+        data-testid="env-active-kid"
+      >
+        <option value="">none</option>
+        {kidOptions.map((kid) => {
+          const key = keys.find((k) => k.kid === kid);
+          return (
+            <option key={kid} value={kid}>
+              {kid}
+              {key ? ` · ${key.alg} · ${key.status}` : ' · not in this vault'}
+            </option>
+          );
+        })}
+      </select>
+    </Field>
   );
 }

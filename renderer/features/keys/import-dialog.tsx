@@ -6,7 +6,8 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { Dialog } from '../../ui/dialog';
 import { useContractForm } from '../../ui/use-contract-form';
-import { Options } from '../../shared/options';
+import { SelectField } from '../../ui/select-field';
+import { TextField } from '../../ui/text-field';
 import { ALGS } from '../../data/keys';
 import { useKeysStore } from './keys-store';
 import { useImportKey } from '../../data/keys';
@@ -67,16 +68,7 @@ export function ImportDialog() {
   return (
     <Dialog title="Import a private key" onClose={close} testId="import-dialog" wide>
       <form onSubmit={submit} noValidate className="dialog-form">
-        <div className="banner banner-warn" data-testid="import-warning">
-          <span className="banner-icon" aria-hidden="true">
-            !
-          </span>
-          <p>
-            <strong>The key goes into the vault and is never shown again</strong>: not on this page, not by
-            Export (which gives the public part only). Keep your own backup where your bank keeps keys. The
-            text you paste is sent once to this console’s core, encrypted there, and cleared from this form.
-          </p>
-        </div>
+        <ImportWarning />
         <Field
           id="import-text"
           label="Private key"
@@ -104,78 +96,49 @@ export function ImportDialog() {
           />
         </Field>
         <div className="form-grid-2">
-          <Field
+          <TextField
             id="import-kid"
             label="kid"
             hint="optional · else the JWK’s kid, else a UUID"
             error={errorFor('kid')}
-          >
-            <input
-              id="import-kid"
-              className="input mono"
-              value={meta.kid}
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => edit({ kid: e.target.value })}
-              aria-invalid={errorFor('kid') ? true : undefined}
-              aria-describedby="import-kid-note"
-              data-testid="import-kid"
-            />
-          </Field>
-          <Field
+            mono
+            value={meta.kid}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(kid) => edit({ kid })}
+          />
+          <SelectField
             id="import-alg"
             label="Algorithm"
             hint="optional · else from the key, else RS256"
             error={errorFor('alg')}
-          >
-            <select
-              id="import-alg"
-              className="input"
-              value={meta.alg}
-              onChange={(e) => edit({ alg: e.target.value as Meta['alg'] })}
-              data-testid="import-alg"
-            >
-              <option value="">from the key</option>
-              <Options values={ALGS} />
-            </select>
-          </Field>
-          <Field id="import-label" label="Label" hint="optional" error={errorFor('label')}>
-            <input
-              id="import-label"
-              className="input"
-              value={meta.label}
-              onChange={(e) => edit({ label: e.target.value })}
-              aria-describedby="import-label-note"
-              data-testid="import-label"
-            />
-          </Field>
-          <Field
+            value={meta.alg}
+            values={ALGS}
+            empty="from the key"
+            onChange={(alg) => edit({ alg: alg as Meta['alg'] })}
+          />
+          <TextField
+            id="import-label"
+            label="Label"
+            hint="optional"
+            error={errorFor('label')}
+            value={meta.label}
+            onChange={(label) => edit({ label })}
+          />
+          <TextField
             id="import-expires"
             label="Expires"
             hint="optional · last valid day"
             error={errorFor('expires')}
-          >
-            <input
-              id="import-expires"
-              type="date"
-              className="input"
-              value={meta.expires}
-              onChange={(e) => edit({ expires: e.target.value })}
-              aria-describedby="import-expires-note"
-              data-testid="import-expires"
-            />
-          </Field>
+            type="date"
+            value={meta.expires}
+            onChange={(expires) => edit({ expires })}
+          />
         </div>
         {form.unplaced ? (
           <ErrorPanel title="Not imported" error={form.unplaced} testId="import-error" />
         ) : null}
-        {imported ? (
-          <p className="text-pass" role="status" data-testid="import-done">
-            ✓ Imported <code>{imported.kid}</code> ({imported.alg}, {imported.bits} bits), fingerprint{' '}
-            <code title={imported.fingerprint}>{imported.fingerprint.slice(0, 12)}…</code>. The form is empty
-            again: paste another key, or close.
-          </p>
-        ) : null}
+        {imported ? <ImportedNote imported={imported} /> : null}
         <DialogActions
           small
           onCancel={close}
@@ -187,5 +150,32 @@ export function ImportDialog() {
         />
       </form>
     </Dialog>
+  );
+}
+
+/** What importing means for the key: it is never shown again. */
+function ImportWarning() {
+  return (
+    <div className="banner banner-warn" data-testid="import-warning">
+      <span className="banner-icon" aria-hidden="true">
+        !
+      </span>
+      <p>
+        <strong>The key goes into the vault and is never shown again</strong>: not on this page, not by Export
+        (which gives the public part only). Keep your own backup where your bank keeps keys. The text you
+        paste is sent once to this console’s core, encrypted there, and cleared from this form.
+      </p>
+    </div>
+  );
+}
+
+/** The imported key's kid, algorithm, size and fingerprint. */
+function ImportedNote({ imported }: { imported: KeyInfo }) {
+  return (
+    <p className="text-pass" role="status" data-testid="import-done">
+      ✓ Imported <code>{imported.kid}</code> ({imported.alg}, {imported.bits} bits), fingerprint{' '}
+      <code title={imported.fingerprint}>{imported.fingerprint.slice(0, 12)}…</code>. The form is empty again:
+      paste another key, or close.
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
-import { CopyButton } from '../../shared/copy-button';
+import { CopyField } from '../../ui/copy-field';
 import { ErrorPanel } from '../../shared/error-panel';
 import { PageHead } from '../../shared/page-head';
 import { useActiveEnvironment } from '../../data/environments';
@@ -13,6 +13,9 @@ import { useKeysStore } from './keys-store';
 import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey } from '../../data/keys';
 import './keys.css';
 
+type RegisterResultData = NonNullable<ReturnType<typeof useRegisterWithSandbox>['data']>;
+
+/** The vault's signing keys: generate, import, export, register with the sandbox, retire. */
 export function KeysPage() {
   // The "just created" highlight is for this visit only.
   useEffect(() => () => useKeysStore.getState().setHighlight(null), []);
@@ -67,38 +70,7 @@ export function KeysPage() {
         </ErrorPanel>
       ) : null}
 
-      {registered ? (
-        <div className="banner banner-pass" role="status" data-testid="register-result">
-          <span className="banner-icon" aria-hidden="true">
-            ✓
-          </span>
-          <div className="banner-body">
-            <p>
-              <strong>
-                Registered <code>{registered.kid}</code> with the sandbox.
-              </strong>{' '}
-              Counterparty GUID <code data-testid="register-guid">{registered.counterparty_guid}</code>{' '}
-              <CopyButton
-                text={() => registered.counterparty_guid}
-                label="Copy GUID"
-                testId="copy-register-guid"
-              />
-            </p>
-            <p className="muted">
-              The sandbox environment now uses this counterparty, with <code>{registered.kid}</code> as its
-              active key. Next:{' '}
-              <a href="#/composer" data-testid="register-next-composer">
-                compose a token
-              </a>{' '}
-              or{' '}
-              <a href="#/service" data-testid="register-next-service">
-                authenticate
-              </a>
-              .
-            </p>
-          </div>
-        </div>
-      ) : null}
+      {registered ? <RegisterResult registered={registered} /> : null}
       {register.error ? (
         <ErrorPanel
           title={
@@ -123,31 +95,7 @@ export function KeysPage() {
 
       {keys.data ? (
         keys.data.length === 0 ? (
-          <div className="empty" data-testid="keys-empty">
-            <h2>No signing key yet</h2>
-            <p>
-              Every request to the service carries a JWT signed with your bank’s private key (spec 5).
-              Generate one here (RSA, RS256, 2048 bits unless you choose otherwise) or import the one your
-              bank already uses. Then register its public JWK: with the sandbox in one click, or through your
-              real environment’s onboarding.
-            </p>
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => open({ kind: 'generate' })}
-              data-testid="keys-generate-empty"
-            >
-              Generate a key
-            </button>{' '}
-            <button
-              type="button"
-              className="btn"
-              onClick={() => open({ kind: 'import' })}
-              data-testid="keys-import-empty"
-            >
-              Import a key
-            </button>
-          </div>
+          <KeysEmpty onOpen={open} />
         ) : (
           <section className="panel">
             <KeyTable
@@ -168,6 +116,75 @@ export function KeysPage() {
       {dialog?.kind === 'import' ? <ImportDialog /> : null}
       {dialog?.kind === 'export' ? <ExportDialog kid={dialog.kid} /> : null}
       {dialog?.kind === 'delete' ? <DeleteDialog kid={dialog.kid} /> : null}
+    </div>
+  );
+}
+
+/** The sandbox registration's outcome: the new counterparty GUID and where to go next. */
+function RegisterResult({ registered }: { registered: RegisterResultData }) {
+  return (
+    <div className="banner banner-pass" role="status" data-testid="register-result">
+      <span className="banner-icon" aria-hidden="true">
+        ✓
+      </span>
+      <div className="banner-body">
+        <p>
+          <strong>
+            Registered <code>{registered.kid}</code> with the sandbox.
+          </strong>{' '}
+          Counterparty GUID{' '}
+          <CopyField
+            value={registered.counterparty_guid}
+            label="Copy GUID"
+            testId="register-guid"
+            copyTestId="copy-register-guid"
+          />
+        </p>
+        <p className="muted">
+          The sandbox environment now uses this counterparty, with <code>{registered.kid}</code> as its active
+          key. Next:{' '}
+          <a href="#/composer" data-testid="register-next-composer">
+            compose a token
+          </a>{' '}
+          or{' '}
+          <a href="#/service" data-testid="register-next-service">
+            authenticate
+          </a>
+          .
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** No key yet: what a key is for, and the two ways to get one. */
+function KeysEmpty({ onOpen }: { onOpen: (dialog: { kind: 'generate' | 'import' }) => void }) {
+  const open = onOpen;
+  return (
+    <div className="empty" data-testid="keys-empty">
+      <h2>No signing key yet</h2>
+      <p>
+        Every request to the service carries a JWT signed with your bank’s private key (spec 5). Generate one
+        here (RSA, RS256, 2048 bits unless you choose otherwise) or import the one your bank already uses.
+        Then register its public JWK: with the sandbox in one click, or through your real environment’s
+        onboarding.
+      </p>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => open({ kind: 'generate' })}
+        data-testid="keys-generate-empty"
+      >
+        Generate a key
+      </button>{' '}
+      <button
+        type="button"
+        className="btn"
+        onClick={() => open({ kind: 'import' })}
+        data-testid="keys-import-empty"
+      >
+        Import a key
+      </button>
     </div>
   );
 }

@@ -96,52 +96,80 @@ export function NotificationFeed({
       </div>
       <div className="feed-scroller" ref={scroller} data-testid="notifications-scroller" tabIndex={0}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rows[item.index]!;
-            const e = row.event;
-            return (
-              <div
-                key={row.key}
-                role="row"
-                aria-rowindex={item.index + 1}
-                className={`feed-row outcome-${e.outcome ?? 'none'}${e.id === selectedId ? ' is-selected' : ''}${e.id === cursorId ? ' is-cursor' : ''}`}
-                aria-selected={e.id === selectedId}
-                data-cursor={String(e.id === cursorId)}
-                onClick={() => onSelect(e.id)}
-                style={{ transform: `translateY(${item.start}px)` }}
-                data-testid="notifications-row"
-                data-event-id={e.id}
-                data-outcome={e.outcome ?? ''}
-                data-transaction-id={e.transaction_id ?? ''}
-                data-count={row.count}
-              >
-                <span title={e.at}>{formatClock(e.at)}</span>
-                <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
-                <span className="feed-outcome">{e.outcome ?? '—'}</span>
-                <span className="feed-tx" title={e.transaction_id ?? undefined}>
-                  {e.transaction_id ?? <em className="muted">{e.warning ?? 'no transaction_id'}</em>}
-                </span>
-                <span>
-                  {grouped ? (
-                    row.count > 1 ? (
-                      <span className="badge badge-accent" data-testid="notifications-row-count">
-                        ×{row.count}
-                      </span>
-                    ) : (
-                      '1'
-                    )
-                  ) : (
-                    (e.status ?? '—')
-                  )}
-                </span>
-                <span className="muted" title={e.remote ?? undefined}>
-                  {e.remote ?? ''}
-                </span>
-              </div>
-            );
-          })}
+          {items.map((item) => (
+            <FeedRowView
+              key={rows[item.index]!.key}
+              row={rows[item.index]!}
+              index={item.index}
+              top={item.start}
+              grouped={grouped}
+              selectedId={selectedId}
+              cursorId={cursorId}
+              onSelect={onSelect}
+            />
+          ))}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** One notification (or one transaction's repeats, grouped): time, route, outcome, id, HTTP or count, sender. */
+function FeedRowView({
+  row,
+  index,
+  top,
+  grouped,
+  selectedId,
+  cursorId,
+  onSelect,
+}: {
+  row: FeedRow;
+  index: number;
+  top: number;
+  grouped: boolean;
+  selectedId: string | null;
+  cursorId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const e = row.event;
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      className={`feed-row outcome-${e.outcome ?? 'none'}${e.id === selectedId ? ' is-selected' : ''}${e.id === cursorId ? ' is-cursor' : ''}`}
+      aria-selected={e.id === selectedId}
+      data-cursor={String(e.id === cursorId)}
+      onClick={() => onSelect(e.id)}
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid="notifications-row"
+      data-event-id={e.id}
+      data-outcome={e.outcome ?? ''}
+      data-transaction-id={e.transaction_id ?? ''}
+      data-count={row.count}
+    >
+      <span title={e.at}>{formatClock(e.at)}</span>
+      <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
+      <span className="feed-outcome">{e.outcome ?? '—'}</span>
+      <span className="feed-tx" title={e.transaction_id ?? undefined}>
+        {e.transaction_id ?? <em className="muted">{e.warning ?? 'no transaction_id'}</em>}
+      </span>
+      <span>
+        {grouped ? (
+          row.count > 1 ? (
+            <span className="badge badge-accent" data-testid="notifications-row-count">
+              ×{row.count}
+            </span>
+          ) : (
+            '1'
+          )
+        ) : (
+          (e.status ?? '—')
+        )}
+      </span>
+      <span className="muted" title={e.remote ?? undefined}>
+        {e.remote ?? ''}
+      </span>
     </div>
   );
 }

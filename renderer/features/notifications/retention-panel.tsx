@@ -78,20 +78,7 @@ export function RetentionPanel() {
         <p className="muted">Loading…</p>
       ) : (
         <div className="panel-body">
-          <p data-testid="retention-current">
-            Keeping <strong>{ruleText(state.data.rule)}</strong> of the acknowledged notifications (
-            {state.data.notifications.toLocaleString('en')} stored). The database is{' '}
-            <strong data-testid="retention-size">{sizeText(state.data.size_bytes)}</strong>. Nothing else is
-            ever removed to make room for them, nor they for anything else.
-          </p>
-          {state.data.size_warning ? (
-            <div className="banner banner-warn" role="status" data-testid="retention-size-warning">
-              <span className="banner-icon" aria-hidden="true">
-                !
-              </span>
-              <p>{state.data.size_warning}</p>
-            </div>
-          ) : null}
+          <RetentionNow state={state.data} />
           <Segmented
             label="Retention"
             name="retention-mode"
@@ -160,5 +147,31 @@ export function RetentionPanel() {
         </div>
       )}
     </section>
+  );
+}
+
+/** The rule in force, what is stored, the database's size, and its warning. */
+function RetentionNow({
+  state,
+}: {
+  state: NonNullable<ReturnType<typeof useNotificationRetention>['data']>;
+}) {
+  return (
+    <>
+      <p data-testid="retention-current">
+        Keeping <strong>{ruleText(state.rule)}</strong> of the acknowledged notifications (
+        {state.notifications.toLocaleString('en')} stored). The database is{' '}
+        <strong data-testid="retention-size">{sizeText(state.size_bytes)}</strong>. Nothing else is ever
+        removed to make room for them, nor they for anything else.
+      </p>
+      {state.size_warning ? (
+        <div className="banner banner-warn" role="status" data-testid="retention-size-warning">
+          <span className="banner-icon" aria-hidden="true">
+            !
+          </span>
+          <p>{state.size_warning}</p>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -60,32 +60,20 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
   };
 
   const result = notify.data;
-  // A good notification passes with 200; a malformed one passes when the bank refuses it (4xx).
-  const passed = result?.trace.ok === true;
   return (
     <form className="action-form" onSubmit={submit} noValidate aria-labelledby={`${base}-title`}>
       <h4 id={`${base}-title`} className="subhead">
         Send notification
       </h4>
       <div className="notify-grid">
-        <div className="field">
-          <label htmlFor={`${base}-event`} className="field-label">
-            Event
-          </label>
-          <select
-            id={`${base}-event`}
-            className="input"
-            value={draft.event}
-            onChange={(e) => setDraft(guid, { event: e.target.value as NotifyDraft['event'] })}
-            data-testid="notify-event"
-          >
-            {EVENTS.map((ev) => (
-              <option key={ev.value} value={ev.value}>
-                {ev.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceField
+          id={`${base}-event`}
+          label="Event"
+          choices={EVENTS}
+          value={draft.event}
+          onChange={(event) => setDraft(guid, { event })}
+          testId="notify-event"
+        />
         {draft.event === 'transfer' ? (
           <fieldset className="field">
             <legend className="field-label">To</legend>
@@ -99,24 +87,14 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
             />
           </fieldset>
         ) : null}
-        <div className="field">
-          <label htmlFor={`${base}-body`} className="field-label">
-            Body
-          </label>
-          <select
-            id={`${base}-body`}
-            className="input"
-            value={draft.malformed}
-            onChange={(e) => setDraft(guid, { malformed: e.target.value as NotifyDraft['malformed'] })}
-            data-testid="notify-body"
-          >
-            {BODIES.map((b) => (
-              <option key={b.value} value={b.value}>
-                {b.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceField
+          id={`${base}-body`}
+          label="Body"
+          choices={BODIES}
+          value={draft.malformed}
+          onChange={(malformed) => setDraft(guid, { malformed })}
+          testId="notify-body"
+        />
         {malformed ? null : (
           <div className="field">
             <label htmlFor={`${base}-txid`} className="field-label">
@@ -162,20 +140,65 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
         >
           {notify.isPending ? 'Sending…' : malformed ? 'Send malformed notification' : 'Send notification'}
         </button>
-        {result ? (
-          <span
-            className={`result-line ${passed ? 'text-pass' : 'text-fail'}`}
-            role="status"
-            data-testid="notify-result"
-            data-status={result.status ?? 'unreachable'}
-          >
-            {passed ? '✓' : '✗'} {result.status ?? 'no answer'} in {formatMs(result.duration_ms)} ·{' '}
-            <code data-testid="notify-result-transaction-id">{result.transaction_id}</code>
-            {result.error ? ` · ${result.error}` : null}
-          </span>
-        ) : null}
+        {result ? <NotifyResult result={result} /> : null}
       </div>
       {notify.error ? <ErrorPanel title="Not sent" error={notify.error} testId="notify-error" /> : null}
     </form>
+  );
+}
+
+/** A select over labelled choices, in a field. */
+function ChoiceField<V extends string>({
+  id,
+  label,
+  choices,
+  value,
+  onChange,
+  testId,
+}: {
+  id: string;
+  label: string;
+  choices: ReadonlyArray<{ value: V; label: string }>;
+  value: V;
+  onChange: (value: V) => void;
+  testId: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="input"
+        value={value}
+        onChange={(e) => onChange(e.target.value as V)}
+        data-testid={testId}
+      >
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The notification's outcome: status, time and its transaction_id. */
+function NotifyResult({ result }: { result: NonNullable<ReturnType<typeof useNotify>['data']> }) {
+  // A good notification passes with 200; a malformed one passes when the bank refuses it (4xx).
+  const passed = result.trace.ok === true;
+  return (
+    <span
+      className={`result-line ${passed ? 'text-pass' : 'text-fail'}`}
+      role="status"
+      data-testid="notify-result"
+      data-status={result.status ?? 'unreachable'}
+    >
+      {passed ? '✓' : '✗'} {result.status ?? 'no answer'} in {formatMs(result.duration_ms)} ·{' '}
+      <code data-testid="notify-result-transaction-id">{result.transaction_id}</code>
+      {result.error ? ` · ${result.error}` : null}
+    </span>
   );
 }

@@ -5,6 +5,7 @@ import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from '../../data/sandbox';
+import { TextField as UiTextField } from '../../ui/text-field';
 
 /** Moved to renderer/shared; kept here for the sandbox's other forms. */
 export { Field };
@@ -69,11 +70,8 @@ function liveProblems(draft: Record<OnboardField, string>): Partial<Record<Onboa
   return out;
 }
 
-/**
- * Onboarding (the service's procedure is not specified, spec 5 #2; the sandbox's stand-in):
- * the bank's initial public JWK, optional fixed GUIDs, and the bank's URLs.
- */
-export function OnboardForm() {
+/** The onboarding form's draft (in the sandbox store), its problems and its submit. */
+function useOnboardForm() {
   const draft = useSandboxStore((s) => s.onboard);
   const setDraft = useSandboxStore((s) => s.setOnboard);
   const resetDraft = useSandboxStore((s) => s.resetOnboard);
@@ -120,6 +118,15 @@ export function OnboardForm() {
     });
   };
 
+  return { draft, setOpen, onboard, refused, errorFor, edit, submit };
+}
+
+/**
+ * Onboarding (the service's procedure is not specified, spec 5 #2; the sandbox's stand-in):
+ * the bank's initial public JWK, optional fixed GUIDs, and the bank's URLs.
+ */
+export function OnboardForm() {
+  const { draft, setOpen, onboard, refused, errorFor, edit, submit } = useOnboardForm();
   return (
     <form
       className="onboard-form"
@@ -220,20 +227,18 @@ function TextField({
 }) {
   const id = `onboard-${field.replaceAll('_', '-')}`;
   return (
-    <Field id={id} label={label} hint={hint} error={error}>
-      <input
-        id={id}
-        type={type}
-        className="input mono"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        spellCheck={false}
-        autoComplete="off"
-        placeholder={placeholder ?? '00000000-0000-0000-0000-000000000000'}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-note`}
-        data-testid={id}
-      />
-    </Field>
+    <UiTextField
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      type={type}
+      mono
+      value={value}
+      onChange={onChange}
+      spellCheck={false}
+      autoComplete="off"
+      placeholder={placeholder ?? '00000000-0000-0000-0000-000000000000'}
+    />
   );
 }

@@ -3,6 +3,7 @@ import type { MethodInput } from '../../../electron/contract';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
+import { TextField } from '../../ui/text-field';
 import { Segmented } from '../../shared/segmented';
 import { analyzeTokenText } from '../../shared/token-text';
 import { defaultKid } from '../../data/keys';
@@ -16,6 +17,20 @@ const MODES: Array<{ value: AuthMode; label: string }> = [
   { value: 'compose', label: 'Compose with a vault key' },
   { value: 'paste', label: 'Paste a token' },
 ];
+
+/** What service.authenticate is sent: the pasted token, or the claims to compose; null while incomplete. */
+function authInput(
+  mode: AuthMode,
+  token: string,
+  kid: string,
+  obj: string,
+  sub: string,
+): MethodInput<'service.authenticate'> | null {
+  if (mode === 'paste') return token !== '' ? { token } : null;
+  return kid !== '' && obj.trim() !== '' && sub.trim() !== ''
+    ? { kid, obj: obj.trim(), sub: sub.trim() }
+    : null;
+}
 
 /**
  * POST …/jwk/authenticate (spec 4.1 #2) in the active environment, in one click: the core
@@ -35,14 +50,7 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
   const sub = draft.sub ?? env?.default_sub ?? '';
   const { token, stripped } = analyzeTokenText(pasted);
 
-  const input: MethodInput<'service.authenticate'> | null =
-    mode === 'paste'
-      ? token !== ''
-        ? { token }
-        : null
-      : kid !== '' && obj.trim() !== '' && sub.trim() !== ''
-        ? { kid, obj: obj.trim(), sub: sub.trim() }
-        : null;
+  const input = authInput(mode, token, kid, obj, sub);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -74,51 +82,31 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
                 testId="auth-kid"
               />
             </Field>
-            <Field id="auth-obj" label="obj" hint="IBAN or phone">
-              <input
-                id="auth-obj"
-                className="input mono"
-                value={obj}
-                placeholder="DE89370400440532013000"
-                onChange={(e) => setDraft({ obj: e.target.value })}
-                spellCheck={false}
-                autoComplete="off"
-                data-testid="auth-obj"
-              />
-            </Field>
-            <Field id="auth-sub" label="sub" hint="who acts">
-              <input
-                id="auth-sub"
-                className="input mono"
-                value={sub}
-                placeholder="ops@bank.example"
-                onChange={(e) => setDraft({ sub: e.target.value })}
-                spellCheck={false}
-                autoComplete="off"
-                data-testid="auth-sub"
-              />
-            </Field>
-          </div>
-        ) : (
-          <Field
-            id="auth-token"
-            label="Bank JWT"
-            hint="sent as CX-Authorization"
-            note={stripped.length > 0 ? `stripped: ${stripped.join(', ').replaceAll('`', '')}` : undefined}
-          >
-            <textarea
-              id="auth-token"
-              className="input mono auth-token"
-              rows={4}
-              value={pasted}
-              onChange={(e) => setPasted(e.target.value)}
+            <TextField
+              id="auth-obj"
+              label="obj"
+              hint="IBAN or phone"
+              mono
+              value={obj}
+              placeholder="DE89370400440532013000"
+              onChange={(v) => setDraft({ obj: v })}
               spellCheck={false}
               autoComplete="off"
-              placeholder="eyJhbGciOiJSUzI1NiIsImtpZCI6…"
-              aria-describedby="auth-token-note"
-              data-testid="auth-token"
             />
-          </Field>
+            <TextField
+              id="auth-sub"
+              label="sub"
+              hint="who acts"
+              mono
+              value={sub}
+              placeholder="ops@bank.example"
+              onChange={(v) => setDraft({ sub: v })}
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </div>
+        ) : (
+          <PastedToken pasted={pasted} stripped={stripped} onChange={setPasted} />
         )}
         <div className="form-actions">
           <button
@@ -149,5 +137,38 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** Paste mode: the bank JWT as text, and what was stripped from it. */
+function PastedToken({
+  pasted,
+  stripped,
+  onChange,
+}: {
+  pasted: string;
+  stripped: readonly string[];
+  onChange: (text: string) => void;
+}) {
+  return (
+    <Field
+      id="auth-token"
+      label="Bank JWT"
+      hint="sent as CX-Authorization"
+      note={stripped.length > 0 ? `stripped: ${stripped.join(', ').replaceAll('`', '')}` : undefined}
+    >
+      <textarea
+        id="auth-token"
+        className="input mono auth-token"
+        rows={4}
+        value={pasted}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        autoComplete="off"
+        placeholder="eyJhbGciOiJSUzI1NiIsImtpZCI6…"
+        aria-describedby="auth-token-note"
+        data-testid="auth-token"
+      />
+    </Field>
   );
 }

@@ -4,9 +4,9 @@ import { Dialog } from '../../ui/dialog';
 import type { MethodInput } from '../../../electron/contract';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Field } from '../../shared/field';
+import { SelectField } from '../../ui/select-field';
+import { TextField } from '../../ui/text-field';
 import { formatLocal } from '../../shared/format';
-import { Options } from '../../shared/options';
 import { StatusMark, type Status } from '../../shared/status-mark';
 import { ALGS, BITS } from '../../data/keys';
 import { revealExchange } from './exchange-list';
@@ -68,59 +68,30 @@ export function RotationPanel({ env }: { env: Environment | null }) {
         Rotation <span className="panel-note">before the active key expires</span>
       </h2>
       <div className="panel-body rotation-body">
-        <ol className="rotation-plan" data-testid="rotation-plan">
-          {ROTATION_STEPS.map((s, i) => (
-            <li key={s.id}>
-              <span className="rotation-num">{i + 1}</span>
-              <span>
-                <strong>{s.title}</strong>: {s.what}.
-              </span>
-            </li>
-          ))}
-        </ol>
-        <p className="muted rotation-safety">
-          Until step 4 passes, the current key
-          {env?.active_kid ? (
-            <>
-              {' '}
-              <code>{env.active_kid}</code>
-            </>
-          ) : null}{' '}
-          stays active: a refusal at any step leaves your bank signing as before.
-        </p>
+        <RotationPlan activeKid={env?.active_kid ?? null} />
         <form className="rotation-form" onSubmit={start} noValidate>
-          <Field id="rotate-alg" label="Algorithm">
-            <select
-              id="rotate-alg"
-              className="input"
-              value={draft.alg}
-              onChange={(e) => setDraft({ alg: e.target.value as RotateDraft['alg'] })}
-              data-testid="rotate-alg"
-            >
-              <Options values={ALGS} />
-            </select>
-          </Field>
-          <Field id="rotate-bits" label="Bits">
-            <select
-              id="rotate-bits"
-              className="input"
-              value={draft.bits}
-              onChange={(e) => setDraft({ bits: Number(e.target.value) as RotateDraft['bits'] })}
-              data-testid="rotate-bits"
-            >
-              <Options values={BITS} />
-            </select>
-          </Field>
-          <Field id="rotate-expires" label="New key expires" hint="optional">
-            <input
-              id="rotate-expires"
-              type="date"
-              className="input"
-              value={draft.expires}
-              onChange={(e) => setDraft({ expires: e.target.value })}
-              data-testid="rotate-expires"
-            />
-          </Field>
+          <SelectField
+            id="rotate-alg"
+            label="Algorithm"
+            value={draft.alg}
+            values={ALGS}
+            onChange={(alg) => setDraft({ alg: alg as RotateDraft['alg'] })}
+          />
+          <SelectField
+            id="rotate-bits"
+            label="Bits"
+            value={draft.bits}
+            values={BITS}
+            onChange={(bits) => setDraft({ bits: Number(bits) as RotateDraft['bits'] })}
+          />
+          <TextField
+            id="rotate-expires"
+            label="New key expires"
+            hint="optional"
+            type="date"
+            value={draft.expires}
+            onChange={(expires) => setDraft({ expires })}
+          />
           <button
             type="submit"
             className="btn btn-small btn-primary rotation-start"
@@ -156,29 +127,14 @@ export function RotationPanel({ env }: { env: Environment | null }) {
         ) : null}
       </div>
       {confirming && env ? (
-        <Dialog
-          title="Rotate the key of a real environment?"
-          onClose={() => setConfirming(false)}
-          testId="rotate-confirm"
-          tone="danger"
-        >
-          <p>
-            This registers a new key with <code>{env.base_url}</code> for counterparty{' '}
-            <code>{env.counterparty_guid}</code>, proves it, then makes it the active key and retires{' '}
-            <code>{env.active_kid}</code> for signing. If a step is refused, the current key stays active.
-          </p>
-          <DialogActions
-            onCancel={() => setConfirming(false)}
-            cancelTestId="rotate-confirm-cancel"
-            cancelAutoFocus
-            confirmLabel="Rotate"
-            confirmTestId="rotate-confirm-go"
-            onConfirm={() => {
-              setConfirming(false);
-              rotate.mutate(rotateInput(draft));
-            }}
-          />
-        </Dialog>
+        <ConfirmRotation
+          env={env}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            rotate.mutate(rotateInput(draft));
+          }}
+        />
       ) : null}
     </section>
   );
@@ -282,5 +238,67 @@ function RotationResult({
         {formatLocal(r.finished_at) ?? r.finished_at}
       </p>
     </div>
+  );
+}
+
+/** The four steps a rotation takes, and the promise that the current key stays until they pass. */
+function RotationPlan({ activeKid }: { activeKid: string | null }) {
+  return (
+    <>
+      <ol className="rotation-plan" data-testid="rotation-plan">
+        {ROTATION_STEPS.map((s, i) => (
+          <li key={s.id}>
+            <span className="rotation-num">{i + 1}</span>
+            <span>
+              <strong>{s.title}</strong>: {s.what}.
+            </span>
+          </li>
+        ))}
+      </ol>
+      <p className="muted rotation-safety">
+        Until step 4 passes, the current key
+        {activeKid ? (
+          <>
+            {' '}
+            <code>{activeKid}</code>
+          </>
+        ) : null}{' '}
+        stays active: a refusal at any step leaves your bank signing as before.
+      </p>
+    </>
+  );
+}
+
+/** Against a real environment: what the rotation will change, confirmed before it runs. */
+function ConfirmRotation({
+  env,
+  onCancel,
+  onConfirm,
+}: {
+  env: Environment;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <Dialog
+      title="Rotate the key of a real environment?"
+      onClose={onCancel}
+      testId="rotate-confirm"
+      tone="danger"
+    >
+      <p>
+        This registers a new key with <code>{env.base_url}</code> for counterparty{' '}
+        <code>{env.counterparty_guid}</code>, proves it, then makes it the active key and retires{' '}
+        <code>{env.active_kid}</code> for signing. If a step is refused, the current key stays active.
+      </p>
+      <DialogActions
+        onCancel={onCancel}
+        cancelTestId="rotate-confirm-cancel"
+        cancelAutoFocus
+        confirmLabel="Rotate"
+        confirmTestId="rotate-confirm-go"
+        onConfirm={onConfirm}
+      />
+    </Dialog>
   );
 }

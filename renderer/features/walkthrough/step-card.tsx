@@ -42,21 +42,8 @@ export interface StepRun {
   value?: string;
 }
 
-/**
- * One step: what the service expects and why (with the spec section), its state as derived from
- * the events, the reason and the fix when it failed, what it waits for, the facts that prove
- * it, and its one action.
- */
-export function StepCard({
-  step,
-  state,
-  activeKey,
-  busy,
-  running,
-  message,
-  turn,
-  onRun,
-}: {
+/** What a step card shows and does. */
+interface StepCardProps {
   step: WalkthroughStep;
   state: WalkthroughState;
   activeKey: KeyInfo | null;
@@ -66,15 +53,16 @@ export function StepCard({
   message: StepMessage | null;
   turn: StepTurn;
   onRun(run: StepRun): void;
-}) {
-  const [value, setValue] = useState('');
+}
+
+/**
+ * One step: what the service expects and why (with the spec section), its state as derived from
+ * the events, the reason and the fix when it failed, what it waits for, the facts that prove
+ * it, and its one action.
+ */
+export function StepCard(props: StepCardProps) {
+  const { step, state, activeKey } = props;
   const mark = STATE_WORDS[step.state];
-  const inputId = `step-input-${step.id}`;
-  const needsValue = step.action_input === 'counterparty_guid' && value.trim() === '';
-  const reasonId = `step-blocked-${step.id}`;
-  // "Last run" reflects the current state: when the step moved on since (a rotation made another
-  // key active), the line says what it is now.
-  const moved = message !== null && message.summary !== step.summary;
   return (
     <li
       tabIndex={-1}
@@ -101,35 +89,7 @@ export function StepCard({
         {step.summary}
         {step.at ? <span className="muted"> · {new Date(step.at).toLocaleString()}</span> : null}
       </p>
-      {step.state === 'failed' ? (
-        <div className="wt-problem" role="alert" data-testid={`step-problem-${step.id}`}>
-          {step.reason ? (
-            <p data-testid={`step-reason-${step.id}`}>
-              <strong>Why: </strong>
-              {step.reason}
-            </p>
-          ) : null}
-          {step.fix ? (
-            <p data-testid={`step-fix-${step.id}`}>
-              <strong>Fix: </strong>
-              {step.fix}
-            </p>
-          ) : null}
-        </div>
-      ) : step.fix ? (
-        <p className="wt-hint" data-testid={`step-fix-${step.id}`}>
-          {step.fix}
-        </p>
-      ) : null}
-      {step.waiting_for ? (
-        <p className="wt-waiting" data-testid={`step-waiting-${step.id}`}>
-          <strong>Waiting for: </strong>
-          {step.waiting_for}
-        </p>
-      ) : null}
-      {step.needs && step.state !== 'done' ? (
-        <p className="wt-needs muted">Builds on step {numberOf(state, step.needs)}, which is not done yet.</p>
-      ) : null}
+      <StepProblem step={step} state={state} />
       {step.facts.length > 0 ? (
         <dl className="kv wt-facts" data-testid={`step-facts-${step.id}`}>
           {step.facts.map((f) => (
@@ -138,67 +98,7 @@ export function StepCard({
         </dl>
       ) : null}
       <StepDetail step={step} state={state} activeKey={activeKey} />
-      {step.action ? (
-        <div className="wt-action">
-          {step.action_input ? (
-            <label className="wt-input">
-              <span className="field-label">
-                {step.action_input === 'counterparty_guid'
-                  ? 'counterparty_guid'
-                  : 'Your own public URL (optional: a tunnel or --public-url wins)'}
-              </span>
-              <input
-                id={inputId}
-                className="input mono"
-                value={value}
-                onChange={(e) => setValue(e.target.value)}
-                placeholder={
-                  step.action_input === 'counterparty_guid'
-                    ? '00000000-0000-0000-0000-000000000000'
-                    : (state.bank_url ?? 'https://bank-tunnel.example')
-                }
-                spellCheck={false}
-                autoComplete="off"
-                data-testid={inputId}
-              />
-            </label>
-          ) : null}
-          <button
-            type="button"
-            className={`btn btn-small ${turn.next ? 'btn-primary' : ''}`}
-            disabled={busy || needsValue || turn.blockedBy !== null}
-            aria-describedby={turn.blockedBy ? reasonId : undefined}
-            onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
-            data-testid={`step-action-${step.id}`}
-            data-next={String(turn.next)}
-          >
-            {running ? 'Running…' : step.action}
-          </button>
-          {turn.blockedBy ? (
-            <span className="wt-blocked muted" id={reasonId} data-testid={`step-blocked-${step.id}`}>
-              {turn.blockedBy}
-            </span>
-          ) : null}
-          {message ? (
-            <span
-              className={`wt-message ${message.ok ? 'text-pass' : 'text-fail'}`}
-              role="status"
-              data-testid={`step-message-${step.id}`}
-              data-ok={String(message.ok)}
-              data-moved={String(moved)}
-            >
-              <span className="muted">Last run: </span>
-              {message.text}
-              {moved ? (
-                <>
-                  <span className="muted"> · now: </span>
-                  {step.summary}
-                </>
-              ) : null}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      {step.action ? <StepAction {...props} /> : null}
     </li>
   );
 }
@@ -323,6 +223,116 @@ function ReachDetail({ reach }: { reach: WalkthroughReach }) {
         <summary>Forward the service’s callbacks to your own backend</summary>
         <ForwardPanel key={reach.forward_url ?? 'off'} url={reach.forward_url} />
       </details>
+    </div>
+  );
+}
+
+/** Why a failed step failed and its fix (or the hint), what it waits for, what it builds on. */
+function StepProblem({ step, state }: { step: WalkthroughStep; state: WalkthroughState }) {
+  return (
+    <>
+      {step.state === 'failed' ? (
+        <div className="wt-problem" role="alert" data-testid={`step-problem-${step.id}`}>
+          {step.reason ? (
+            <p data-testid={`step-reason-${step.id}`}>
+              <strong>Why: </strong>
+              {step.reason}
+            </p>
+          ) : null}
+          {step.fix ? (
+            <p data-testid={`step-fix-${step.id}`}>
+              <strong>Fix: </strong>
+              {step.fix}
+            </p>
+          ) : null}
+        </div>
+      ) : step.fix ? (
+        <p className="wt-hint" data-testid={`step-fix-${step.id}`}>
+          {step.fix}
+        </p>
+      ) : null}
+      {step.waiting_for ? (
+        <p className="wt-waiting" data-testid={`step-waiting-${step.id}`}>
+          <strong>Waiting for: </strong>
+          {step.waiting_for}
+        </p>
+      ) : null}
+      {step.needs && step.state !== 'done' ? (
+        <p className="wt-needs muted">Builds on step {numberOf(state, step.needs)}, which is not done yet.</p>
+      ) : null}
+    </>
+  );
+}
+
+/** The step's one action: its typed input if it needs one, why it is blocked, the last run. */
+function StepAction(props: Omit<StepCardProps, 'activeKey'>) {
+  const { step, state, busy, running, message, turn, onRun } = props;
+  const [value, setValue] = useState('');
+  const inputId = `step-input-${step.id}`;
+  const needsValue = step.action_input === 'counterparty_guid' && value.trim() === '';
+  const reasonId = `step-blocked-${step.id}`;
+  // "Last run" reflects the current state: when the step moved on since (a rotation made another
+  // key active), the line says what it is now.
+  const moved = message !== null && message.summary !== step.summary;
+  return (
+    <div className="wt-action">
+      {step.action_input ? (
+        <label className="wt-input">
+          <span className="field-label">
+            {step.action_input === 'counterparty_guid'
+              ? 'counterparty_guid'
+              : 'Your own public URL (optional: a tunnel or --public-url wins)'}
+          </span>
+          <input
+            id={inputId}
+            className="input mono"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            placeholder={
+              step.action_input === 'counterparty_guid'
+                ? '00000000-0000-0000-0000-000000000000'
+                : (state.bank_url ?? 'https://bank-tunnel.example')
+            }
+            spellCheck={false}
+            autoComplete="off"
+            data-testid={inputId}
+          />
+        </label>
+      ) : null}
+      <button
+        type="button"
+        className={`btn btn-small ${turn.next ? 'btn-primary' : ''}`}
+        disabled={busy || needsValue || turn.blockedBy !== null}
+        aria-describedby={turn.blockedBy ? reasonId : undefined}
+        onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
+        data-testid={`step-action-${step.id}`}
+        data-next={String(turn.next)}
+      >
+        {running ? 'Running…' : step.action}
+      </button>
+      {turn.blockedBy ? (
+        <span className="wt-blocked muted" id={reasonId} data-testid={`step-blocked-${step.id}`}>
+          {turn.blockedBy}
+        </span>
+      ) : null}
+      {message ? (
+        <span
+          className={`wt-message ${message.ok ? 'text-pass' : 'text-fail'}`}
+          role="status"
+          data-testid={`step-message-${step.id}`}
+          data-ok={String(message.ok)}
+          data-moved={String(moved)}
+        >
+          <span className="muted">Last run: </span>
+          {message.text}
+          {moved ? (
+            <>
+              <span className="muted"> · now: </span>
+              {step.summary}
+            </>
+          ) : null}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -39,7 +39,6 @@ export function WalkthroughPage() {
   const setMessage = useWalkthroughUi((s) => s.setMessage);
   const clearMessages = useWalkthroughUi((s) => s.clear);
   const [running, setRunning] = useState<StepId | null>(null);
-  const [confirmReset, setConfirmReset] = useState(false);
   const state = walkthrough.data;
   const pageState = walkthrough.error ? 'error' : state ? 'ready' : 'loading';
   const activeKey = keys.data?.find((k) => k.kid === state?.environment.active_kid) ?? null;
@@ -75,47 +74,14 @@ export function WalkthroughPage() {
       <PageHead
         title="Walkthrough"
         actions={
-          <>
-            {confirmReset ? (
-              <>
-                <span className="muted">Ignore everything before now for {state?.environment.name}?</span>
-                <button
-                  type="button"
-                  className="btn btn-small btn-danger"
-                  onClick={() => {
-                    setConfirmReset(false);
-                    clearMessages(envId);
-                    reset.mutate();
-                  }}
-                  data-testid="walkthrough-reset-confirm"
-                >
-                  Reset
-                </button>
-                <button type="button" className="btn btn-small" onClick={() => setConfirmReset(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={() => setConfirmReset(true)}
-                disabled={!state}
-                data-testid="walkthrough-reset"
-              >
-                Reset…
-              </button>
-            )}
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => exportPack.mutate()}
-              disabled={!state || exportPack.isPending}
-              data-testid="walkthrough-export"
-            >
-              {exportPack.isPending ? 'Exporting…' : 'Export evidence pack'}
-            </button>
-          </>
+          <WalkthroughActions
+            state={state}
+            exportPack={exportPack}
+            onReset={() => {
+              clearMessages(envId);
+              reset.mutate();
+            }}
+          />
         }
       >
         From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when the
@@ -139,38 +105,7 @@ export function WalkthroughPage() {
 
       {state ? (
         <>
-          <div className="wt-progress" data-testid="walkthrough-progress" data-done={state.done}>
-            <div className="wt-progress-line">
-              <strong>
-                {state.done} of {state.total} steps done
-              </strong>
-              <span className="muted">
-                {' '}
-                ·{' '}
-                {state.environment.kind === 'sandbox'
-                  ? 'the built-in sandbox'
-                  : `environment ${state.environment.name}`}
-                {state.environment.base_url ? ` at ${state.environment.base_url}` : ''}
-                {state.reset_at ? ` · reset ${new Date(state.reset_at).toLocaleString()}` : ''}
-              </span>
-            </div>
-            <div
-              className="wt-bar"
-              role="progressbar"
-              aria-valuemin={0}
-              aria-valuemax={state.total}
-              aria-valuenow={state.done}
-              aria-label="Steps done"
-            >
-              <div className="wt-bar-fill" style={{ width: `${(100 * state.done) / state.total}%` }} />
-            </div>
-            {state.done === state.total ? (
-              <p className="banner banner-pass wt-complete" data-testid="walkthrough-complete">
-                Every step is proven. Export the evidence pack for the onboarding sign-off, then repeat the
-                walkthrough against a real environment (switch it in the header).
-              </p>
-            ) : null}
-          </div>
+          <WalkthroughProgress state={state} />
           <ol className="wt-steps" data-testid="walkthrough-steps">
             {state.steps.map((step) => (
               <StepCard
@@ -245,4 +180,97 @@ function useNextStepFocus(state: WalkthroughState | undefined): void {
     };
     tryFocus();
   }, [state]);
+}
+
+/** Reset (after a confirmation) and the evidence pack's export. */
+function WalkthroughActions({
+  state,
+  onReset,
+  exportPack,
+}: {
+  state: WalkthroughState | undefined;
+  onReset: () => void;
+  exportPack: ReturnType<typeof useExportPack>;
+}) {
+  const [confirmReset, setConfirmReset] = useState(false);
+  return (
+    <>
+      {confirmReset ? (
+        <>
+          <span className="muted">Ignore everything before now for {state?.environment.name}?</span>
+          <button
+            type="button"
+            className="btn btn-small btn-danger"
+            onClick={() => {
+              setConfirmReset(false);
+              onReset();
+            }}
+            data-testid="walkthrough-reset-confirm"
+          >
+            Reset
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => setConfirmReset(false)}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => setConfirmReset(true)}
+          disabled={!state}
+          data-testid="walkthrough-reset"
+        >
+          Reset…
+        </button>
+      )}
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => exportPack.mutate()}
+        disabled={!state || exportPack.isPending}
+        data-testid="walkthrough-export"
+      >
+        {exportPack.isPending ? 'Exporting…' : 'Export evidence pack'}
+      </button>{' '}
+    </>
+  );
+}
+
+/** How many steps are done, against what, and the banner once every step is proven. */
+function WalkthroughProgress({ state }: { state: WalkthroughState }) {
+  return (
+    <div className="wt-progress" data-testid="walkthrough-progress" data-done={state.done}>
+      <div className="wt-progress-line">
+        <strong>
+          {state.done} of {state.total} steps done
+        </strong>
+        <span className="muted">
+          {' '}
+          ·{' '}
+          {state.environment.kind === 'sandbox'
+            ? 'the built-in sandbox'
+            : `environment ${state.environment.name}`}
+          {state.environment.base_url ? ` at ${state.environment.base_url}` : ''}
+          {state.reset_at ? ` · reset ${new Date(state.reset_at).toLocaleString()}` : ''}
+        </span>
+      </div>
+      <div
+        className="wt-bar"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={state.total}
+        aria-valuenow={state.done}
+        aria-label="Steps done"
+      >
+        <div className="wt-bar-fill" style={{ width: `${(100 * state.done) / state.total}%` }} />
+      </div>
+      {state.done === state.total ? (
+        <p className="banner banner-pass wt-complete" data-testid="walkthrough-complete">
+          Every step is proven. Export the evidence pack for the onboarding sign-off, then repeat the
+          walkthrough against a real environment (switch it in the header).
+        </p>
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,74 @@
+import { StoreSearch } from '../../shared/store-search';
+import { Toggle } from '../../ui/toggle';
+import type { CallbacksPageState } from './use-callbacks-page';
+
+/** The filters above the list: failed only, grouping by check, the chosen check, search, count. */
+export function CallbacksToolbar({ p }: { p: CallbacksPageState }) {
+  const { failedOnly, groupByCheck, failedCheck, text, total, shown, filtering } = p;
+  return (
+    <div className="callbacks-toolbar">
+      <Toggle checked={failedOnly} onChange={p.setFailedOnly} testId="callbacks-failed-only">
+        Failed only <span className="badge badge-fail">{p.failedCount}</span>
+      </Toggle>
+      <Toggle checked={groupByCheck} onChange={p.setGroupByCheck} testId="callbacks-group-by-check">
+        Group by failed check
+      </Toggle>
+      {failedCheck ? (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => p.setFailedCheck(null)}
+          data-testid="callbacks-clear-check"
+        >
+          check: {failedCheck} ✕
+        </button>
+      ) : null}
+      <StoreSearch
+        value={text}
+        onChange={p.setText}
+        what="callbacks"
+        columns="obj, sub, path, failed check, warning, sender"
+        className="callbacks-search"
+        testId="callbacks-search"
+      />
+      <span className="panel-spacer" />
+      <span
+        className="muted"
+        data-testid="callbacks-count"
+        data-total={total}
+        data-loaded={shown.length}
+        data-filtering={String(filtering)}
+        aria-busy={filtering}
+      >
+        {total.toLocaleString('en')} match{total === 1 ? '' : 'es'}
+      </span>
+      <span className="kbd-hint muted">
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
+      </span>
+    </div>
+  );
+}
+
+/** The failed checks with their counts; choosing one filters the list to it. */
+export function CheckGroups({ p }: { p: CallbacksPageState }) {
+  const { groups, failedCheck } = p;
+  return (
+    <ul className="check-groups" data-testid="callbacks-groups">
+      {groups.length === 0 ? <li className="muted">No failed callback.</li> : null}
+      {groups.map((g) => (
+        <li key={g.check}>
+          <button
+            type="button"
+            className={`check-group ${failedCheck === g.check ? 'is-active' : ''}`}
+            onClick={() => p.setFailedCheck(failedCheck === g.check ? null : g.check)}
+            data-testid={`callbacks-group-${g.check}`}
+            data-count={g.count}
+            aria-pressed={failedCheck === g.check}
+          >
+            <code>{g.check}</code> <span className="badge badge-fail">{g.count}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
