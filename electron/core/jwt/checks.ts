@@ -409,3 +409,20 @@ export function withPayload(
   const payload = payloadOf(decoded);
   return typeof payload === 'string' ? makeCheck(id, 'skipped', payload) : run(payload);
 }
+
+/**
+ * The checks that are pure functions of the token and the time (default leeway), so a reader
+ * re-derives them exactly from a stored token (bank/callback-detail.ts rebuilds a callback's
+ * checks on read); null when the check has no input (no payload).
+ */
+export const PURE_CHECKS: Partial<
+  Record<TokenCheckId, (d: DecodedToken, nowSeconds: number) => Check | null>
+> = {
+  structure: (d) => checkStructure(d),
+  alg: (d) => checkAlg(d),
+  crit: (d) => checkCrit(d),
+  exp: (d, now) => (d.payload ? checkExp(d.payload, now) : null),
+  iat: (d, now) => (d.payload ? checkIat(d.payload, now) : null),
+  nbf: (d, now) => (d.payload ? checkNbf(d.payload, now) : null),
+  flow: (d) => (d.payload ? checkFlow(d.payload) : null),
+};
