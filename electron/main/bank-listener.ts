@@ -4,7 +4,7 @@
  */
 import type { ConsoleCore } from '../core/console-core';
 import type { BankListener } from '../core/bank';
-import { startListener, type ListenerStartup } from './listener-startup';
+import { startListener, type ListenerOptions, type ListenerStartup } from './listener-startup';
 
 export const BANK_HOST = '127.0.0.1';
 export const BANK_PORT = 7301;
@@ -19,17 +19,18 @@ export type BankStartup = ListenerStartup<BankListener>;
  */
 export function startBankListener(
   core: Pick<ConsoleCore, 'listenBank'>,
-  options: { host?: string; port?: number; now?: () => Date } = {},
+  options: ListenerOptions = {},
 ): Promise<BankStartup> {
-  const port = options.port ?? BANK_PORT;
-  return startListener({
-    name: 'Bank endpoints',
-    listen: (o) => core.listenBank(o),
-    host: options.host ?? BANK_HOST,
-    port,
-    ...(options.now ? { now: options.now } : {}),
-    busyHint: (url) =>
-      `Bank endpoints: port ${port} is in use (another console or dets-console serve?), so the bank ` +
-      `endpoints listen on ${url} for this session. Point the sandbox or the service there.`,
-  });
+  return startListener(
+    {
+      name: 'Bank endpoints',
+      listen: (o) => core.listenBank(o),
+      host: BANK_HOST,
+      port: BANK_PORT,
+      busyHint: (url, port) =>
+        `Bank endpoints: port ${port} is in use (another console or dets-console serve?), so the bank ` +
+        `endpoints listen on ${url} for this session. Point the sandbox or the service there.`,
+    },
+    options,
+  );
 }

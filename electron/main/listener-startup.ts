@@ -20,10 +20,17 @@ export interface ListenerSpec<L extends { url: string }> {
   /** "Sandbox", "Bank endpoints": the subject of the notices. */
   name: string;
   listen(options: { host: string; port: number }): Promise<L>;
+  /** The defaults, as `serve` uses them (options may override them). */
   host: string;
   port: number;
-  /** What probably holds the port and what to do, for the in-use warning. */
-  busyHint(url: string): string;
+  /** What probably holds `port` and what to do, for the in-use warning (`url`: the one in use). */
+  busyHint(url: string, port: number): string;
+}
+
+/** What the app (or a test) may change of a listener's start. */
+export interface ListenerOptions {
+  host?: string;
+  port?: number;
   now?: () => Date;
 }
 
@@ -31,12 +38,17 @@ function errorCode(err: unknown): unknown {
   return err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
 }
 
-/** Starts a listener on its port, falling back to any free port when that one is in use. */
+/**
+ * Starts a listener on its port (options over the spec's defaults), falling back to
+ * any free port when that one is in use.
+ */
 export async function startListener<L extends { url: string }>(
   spec: ListenerSpec<L>,
+  options: ListenerOptions = {},
 ): Promise<ListenerStartup<L>> {
-  const { host, port } = spec;
-  const at = () => (spec.now?.() ?? new Date()).toISOString();
+  const host = options.host ?? spec.host;
+  const port = options.port ?? spec.port;
+  const at = () => (options.now?.() ?? new Date()).toISOString();
   const failed = (err: unknown): ListenerStartup<L> => {
     const { code, message } = toErrorData(err);
     return {
@@ -56,7 +68,11 @@ export async function startListener<L extends { url: string }>(
       const listener = await spec.listen({ host, port: 0 });
       return {
         listener,
-        notice: { at: at(), level: 'warning', message: spec.busyHint(listener.url.replace(/\/+$/, '')) },
+        notice: {
+          at: at(),
+          level: 'warning',
+          message: spec.busyHint(listener.url.replace(/\/+$/, ''), port),
+        },
       };
     } catch (second) {
       return failed(second);

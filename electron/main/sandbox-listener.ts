@@ -4,7 +4,7 @@
  */
 import type { ConsoleCore } from '../core/console-core';
 import type { SandboxListener } from '../core/sandbox';
-import { startListener, type ListenerStartup } from './listener-startup';
+import { startListener, type ListenerOptions, type ListenerStartup } from './listener-startup';
 
 export const SANDBOX_HOST = '127.0.0.1';
 export const SANDBOX_PORT = 7302;
@@ -20,17 +20,18 @@ export type SandboxStartup = ListenerStartup<SandboxListener>;
  */
 export function startSandboxListener(
   core: Pick<ConsoleCore, 'listenSandbox'>,
-  options: { host?: string; port?: number; now?: () => Date } = {},
+  options: ListenerOptions = {},
 ): Promise<SandboxStartup> {
-  const port = options.port ?? SANDBOX_PORT;
-  return startListener({
-    name: 'Sandbox',
-    listen: (o) => core.listenSandbox(o),
-    host: options.host ?? SANDBOX_HOST,
-    port,
-    ...(options.now ? { now: options.now } : {}),
-    busyHint: (url) =>
-      `Sandbox: port ${port} is in use (another console or dets-console sandbox?), so the sandbox ` +
-      `listens on ${url} for this session. Point your bank there.`,
-  });
+  return startListener(
+    {
+      name: 'Sandbox',
+      listen: (o) => core.listenSandbox(o),
+      host: SANDBOX_HOST,
+      port: SANDBOX_PORT,
+      busyHint: (url, port) =>
+        `Sandbox: port ${port} is in use (another console or dets-console sandbox?), so the sandbox ` +
+        `listens on ${url} for this session. Point your bank there.`,
+    },
+    options,
+  );
 }

@@ -22,7 +22,7 @@ import { APP_NAME } from '../../electron/core/version';
 import { WORKER_NAMES } from '../../electron/core/common/worker-file';
 import { BUSY_TIMEOUT_MS, openDatabaseFile } from '../../electron/core/store/db';
 import { DEFAULT_RETENTION } from '../../electron/core/store/sqlite-store';
-import type { Reply } from '../../electron/core/store/writer-protocol';
+import type { WriterReply } from '../../electron/core/store/writer-protocol';
 import { packagedKeychain } from '../../electron/main/native-modules';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -353,7 +353,7 @@ describe.skipIf(process.platform !== 'linux')(
       try {
         const file = join(dir, 'console.db');
         openDatabaseFile(file).close(); // the schema, made by the main thread as always
-        const reply = await run<Reply & { id: number }>(
+        const reply = await run<WriterReply & { id: number }>(
           'writer-worker',
           {
             libsql: join(modules, 'libsql', 'index.js'),

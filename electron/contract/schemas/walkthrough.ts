@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Guid } from './ids';
 import { InspectReport } from './inspector';
+import { Environment } from './service';
 import { ProbeResult, PublicUrlSource } from './tunnel';
 
 /**
@@ -100,13 +101,14 @@ export const WalkthroughReach = z.object({
 export type WalkthroughReach = z.infer<typeof WalkthroughReach>;
 
 export const WalkthroughState = z.object({
-  environment: z.object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.enum(['sandbox', 'real']),
-    base_url: z.string().nullable(),
-    counterparty_guid: z.string().nullable(),
-    active_kid: z.string().nullable(),
+  /** The environment walked through: these fields as Environment defines them. */
+  environment: Environment.pick({
+    id: true,
+    name: true,
+    kind: true,
+    base_url: true,
+    counterparty_guid: true,
+    active_kid: true,
   }),
   /** Events before this instant are ignored (null: never reset). */
   reset_at: z.string().nullable(),

@@ -18,28 +18,16 @@
  */
 import type { EventDetail } from '../../contract/schemas/events';
 import type { EventReader, EventStore } from '../store';
-import {
-  ANSWER_CHECK_IDS,
-  type Check,
-  type CheckId,
-  type TokenCheckId,
-} from '../../contract/schemas/inspector';
+import { ANSWER_CHECK_IDS, type Check, type TokenCheckId } from '../../contract/schemas/inspector';
 import { ANSWER_ROUTES, answerCheck, judgeAnswer, type AnswerCheckId, type AnswerRoute } from '../answer';
 import { trimHttpWhitespace } from '../../contract/schemas/token-whitespace';
 import {
   ENGINE_CHECK_IDS,
-  checkAlg,
-  checkCrit,
-  checkExp,
-  checkFlow,
-  checkIat,
-  checkNbf,
-  checkStructure,
+  PURE_CHECKS,
   decodeCompact,
   makeCheck,
   notChecked,
   notCheckedWithout,
-  type DecodedToken,
 } from '../jwt';
 import { BANK_CHECK_IDS, SESSION_HEADER } from './verify';
 import { BUDGET_CHECK_ID, budgetDetail } from '../http';
@@ -56,17 +44,6 @@ export interface RecordedVerdict {
 const LISTED: readonly TokenCheckId[] = ENGINE_CHECK_IDS.filter(
   (id) => id !== 'present' && (BANK_CHECK_IDS as readonly string[]).includes(id),
 );
-
-/** Checks that are pure functions of the token and the time: re-derived exactly on read. */
-const PURE: Partial<Record<CheckId, (d: DecodedToken, nowSeconds: number) => Check | null>> = {
-  structure: (d) => checkStructure(d),
-  alg: (d) => checkAlg(d),
-  crit: (d) => checkCrit(d),
-  exp: (d, now) => (d.payload ? checkExp(d.payload, now) : null),
-  iat: (d, now) => (d.payload ? checkIat(d.payload, now) : null),
-  nbf: (d, now) => (d.payload ? checkNbf(d.payload, now) : null),
-  flow: (d) => (d.payload ? checkFlow(d.payload) : null),
-};
 
 /** The `data` a callback event carries for its verdict to be rebuilt on read (token and answer judged). */
 export function recordVerdict(failedDetail: string | null): { verdict: RecordedVerdict } {
@@ -203,7 +180,7 @@ export function rebuildCallbackDetail(event: EventDetail): EventDetail {
       after = true;
     } else {
       // Before the failure (or every check, when none failed): it did not fail then.
-      const again = PURE[id]?.(decoded, nowSeconds) ?? null;
+      const again = PURE_CHECKS[id]?.(decoded, nowSeconds) ?? null;
       checks.push(
         again && again.status !== 'failed'
           ? again

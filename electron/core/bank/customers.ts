@@ -11,7 +11,6 @@
  * Failure model: a damaged file is named (STATE_DAMAGED) and left untouched; an import or save is
  * validated whole before anything changes, so bad input loses nothing already stored.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
@@ -22,6 +21,7 @@ import {
   describeIssues,
   ensurePrivateDir,
   issueField,
+  readJsonFileOrNull,
   serializer,
   writeFileAtomic,
 } from '../common';
@@ -151,20 +151,12 @@ async function readCustomersFile(
   file: string,
   options: CustomerDirectoryOptions,
 ): Promise<Map<string, Customer> | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw damagedFile(file, `could not be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw damagedFile(file, 'is not JSON');
-  }
-  const parsed = CustomersFile.safeParse(value);
+  const read = await readJsonFileOrNull(file, {
+    unreadable: (err) => damagedFile(file, `could not be read (${err.code ?? String(err)})`),
+    notJson: () => damagedFile(file, 'is not JSON'),
+  });
+  if (read === null) return null;
+  const parsed = CustomersFile.safeParse(read.value);
   if (!parsed.success)
     throw damagedFile(
       file,

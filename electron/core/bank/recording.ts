@@ -76,11 +76,9 @@ export function callbackEvent(a: AnsweredCallback): NewEvent {
   const judged = verdict
     ? judgeCallback({ route: a.path as AnswerRoute, verdict, reply, forward, durationMs: duration })
     : null;
-  // blankEvent's object filled in place, not spread into a new literal: built as a spread, about
-  // 250 KB per scavenge at 2,000 callbacks/s outlived two scavenges (promoted into the old
-  // generation, where the major collections that stall the loop at a fixed rate reclaim it);
-  // filled in place, about 33 KB (V8's --trace-gc-nvp; docs/benchmarks.md). Why a spread does
-  // that was not found. The fields and their order (the stored JSON) stay blankEvent's.
+  // blankEvent's object filled in place, not spread into a new literal: a spread kept several
+  // times more garbage alive past two scavenges (docs/benchmarks.md, "Figures moved from code
+  // comments"). The fields and their order (the stored JSON) stay blankEvent's.
   const event = blankEvent('callback', new Date(a.at).toISOString());
   event.path = a.path;
   event.method = a.method;

@@ -129,3 +129,36 @@ export async function readFileOrNull(file: string): Promise<string | null> {
     throw err;
   }
 }
+
+/** How {@link readJsonFileOrNull} fails: each caller's own error code and words, naming the file. */
+export interface JsonFileFaults {
+  /** The file exists but cannot be read (permissions, a directory, I/O). */
+  unreadable(err: NodeJS.ErrnoException): Error;
+  /** The file is read but is not JSON. */
+  notJson(err: unknown): Error;
+}
+
+/**
+ * Reads a JSON file the console owns: null when it does not exist, `{ value }` when it parses
+ * (the caller checks the shape), else the caller's error; the file is never changed.
+ *
+ * @example
+ * const read = await readJsonFileOrNull(file, { unreadable: () => damaged(), notJson: () => damaged() });
+ */
+export async function readJsonFileOrNull(
+  file: string,
+  faults: JsonFileFaults,
+): Promise<{ value: unknown } | null> {
+  let text: string | null;
+  try {
+    text = await readFileOrNull(file);
+  } catch (err) {
+    throw faults.unreadable(err as NodeJS.ErrnoException);
+  }
+  if (text === null) return null;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (err) {
+    throw faults.notJson(err);
+  }
+}

@@ -7,7 +7,9 @@ export {
   createFileExclusive,
   ensurePrivateDir,
   readFileOrNull,
+  readJsonFileOrNull,
   writeFileAtomic,
+  type JsonFileFaults,
   type AtomicWriteOptions,
 } from './files';
 export { GUID_PATTERN, GUID_SOURCE, Guid, isGuid } from './ids';

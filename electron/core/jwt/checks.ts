@@ -156,66 +156,87 @@ function millisecondsNote(name: TimeClaimName, reading: TimeReading, nowSeconds:
   return `; ${name} ${reading.value} looks like milliseconds (as milliseconds: ${meaning}, ${isoText(reading.seconds)}); read as seconds, as every verifier reads it: ${yearOfSeconds(reading.value)} (see units)`;
 }
 
-export function checkExp(
-  payload: Record<string, unknown>,
-  nowSeconds: number,
-  leeway = LEEWAY_SECONDS,
-): Check {
-  const r = readTimeClaim(payload, 'exp');
-  if (r.state === 'absent') {
-    return makeCheck(
+/**
+ * How a time claim is judged (spec 2.4; RFC 7519 4.1.4-4.1.6): what a missing one becomes (exp
+ * and iat are required, nbf optional), which side of now is valid, and the words for a value
+ * within or beyond the leeway.
+ */
+interface TimeRule {
+  absent: Check;
+  /** Valid without the leeway: exp in the future, iat and nbf now or in the past. */
+  valid(delta: number): boolean;
+  /** Valid only thanks to the leeway. */
+  withinLeeway(delta: number, leeway: number): boolean;
+  within: string;
+  beyond(leeway: number): string;
+}
+
+const TIME_RULES: Record<TimeClaimName, TimeRule> = {
+  exp: {
+    absent: makeCheck(
       'exp',
       'failed',
       'no exp claim: the token would never expire; spec 2.4 requires exp (Unix time in seconds)',
-    );
-  }
-  const problem = timeClaimProblem('exp', r);
-  if (problem || r.state !== 'number') return makeCheck('exp', 'failed', problem ?? 'exp is not a number');
-  const delta = r.value - nowSeconds;
-  const text = `${describeClaimTime('exp', delta)} (${isoText(r.value)})${millisecondsNote('exp', r, nowSeconds)}`;
-  if (delta > 0) return makeCheck('exp', 'passed', text);
-  if (delta + leeway > 0) return makeCheck('exp', 'passed', `${text}, within the ${leeway} s leeway`);
-  return makeCheck('exp', 'failed', `${text}, beyond the ${leeway} s leeway`);
-}
+    ),
+    valid: (delta) => delta > 0,
+    withinLeeway: (delta, leeway) => delta + leeway > 0,
+    within: ', within the',
+    beyond: (leeway) => `, beyond the ${leeway} s leeway`,
+  },
+  iat: {
+    absent: makeCheck('iat', 'failed', 'no iat claim: spec 2.4 requires iat (Unix time in seconds)'),
+    valid: (delta) => delta <= 0,
+    withinLeeway: (delta, leeway) => delta <= leeway,
+    within: ': in the future, but within the',
+    beyond: (leeway) =>
+      `: in the future beyond the ${leeway} s leeway; is the signer's clock ahead, or iat set to a later time?`,
+  },
+  nbf: {
+    absent: makeCheck('nbf', 'skipped', 'no nbf claim (it is optional)'),
+    valid: (delta) => delta <= 0,
+    withinLeeway: (delta, leeway) => delta <= leeway,
+    within: ': within the',
+    beyond: (leeway) => `: not valid yet, beyond the ${leeway} s leeway`,
+  },
+};
 
-export function checkIat(
+/**
+ * One time check by its rule: the claim read; a missing one judged by the rule; one that is not
+ * an integer of seconds failed; else passed or failed by its distance from now and the leeway,
+ * in words that say when it is (with the milliseconds note when it looks like ms).
+ */
+function checkTime(
+  name: TimeClaimName,
   payload: Record<string, unknown>,
   nowSeconds: number,
-  leeway = LEEWAY_SECONDS,
+  leeway: number,
 ): Check {
-  const r = readTimeClaim(payload, 'iat');
-  if (r.state === 'absent') {
-    return makeCheck('iat', 'failed', 'no iat claim: spec 2.4 requires iat (Unix time in seconds)');
-  }
-  const problem = timeClaimProblem('iat', r);
-  if (problem || r.state !== 'number') return makeCheck('iat', 'failed', problem ?? 'iat is not a number');
+  const rule = TIME_RULES[name];
+  const r = readTimeClaim(payload, name);
+  if (r.state === 'absent') return { ...rule.absent };
+  const problem = timeClaimProblem(name, r);
+  if (problem || r.state !== 'number') return makeCheck(name, 'failed', problem ?? `${name} is not a number`);
   const delta = r.value - nowSeconds;
-  const text = `${describeClaimTime('iat', delta)} (${isoText(r.value)})${millisecondsNote('iat', r, nowSeconds)}`;
-  if (delta <= 0) return makeCheck('iat', 'passed', text);
-  if (delta <= leeway)
-    return makeCheck('iat', 'passed', `${text}: in the future, but within the ${leeway} s leeway`);
-  return makeCheck(
-    'iat',
-    'failed',
-    `${text}: in the future beyond the ${leeway} s leeway; is the signer's clock ahead, or iat set to a later time?`,
-  );
+  const text = `${describeClaimTime(name, delta)} (${isoText(r.value)})${millisecondsNote(name, r, nowSeconds)}`;
+  if (rule.valid(delta)) return makeCheck(name, 'passed', text);
+  if (rule.withinLeeway(delta, leeway)) {
+    return makeCheck(name, 'passed', `${text}${rule.within} ${leeway} s leeway`);
+  }
+  return makeCheck(name, 'failed', `${text}${rule.beyond(leeway)}`);
 }
 
-export function checkNbf(
-  payload: Record<string, unknown>,
-  nowSeconds: number,
-  leeway = LEEWAY_SECONDS,
-): Check {
-  const r = readTimeClaim(payload, 'nbf');
-  if (r.state === 'absent') return makeCheck('nbf', 'skipped', 'no nbf claim (it is optional)');
-  const problem = timeClaimProblem('nbf', r);
-  if (problem || r.state !== 'number') return makeCheck('nbf', 'failed', problem ?? 'nbf is not a number');
-  const delta = r.value - nowSeconds;
-  const text = `${describeClaimTime('nbf', delta)} (${isoText(r.value)})${millisecondsNote('nbf', r, nowSeconds)}`;
-  if (delta <= 0) return makeCheck('nbf', 'passed', text);
-  if (delta <= leeway) return makeCheck('nbf', 'passed', `${text}: within the ${leeway} s leeway`);
-  return makeCheck('nbf', 'failed', `${text}: not valid yet, beyond the ${leeway} s leeway`);
+/** The exported check of one time claim (the leeway defaults to LEEWAY_SECONDS). */
+function timeCheckOf(name: TimeClaimName) {
+  return (payload: Record<string, unknown>, nowSeconds: number, leeway = LEEWAY_SECONDS): Check =>
+    checkTime(name, payload, nowSeconds, leeway);
 }
+
+/** Spec 2.4: exp is required and must be in the future (within the leeway). */
+export const checkExp = timeCheckOf('exp');
+/** Spec 2.4: iat is required and must not be in the future (beyond the leeway). */
+export const checkIat = timeCheckOf('iat');
+/** RFC 7519 4.1.5: nbf is optional; when present the token is not valid before it (within the leeway). */
+export const checkNbf = timeCheckOf('nbf');
 
 /** exp - iat in seconds (each read in its own unit), or null when either is not a number. */
 export function lifetimeSeconds(payload: Record<string, unknown>): number | null {
@@ -388,3 +409,20 @@ export function withPayload(
   const payload = payloadOf(decoded);
   return typeof payload === 'string' ? makeCheck(id, 'skipped', payload) : run(payload);
 }
+
+/**
+ * The checks that are pure functions of the token and the time (default leeway), so a reader
+ * re-derives them exactly from a stored token (bank/callback-detail.ts rebuilds a callback's
+ * checks on read); null when the check has no input (no payload).
+ */
+export const PURE_CHECKS: Partial<
+  Record<TokenCheckId, (d: DecodedToken, nowSeconds: number) => Check | null>
+> = {
+  structure: (d) => checkStructure(d),
+  alg: (d) => checkAlg(d),
+  crit: (d) => checkCrit(d),
+  exp: (d, now) => (d.payload ? checkExp(d.payload, now) : null),
+  iat: (d, now) => (d.payload ? checkIat(d.payload, now) : null),
+  nbf: (d, now) => (d.payload ? checkNbf(d.payload, now) : null),
+  flow: (d) => (d.payload ? checkFlow(d.payload) : null),
+};

@@ -14,6 +14,17 @@ export function cxAuthorization(req: IncomingMessage): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * A route's run for a call the bank makes on its own behalf (spec 4.1): the counterparty of the
+ * path and the CX-Authorization header in, the engine's answer out as 200 JSON.
+ */
+function asBank(
+  call: (counterpartyGuid: string, authorization: string | undefined) => Promise<unknown>,
+): Route['run'] {
+  return async ({ req, params }) =>
+    jsonReply(200, await call(params.counterparty_guid ?? '', cxAuthorization(req)));
+}
+
 export function serviceRoutes(engine: SandboxEngine): Route[] {
   return [
     {
@@ -21,8 +32,7 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
       method: 'POST',
       path: '/api/v1/counterparty/:counterparty_guid/jwk/authenticate',
       body: 'none',
-      run: async ({ req, params }) =>
-        jsonReply(200, await engine.authenticate(params.counterparty_guid ?? '', cxAuthorization(req))),
+      run: asBank((guid, auth) => engine.authenticate(guid, auth)),
     },
     {
       // Spec 4.1 #1: register a new JWK under jwk_guid, authorized by an already registered key.
@@ -59,8 +69,7 @@ export function serviceRoutes(engine: SandboxEngine): Route[] {
       method: 'GET',
       path: '/api/v1/counterparty/:counterparty_guid/jwk',
       body: 'none',
-      run: async ({ req, params }) =>
-        jsonReply(200, await engine.listJwks(params.counterparty_guid ?? '', cxAuthorization(req))),
+      run: asBank((guid, auth) => engine.listJwks(guid, auth)),
     },
     {
       // Spec 4.1 #3: the sandbox's public keys (active, then those in their grace period).

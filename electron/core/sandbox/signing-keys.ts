@@ -52,6 +52,17 @@ interface LiveKey {
   sealed: string | null;
 }
 
+/** A key as SandboxStatus shows it; the state file adds the sealed private part to this. */
+function publicView(k: LiveKey): SandboxKey {
+  return {
+    kid: k.kid,
+    created_at: k.createdAt,
+    status: k.status,
+    retires_at: k.retiresAt,
+    jwk: { ...k.jwk },
+  };
+}
+
 const aadFor = (kid: string) => `sandbox-key:${kid}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -185,13 +196,7 @@ export class SigningKeys {
   /** The keys as SandboxStatus shows them. */
   status(nowMs: number): SandboxKey[] {
     this.prune(nowMs);
-    return this.ordered().map((k) => ({
-      kid: k.kid,
-      created_at: k.createdAt,
-      status: k.status,
-      retires_at: k.retiresAt,
-      jwk: { ...k.jwk },
-    }));
+    return this.ordered().map(publicView);
   }
 
   /** How many keys are published (the active one and those in their grace period). */
@@ -204,11 +209,7 @@ export class SigningKeys {
   toStored(nowMs: number): StoredSandboxKey[] {
     this.prune(nowMs);
     return this.ordered().map((k) => ({
-      kid: k.kid,
-      created_at: k.createdAt,
-      status: k.status,
-      retires_at: k.retiresAt,
-      jwk: { ...k.jwk },
+      ...publicView(k),
       sealed_private_key: k.status === 'active' ? k.sealed : null,
     }));
   }

@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
-import { describeIssues } from '../common';
+import { describeIssues, readJsonFileOrNull } from '../common';
 import {
   MAX_TRACES,
   StateFile,
@@ -50,30 +50,24 @@ const FILE_REMEDY =
 
 /** Reads and validates the old state file; null when there is none. */
 async function readLegacyFile(file: string): Promise<StateFile | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw damaged(
-      'file',
-      file,
-      `could not be read (${err instanceof Error ? err.message : String(err)})`,
-      FILE_REMEDY,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw damaged(
-      'file',
-      file,
-      `is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
-      FILE_REMEDY,
-    );
-  }
-  const parsed = StateFile.safeParse(value);
+  const read = await readJsonFileOrNull(file, {
+    unreadable: (err) =>
+      damaged(
+        'file',
+        file,
+        `could not be read (${err instanceof Error ? err.message : String(err)})`,
+        FILE_REMEDY,
+      ),
+    notJson: (err) =>
+      damaged(
+        'file',
+        file,
+        `is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+        FILE_REMEDY,
+      ),
+  });
+  if (read === null) return null;
+  const parsed = StateFile.safeParse(read.value);
   if (!parsed.success)
     throw damaged(
       'file',

@@ -5,7 +5,7 @@
  * the schemas live beside the routes and the tests hold the routes to them.
  */
 import { z } from 'zod';
-import { TraceStep } from '../../contract/schemas/sandbox';
+import { NotifyResult, SignInResult, TraceStep } from '../../contract/schemas/sandbox';
 
 const WireTrace = {
   /** The steps, in order. */
@@ -14,20 +14,10 @@ const WireTrace = {
   trace_duration_ms: z.number(),
 };
 
-export const SignInWire = z.object({
-  ok: z.boolean(),
-  user: z.record(z.string(), z.unknown()).nullable(),
-  failed: z.string().nullable(),
-  ...WireTrace,
-});
+/** The sign-in answer: the ConsoleApi's SignInResult with its trace as WireTrace. */
+export const SignInWire = SignInResult.omit({ trace: true }).extend(WireTrace);
 export type SignInWire = z.infer<typeof SignInWire>;
 
-export const NotifyWire = z.object({
-  transaction_id: z.string(),
-  url: z.string(),
-  status: z.number().nullable(),
-  duration_ms: z.number(),
-  error: z.string().nullable(),
-  ...WireTrace,
-});
+/** The notification answer: the ConsoleApi's NotifyResult with its trace as WireTrace. */
+export const NotifyWire = NotifyResult.omit({ trace: true }).extend(WireTrace);
 export type NotifyWire = z.infer<typeof NotifyWire>;

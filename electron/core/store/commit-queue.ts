@@ -16,7 +16,7 @@ import type { EventSummary } from '../../contract/schemas/events';
 import { type EventRow, formatEventId, ROW } from './records';
 import type { HealthState } from './store-health';
 import { WriterClient } from './writer';
-import type { ClassCaps, Reply } from './writer-protocol';
+import type { ClassCaps, WriterReply } from './writer-protocol';
 
 /** Non-durable appends wait at most this long for company before they are committed. */
 const COALESCE_MS = 20;
@@ -136,7 +136,7 @@ export class CommitQueue {
   }
 
   /** A commit of `rows` by the writer (started if need be); a writer that cannot start rejects. */
-  private commit(rows: EventRow[], durable: boolean, check: number[]): Promise<Reply> {
+  private commit(rows: EventRow[], durable: boolean, check: number[]): Promise<WriterReply> {
     try {
       return this.writerNow().request({ type: 'commit', rows, durable, ...(check.length ? { check } : {}) });
     } catch (err) {
@@ -165,7 +165,7 @@ export class CommitQueue {
     this.inFlight = true;
     const done =
       rows.length === 0
-        ? Promise.resolve({ ok: true, firstSeq: 0 } as Reply)
+        ? Promise.resolve({ ok: true, firstSeq: 0 } as WriterReply)
         : this.commit(rows, durable, check);
     void done
       .then(

@@ -96,7 +96,7 @@ export function storedAsRefused(e: Pick<EventDetail, 'kind' | 'failed_check' | '
 }
 
 /** The failed check's detail a judged callback stores (null when it passed); undefined when it stores none. */
-function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | undefined {
+export function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | undefined {
   const verdict = (e.data as { verdict?: { detail?: unknown } } | undefined)?.verdict;
   if (verdict === undefined) return undefined;
   return typeof verdict.detail === 'string' ? verdict.detail : null;
@@ -160,7 +160,7 @@ function cut(text: string | null | undefined, keep: number): string | null {
 }
 
 /** The `detail` of a JSON error answer (`{"error","check","detail"}`, DESIGN.md), if any. */
-function bodyDetail(body: string | null | undefined): string | null {
+export function bodyDetail(body: string | null | undefined): string | null {
   if (!body) return null;
   try {
     const v = JSON.parse(body) as { detail?: unknown };

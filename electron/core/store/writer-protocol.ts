@@ -102,8 +102,11 @@ export type Request =
   | { type: 'exec'; steps: Step[] }
   | { type: 'close' };
 
-/** The writer's answer to a request (or a quick_check thread's only message). */
-export interface Reply {
+/**
+ * The writer's answer to a request (or a quick_check thread's only message): a worker message,
+ * not an HTTP reply (that is `http/reply.ts` `Reply`).
+ */
+export interface WriterReply {
   ok: boolean;
   message?: string;
   code?: string;
@@ -121,7 +124,7 @@ export interface Reply {
 export type CheckpointMessage = 'checkpoint' | 'done' | 'close';
 
 /** A failure as a reply: its message and, from SQLite, its code (SQLITE_FULL, SQLITE_IOERR…). */
-export function errorReply(err: unknown): Reply {
+export function writerErrorReply(err: unknown): WriterReply {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = e?.code;
   return {

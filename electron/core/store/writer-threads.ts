@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import type { DatabaseCtor } from './db';
 import { QUICK_CHECK_SQL } from './sql';
-import { type CheckpointMessage, type Reply, errorReply } from './writer-protocol';
+import { type CheckpointMessage, type WriterReply, writerErrorReply } from './writer-protocol';
 
 /**
  * Names the calling thread on Linux (top -H, /proc/<pid>/task/*\/comm, the bench's CPU split);
@@ -63,7 +63,11 @@ export function runCheckpointer(Driver: DatabaseCtor, file: string, port: Messag
  * PRAGMA quick_check of `file` on a read-only connection of its own: it reads every page, O(size),
  * so it runs on a thread beside the writer and never delays the open or a commit.
  */
-export function quickCheckReply(Driver: DatabaseCtor, file: string, busyTimeoutMs: number): Reply {
+export function quickCheckWriterReply(
+  Driver: DatabaseCtor,
+  file: string,
+  busyTimeoutMs: number,
+): WriterReply {
   try {
     const db = new Driver(file, { readonly: true, fileMustExist: true });
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -71,6 +75,6 @@ export function quickCheckReply(Driver: DatabaseCtor, file: string, busyTimeoutM
     db.close();
     return { ok: true, problems: rows.map((r) => String(r[0])) };
   } catch (err) {
-    return errorReply(err);
+    return writerErrorReply(err);
   }
 }

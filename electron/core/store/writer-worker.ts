@@ -18,8 +18,14 @@ import { isMainThread, type MessagePort, parentPort, workerData } from 'node:wor
 import type { DatabaseCtor } from './db';
 import { EventCommitter } from './writer-commit';
 import { loadDriver, WriterConnection } from './writer-connection';
-import { errorReply, type Reply, type Request, type Step, type WorkerData } from './writer-protocol';
-import { nameThread, quickCheckReply, runCheckpointer } from './writer-threads';
+import {
+  writerErrorReply,
+  type WriterReply,
+  type Request,
+  type Step,
+  type WorkerData,
+} from './writer-protocol';
+import { nameThread, quickCheckWriterReply, runCheckpointer } from './writer-threads';
 import { WriterUpkeep } from './writer-upkeep';
 
 /** Bytes a state transaction is counted as in the WAL's growth (a page: they are a row or a few). */
@@ -40,7 +46,7 @@ function runWriter(Driver: DatabaseCtor, data: WorkerData, parent: MessagePort):
     upkeep.wrote(STATE_TRANSACTION_BYTES, 0);
   };
 
-  const answer = (m: Request): Reply => {
+  const answer = (m: Request): WriterReply => {
     if (m.type === 'exec') exec(m.steps);
     else if (m.type === 'commit') {
       const c = events.commit(m.rows, {
@@ -69,11 +75,11 @@ function runWriter(Driver: DatabaseCtor, data: WorkerData, parent: MessagePort):
   };
 
   parent.on('message', (m: Request & { id: number }) => {
-    let reply: Reply;
+    let reply: WriterReply;
     try {
       reply = answer(m);
     } catch (err) {
-      reply = errorReply(err);
+      reply = writerErrorReply(err);
     }
     parent.postMessage({ id: m.id, ...reply });
   });
@@ -83,7 +89,7 @@ function main(parent: MessagePort): void {
   const data = workerData as WorkerData;
   nameThread(data.threadName);
   const Driver = loadDriver(data.libsql);
-  if (data.mode === 'check') parent.postMessage(quickCheckReply(Driver, data.file, data.busyTimeoutMs));
+  if (data.mode === 'check') parent.postMessage(quickCheckWriterReply(Driver, data.file, data.busyTimeoutMs));
   else if (data.mode === 'checkpoint') runCheckpointer(Driver, data.file, data.port!);
   else runWriter(Driver, data, parent);
 }

@@ -14,7 +14,7 @@ import {
   CHECK_THREAD_NAME,
   CHECKPOINT_THREAD_NAME,
   type ClassCaps,
-  type Reply,
+  type WriterReply,
   type Request,
   type WorkerData,
   WRITER_THREAD_NAME,
@@ -57,7 +57,10 @@ export class WriterClient {
   /** Settles when the checkpointer's thread has ended, however (closed, failed, terminated). */
   private readonly checkpointerEnded: Promise<unknown>;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: WriterReply) => void; reject: (e: Error) => void }
+  >();
   private dead: Error | null = null;
   private closing = false;
 
@@ -70,7 +73,7 @@ export class WriterClient {
     this.checkpointer.on('error', () => undefined);
     this.worker = startWorker(file, caps, 'write', WRITER_THREAD_NAME, channel.port1);
     this.worker.unref();
-    this.worker.on('message', (m: Reply & { id: number }) => {
+    this.worker.on('message', (m: WriterReply & { id: number }) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (this.waiting.size === 0) this.worker.unref();
@@ -93,10 +96,10 @@ export class WriterClient {
   }
 
   /** Sends `req`; its reply (ok or not), or a rejection when the writer thread stopped. */
-  request(req: Request): Promise<Reply> {
+  request(req: Request): Promise<WriterReply> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
-    return new Promise<Reply>((resolve, reject) => {
+    return new Promise<WriterReply>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       // Pending work keeps the process alive; an idle writer does not.
       this.worker.ref();
@@ -132,7 +135,7 @@ export class WriterClient {
 export function quickCheck(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const w = startWorker(file, {} as ClassCaps, 'check', CHECK_THREAD_NAME);
-    w.once('message', (r: Reply) => {
+    w.once('message', (r: WriterReply) => {
       void w.terminate();
       if (r.ok) resolve((r.problems ?? []).filter((p) => p !== 'ok'));
       else resolve([r.message ?? 'quick_check failed']);

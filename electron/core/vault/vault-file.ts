@@ -9,11 +9,11 @@
  * into place), 0600 in a 0700 folder. It is never rewritten, and a file that does not parse is
  * left as it is for a person to look at (VAULT_DAMAGED names it).
  */
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
-import { createFileExclusive, issuePath } from '../common';
+import { createFileExclusive, issuePath, readJsonFileOrNull } from '../common';
 
 export const VAULT_FILE_VERSION = 1;
 
@@ -56,23 +56,16 @@ export function vaultFilePath(dataDir: string): string {
 /** undefined when there is no vault yet; VAULT_DAMAGED (naming the file) when it cannot be used. */
 export async function readVaultFile(dataDir: string): Promise<VaultFile | undefined> {
   const path = vaultFilePath(dataDir);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConsoleError(
-      'VAULT_DAMAGED',
-      `The vault file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): fix its permissions; nothing was changed.`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw damaged(path, 'it is not JSON');
-  }
-  const parsed = VaultFile.safeParse(json);
+  const read = await readJsonFileOrNull(path, {
+    unreadable: (err) =>
+      new ConsoleError(
+        'VAULT_DAMAGED',
+        `The vault file ${path} cannot be read (${err.code ?? err.message}): fix its permissions; nothing was changed.`,
+      ),
+    notJson: () => damaged(path, 'it is not JSON'),
+  });
+  if (read === null) return undefined;
+  const parsed = VaultFile.safeParse(read.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw damaged(

@@ -280,13 +280,7 @@ class ProfileVault implements Vault {
     const key = createSecretKey(raw);
     raw.fill(0);
     await this.keychain.set(KEYCHAIN_SERVICE, account, secret);
-    const file: VaultFile = {
-      version: 1,
-      kind: 'keychain',
-      profile_id: profileId,
-      created_at: new Date(this.now()).toISOString(),
-      verifier: sealVerifier(key, profileId),
-    };
+    const file: VaultFile = this.newFile('keychain', profileId, key);
     try {
       // Read back before anything is sealed with it: a key the keychain cannot return is no key.
       const back = await this.keychain.get(KEYCHAIN_SERVICE, account);
@@ -326,14 +320,7 @@ class ProfileVault implements Vault {
       ...NEW_SCRYPT,
     };
     const key = await derive(passphrase, kdf);
-    const file: VaultFile = {
-      version: 1,
-      kind: 'passphrase',
-      profile_id: profileId,
-      created_at: new Date(this.now()).toISOString(),
-      verifier: sealVerifier(key, profileId),
-      kdf,
-    };
+    const file: VaultFile = { ...this.newFile('passphrase', profileId, key), kdf };
     if (!(await createVaultFile(this.options.dataDir, file))) {
       const theirs = await readVaultFile(this.options.dataDir);
       throw theirs
@@ -343,6 +330,17 @@ class ProfileVault implements Vault {
     this.creationFailure = undefined;
     this.opened = { kind: 'passphrase', sealer: makeSealer('passphrase', key) };
     return this.opened.sealer;
+  }
+
+  /** What every new vault file holds (a passphrase vault adds its kdf): its verifier proves the key. */
+  private newFile<K extends VaultFile['kind']>(kind: K, profileId: string, key: KeyObject) {
+    return {
+      version: 1 as const,
+      kind,
+      profile_id: profileId,
+      created_at: new Date(this.now()).toISOString(),
+      verifier: sealVerifier(key, profileId),
+    };
   }
 
   private alreadyExists(file: VaultFile): ConsoleError {

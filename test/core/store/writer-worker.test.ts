@@ -14,7 +14,7 @@ import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { BUSY_TIMEOUT_MS, libsqlPath, openDatabaseFile } from '../../../electron/core/store/db';
 import { PENDING_ID, toRow } from '../../../electron/core/store/records';
 import { DEFAULT_RETENTION } from '../../../electron/core/store/sqlite-store';
-import type { Reply, Request, WorkerData } from '../../../electron/core/store/writer-protocol';
+import type { WriterReply, Request, WorkerData } from '../../../electron/core/store/writer-protocol';
 import { callback, notification, removeTempDirs, tempDir } from './helpers';
 
 afterAll(removeTempDirs);
@@ -42,10 +42,10 @@ function start(data: Omit<WorkerData, 'libsql' | 'busyTimeoutMs' | 'caps'>): Wor
 }
 
 /** Sends requests one at a time; the replies, each matched by its id. */
-async function ask(worker: Worker, requests: Request[]): Promise<Reply[]> {
-  const replies: Reply[] = [];
+async function ask(worker: Worker, requests: Request[]): Promise<WriterReply[]> {
+  const replies: WriterReply[] = [];
   for (const [i, req] of requests.entries()) {
-    const reply = new Promise<Reply & { id: number }>((resolve) => worker.once('message', resolve));
+    const reply = new Promise<WriterReply & { id: number }>((resolve) => worker.once('message', resolve));
     worker.postMessage({ id: i + 1, ...req });
     const r = await reply;
     expect(r.id).toBe(i + 1);
@@ -146,7 +146,7 @@ describe('the built writer worker, started with new Worker(url)', () => {
 
   it('check mode: quick_check of a sound file, and of a file that is not a database', async () => {
     const once = (w: Worker) =>
-      new Promise<Reply>((resolve, reject) => {
+      new Promise<WriterReply>((resolve, reject) => {
         w.once('message', resolve);
         w.once('error', reject);
       });

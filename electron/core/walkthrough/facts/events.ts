@@ -6,6 +6,7 @@
 import type { EventDetail, EventSummary } from '../../../contract/schemas/events';
 import type { Environment } from '../../../contract/schemas/service';
 import type { CoreDeps } from '../../core-types';
+import { bodyDetail, verdictDetail } from '../../store';
 import { NOTIFY_ROUTES, type CallbackFact, type NotificationFact } from '../fact-types';
 import type { Own, Progress } from '../progress';
 
@@ -13,16 +14,8 @@ import type { Own, Progress } from '../progress';
 const DETAIL_LIMIT = 5;
 
 /** The failed check's words: the bank's recorded verdict (the budget has no body of its own), else the 401's body. */
-function callbackDetail(body: string | null | undefined, data: unknown): string | null {
-  const recorded = (data as { verdict?: { detail?: unknown } } | undefined)?.verdict?.detail;
-  if (typeof recorded === 'string') return recorded;
-  if (!body) return null;
-  try {
-    const value = JSON.parse(body) as { detail?: unknown };
-    return typeof value.detail === 'string' ? value.detail : null;
-  } catch {
-    return null;
-  }
+function callbackDetail(e: Pick<EventDetail, 'data' | 'response'>): string | null {
+  return verdictDetail(e) ?? bodyDetail(e.response?.body);
 }
 
 type Store = Awaited<ReturnType<CoreDeps['store']>>;
@@ -140,7 +133,7 @@ function toNotification(e: EventSummary, route: NotificationFact['route']): Noti
  * still fail the step (forward_ok), with their words.
  */
 export function callbackFact(e: EventSummary, full: EventDetail | null): CallbackFact {
-  let detail = full ? callbackDetail(full.response?.body, full.data) : null;
+  let detail = full ? callbackDetail(full) : null;
   let forwardOk: boolean | null = null;
   if (full?.forward) {
     const bad = full.forward.verdicts.find((v) => v.status === 'failed');
