@@ -48,16 +48,26 @@ const coreBase = [
   ...otherLayers(['core']),
   { regex: '(^|/)renderer(/|$)', message: 'The core never imports the renderer.' },
 ];
-const domainRules = [
-  {
-    regex: '^\\.\\./(?!\\.\\.)[^/]+/',
-    message: 'A domain is imported through its barrel (../jwt), never a file inside it (../jwt/rsa).',
-  },
-  {
-    regex: '^\\.\\./(console-core|core-(?!types$)[a-z-]+|dispatch|downloads)$',
-    message: 'The composition root imports the domains, never the other way round (use ../core-types).',
-  },
-];
+/** The rules between domains for a file `depth` folders below electron/core (1: bank/x.ts). */
+const domainRulesAt = (depth) => {
+  const up = `^${'\\.\\./'.repeat(depth)}`;
+  return [
+    {
+      regex: `${up}(?!\\.\\.)[^/]+/`,
+      message: 'A domain is imported through its barrel (../jwt), never a file inside it (../jwt/rsa).',
+    },
+    {
+      regex: `${up}(console-core|core-(?!types$)[a-z-]+|dispatch|downloads)$`,
+      message: 'The composition root imports the domains, never the other way round (use ../core-types).',
+    },
+  ];
+};
+const domainRules = domainRulesAt(1);
+/** A building block never imports a feature, from a file `depth` folders below electron/core. */
+const noFeatureAt = (depth) => ({
+  regex: `^${'\\.\\./'.repeat(depth)}(${CORE_FEATURES.join('|')}|core-types)(/|$)`,
+  message: `A building block (${CORE_BLOCKS.join(', ')}) never imports a feature (${CORE_FEATURES.join(', ')}).`,
+});
 const noDeepFromRoot = {
   regex: '^\\./[^/]+/',
   message: 'The composition root imports a domain through its barrel (./bank), never a file inside it.',
@@ -121,16 +131,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': coreImports(domainRules) },
   },
   {
+    // A domain's own subfolders (walkthrough/derive, conformance/cases): the same rules, one up.
+    files: ['electron/core/*/*/*.ts'],
+    rules: { 'no-restricted-imports': coreImports(domainRulesAt(2)) },
+  },
+  {
     files: [`electron/core/{${CORE_BLOCKS.join(',')}}/*.ts`],
-    rules: {
-      'no-restricted-imports': coreImports([
-        ...domainRules,
-        {
-          regex: `^\\.\\./(${CORE_FEATURES.join('|')}|core-types)(/|$)`,
-          message: `A building block (${CORE_BLOCKS.join(', ')}) never imports a feature (${CORE_FEATURES.join(', ')}).`,
-        },
-      ]),
-    },
+    rules: { 'no-restricted-imports': coreImports([...domainRules, noFeatureAt(1)]) },
+  },
+  {
+    files: [`electron/core/{${CORE_BLOCKS.join(',')}}/*/*.ts`],
+    rules: { 'no-restricted-imports': coreImports([...domainRulesAt(2), noFeatureAt(2)]) },
   },
   {
     files: ['electron/core/common/*.ts'],

@@ -48,6 +48,9 @@ describe('layer boundaries', () => {
     ['electron/core/walkthrough/x.ts', "import type { a } from '../core-types';"],
     ['electron/core/sandbox/x.ts', "import { a } from '../../contract/schemas/sandbox';"],
     ['electron/core/x.ts', "import { a } from './bank';"],
+    ['electron/core/walkthrough/derive/x.ts', "import type { a } from '../facts/events';"],
+    ['electron/core/walkthrough/derive/x.ts', "import { a } from '../../jwt';"],
+    ['electron/core/conformance/cases/x.ts', "import { a } from '../../../contract/errors';"],
   ])('%s may %s', async (file, source) => {
     expect(await refusals(file, `${source}\nexport const x = 1;\n`)).toEqual([]);
   });
@@ -67,6 +70,10 @@ describe('layer boundaries', () => {
     ['electron/core/conformance/x.ts', "import { a } from '../dispatch';", 'composition root'],
     ['electron/core/bank/x.ts', "import type { a } from '../core-services';", 'composition root'],
     ['electron/core/x.ts', "import { a } from './bank/bank';", 'through its barrel'],
+    // A domain's subfolders obey the same rules, one folder further down.
+    ['electron/core/walkthrough/derive/x.ts', "import { a } from '../../jwt/rsa';", 'through its barrel'],
+    ['electron/core/conformance/cases/x.ts', "import { a } from '../../console-core';", 'composition root'],
+    ['electron/core/jwt/sub/x.ts', "import { a } from '../../bank';", 'never imports a feature'],
   ])('%s may not %s (%s)', async (file, source, rule) => {
     const messages = await refusals(file, `${source}\nexport const x = 1;\n`);
     expect(messages.some((m) => m.includes(rule))).toBe(true);
