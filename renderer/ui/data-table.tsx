@@ -5,6 +5,7 @@
  * the pages keep what is theirs: their columns and the buttons of each row.
  */
 import type { HTMLAttributes, ReactNode } from 'react';
+import { formatLocal } from '../shared/format';
 
 /** One column: its header and how a record fills its cell. */
 export interface Column<R> {
@@ -102,6 +103,24 @@ export function textColumn<R>(
       title: value(row),
       ...(options.testId ? { 'data-testid': options.testId } : {}),
     }),
+  };
+}
+
+/**
+ * A column showing one instant in local time, with the ISO value on hover (the `title`); a record
+ * without the instant shows a muted dash.
+ *
+ * @example
+ * timeColumn<Key>('retires', (k) => k.retires_at)
+ */
+export function timeColumn<R>(header: ReactNode, value: (row: R) => string | null | undefined): Column<R> {
+  return {
+    header,
+    cell: (row) => {
+      const iso = value(row);
+      return iso ? (formatLocal(iso) ?? iso) : <span className="muted">—</span>;
+    },
+    cellProps: (row) => ({ title: value(row) ?? undefined }),
   };
 }
 
