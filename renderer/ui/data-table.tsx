@@ -14,6 +14,8 @@ export interface Column<R> {
   cell: (row: R, index: number) => ReactNode;
   /** Attributes of the `<td>` (class, title, data-testid), per record. */
   cellProps?: (row: R) => HTMLAttributes<HTMLTableCellElement> & Record<`data-${string}`, unknown>;
+  /** The cell names its row (`<th scope="row">`): a table of labelled values. */
+  rowHeader?: boolean;
 }
 
 type RowProps = HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, unknown>;
@@ -32,6 +34,8 @@ export interface DataTableProps<R> {
   actionsLabel?: string;
   className?: string;
   testId?: string;
+  /** False for a table whose rows name themselves (a row-header column): no header row. */
+  showHeader?: boolean;
 }
 
 /**
@@ -45,32 +49,46 @@ export interface DataTableProps<R> {
  * />
  */
 export function DataTable<R>(props: DataTableProps<R>) {
-  const { rows, columns, rowKey, rowProps, actions, caption, actionsLabel = 'actions' } = props;
+  const {
+    rows,
+    columns,
+    rowKey,
+    rowProps,
+    actions,
+    caption,
+    actionsLabel = 'actions',
+    showHeader = true,
+  } = props;
   return (
     <table className={['data-table', props.className].filter(Boolean).join(' ')} data-testid={props.testId}>
       {caption ? <caption className="sr-only">{caption}</caption> : null}
-      <thead>
-        <tr>
-          {columns.map((c, i) => (
-            <th key={i} scope="col">
-              {c.header}
-            </th>
-          ))}
-          {actions ? (
-            <th scope="col">
-              <span className="sr-only">{actionsLabel}</span>
-            </th>
-          ) : null}
-        </tr>
-      </thead>
+      {showHeader ? (
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col">
+                {c.header}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col">
+                <span className="sr-only">{actionsLabel}</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+      ) : null}
       <tbody>
         {rows.map((row, index) => (
           <tr key={rowKey(row)} {...rowProps?.(row, index)}>
-            {columns.map((c, i) => (
-              <td key={i} {...c.cellProps?.(row)}>
-                {c.cell(row, index)}
-              </td>
-            ))}
+            {columns.map((c, i) => {
+              const Cell = c.rowHeader ? 'th' : 'td';
+              return (
+                <Cell key={i} scope={c.rowHeader ? 'row' : undefined} {...c.cellProps?.(row)}>
+                  {c.cell(row, index)}
+                </Cell>
+              );
+            })}
             {actions ? (
               <td>
                 <div className="row-actions">{actions(row, index)}</div>

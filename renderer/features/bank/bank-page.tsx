@@ -13,6 +13,7 @@ import { ImportCustomersDialog } from './import-dialog';
 import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
 import { PageHead } from '../../shared/page-head';
+import { UrlTable, type UrlRow } from '../../shared/public-url';
 import { useSandboxStatus } from '../../data/sandbox';
 import {
   activeBehaviours,
@@ -30,7 +31,7 @@ function joinUrl(base: string, path: string): string {
 }
 
 /** The URLs the service needs from the bank (spec 4.2 callbacks, 4.3 notifications). */
-function bankUrls(status: BankStatus): { id: string; label: string; url: string }[] {
+function bankUrls(status: BankStatus): UrlRow[] {
   if (!status.url) return [];
   const base = status.url;
   const prefix = status.notify_path_prefix;
@@ -109,21 +110,11 @@ function EndpointsPanel({ status }: { status: BankStatus }) {
         )}
         <NotifyPrefixField prefix={status.notify_path_prefix} />
         <p className="muted">Give the service these URLs (the sandbox uses them already):</p>
-        <table className="data-table bank-urls">
-          <tbody>
-            {urls.map((u) => (
-              <tr key={u.id}>
-                <th scope="row">{u.label}</th>
-                <td>
-                  <code data-testid={`bank-url-${u.id}`}>{u.url}</code>
-                </td>
-                <td className="row-actions">
-                  <CopyButton text={() => u.url} testId={`bank-url-${u.id}-copy`} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <UrlTable
+          rows={urls}
+          codeTestId={(id) => `bank-url-${id}`}
+          copyTestId={(id) => `bank-url-${id}-copy`}
+        />
       </div>
     </section>
   );

@@ -103,4 +103,32 @@ describe('DataTable', () => {
     expect(cell('odd').textContent).toBe('yesterday');
     expect(cell('odd').getAttribute('title')).toBe('yesterday');
   });
+
+  it('names each row by its row-header cell and drops the header row when asked', () => {
+    render(
+      <DataTable
+        rows={ROWS}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: 'id', rowHeader: true, cell: (r) => r.id },
+          { header: 'name', cell: (r) => r.name },
+        ]}
+        showHeader={false}
+        testId="named"
+      />,
+    );
+    const t = screen.getByTestId('named');
+    expect(t.querySelector('thead')).toBeNull();
+    expect(within(t).queryAllByRole('columnheader')).toEqual([]);
+    const heads = within(t).getAllByRole('rowheader');
+    expect(heads.map((h) => [h.tagName, h.getAttribute('scope'), h.textContent])).toEqual([
+      ['TH', 'row', 'a'],
+      ['TH', 'row', 'b'],
+    ]);
+    expect(
+      within(t)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(ROWS.map((r) => r.name));
+  });
 });
