@@ -34,6 +34,8 @@ export interface DataTableProps<R> {
   actionsLabel?: string;
   className?: string;
   testId?: string;
+  /** Rows under the records (`<tfoot>`): a total, a derived figure. */
+  footer?: ReactNode;
   /** False for a table whose rows name themselves (a row-header column): no header row. */
   showHeader?: boolean;
 }
@@ -97,6 +99,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
           </tr>
         ))}
       </tbody>
+      {props.footer ? <tfoot>{props.footer}</tfoot> : null}
     </table>
   );
 }
