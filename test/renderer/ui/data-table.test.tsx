@@ -131,4 +131,26 @@ describe('DataTable', () => {
         .map((c) => c.textContent),
     ).toEqual(ROWS.map((r) => r.name));
   });
+
+  it('puts the footer rows in a <tfoot> after the records, and none without a footer', () => {
+    render(
+      <DataTable
+        rows={ROWS}
+        rowKey={(r) => r.id}
+        columns={[textColumn<Row>('name', (r) => r.name)]}
+        footer={
+          <tr data-testid="total">
+            <td>2 rows</td>
+          </tr>
+        }
+        testId="footed"
+      />,
+    );
+    const total = screen.getByTestId('total');
+    expect(total.parentElement!.tagName).toBe('TFOOT');
+    expect(screen.getByTestId('footed').lastElementChild).toBe(total.parentElement);
+    cleanup();
+    render(<DataTable rows={ROWS} rowKey={(r) => r.id} columns={[textColumn<Row>('name', (r) => r.name)]} />);
+    expect(document.querySelector('tfoot')).toBeNull();
+  });
 });
