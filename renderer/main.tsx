@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// Before the app, so the shared page rules sit where the page files do in the bundle: ahead of tokens/shell/ui.
+import './styles/layout.css';
 import { resolveClient } from './api/client';
 import { App } from './app/app';
 import { useSessionStore } from './app/session-store';

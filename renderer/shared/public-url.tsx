@@ -3,6 +3,7 @@
  * where it comes from, what to register with the service, and what a probe from outside found.
  */
 import type { ProbeResult, TunnelStatus } from '../../electron/contract/schemas/tunnel';
+import { DataTable } from '../ui/data-table';
 import { CopyButton } from './copy-button';
 
 /** Where the public URL in force comes from, in words. */
@@ -35,22 +36,50 @@ export function RegisterTable({
   return (
     <>
       <p className="muted">Register these with the service (spec 4.2, 4.3):</p>
-      <table className="data-table bank-urls" data-testid={testId}>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <th scope="row">{r.label}</th>
-              <td>
-                <code>{r.url}</code>
-              </td>
-              <td className="row-actions">
-                <CopyButton text={() => r.url} testId={`${testId}-${r.id}-copy`} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <UrlTable rows={rows} testId={testId} copyTestId={(id) => `${testId}-${id}-copy`} />
     </>
+  );
+}
+
+/** One URL to give the service: what it is for, and the URL. */
+export interface UrlRow {
+  id: string;
+  label: string;
+  url: string;
+}
+
+/**
+ * URLs to give the service, each named by its row and with a copy button (the Bank page's
+ * listener URLs, what to register with the public URL).
+ *
+ * @example
+ * <UrlTable rows={[{ id: 'auth', label: 'bank_auth_url', url }]} copyTestId={(id) => `url-${id}-copy`} />
+ */
+export function UrlTable({
+  rows,
+  testId,
+  codeTestId,
+  copyTestId,
+}: {
+  rows: readonly UrlRow[];
+  testId?: string;
+  /** The test id of a row's URL, where a test reads it. */
+  codeTestId?: (id: string) => string;
+  copyTestId: (id: string) => string;
+}) {
+  return (
+    <DataTable
+      rows={rows}
+      rowKey={(r) => r.id}
+      columns={[
+        { header: 'for', rowHeader: true, cell: (r) => r.label },
+        { header: 'URL', cell: (r) => <code data-testid={codeTestId?.(r.id)}>{r.url}</code> },
+      ]}
+      actions={(r) => <CopyButton text={() => r.url} testId={copyTestId(r.id)} />}
+      showHeader={false}
+      className="bank-urls"
+      testId={testId}
+    />
   );
 }
 

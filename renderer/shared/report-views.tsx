@@ -3,7 +3,7 @@
  * checks, and a decoded header or payload. Test ids are the same wherever they appear
  * (`check-<id>` with `data-status`); scope queries by the surrounding section.
  */
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { Advice, Check, InspectReport } from '../../electron/contract/schemas/inspector';
 import { CopyButton } from './copy-button';
 import { JsonView } from './json-view';
@@ -80,77 +80,74 @@ export function VerdictBanner({ report, stale = false }: { report: InspectReport
 }
 
 /** One row of a checks or advice list: a status mark (checks only), the id, title and detail. */
-function CheckRow(props: {
-  id: string;
-  title: string;
-  detail: string;
+interface CheckRowProps {
+  item: { id: string; title: string; detail: string };
   testId: string;
   status?: Check['status'];
   level?: Advice['level'];
-}) {
-  const tone = props.status ?? (props.level === 'warning' ? 'warning' : 'passed');
+}
+
+function CheckRow({ item, testId, status, level }: CheckRowProps) {
+  const tone = status ?? (level === 'warning' ? 'warning' : 'passed');
   return (
     <li
       className={`check check-${tone}`}
-      data-testid={props.testId}
-      {...(props.status ? { 'data-status': props.status } : { 'data-level': props.level })}
+      data-testid={testId}
+      {...(status ? { 'data-status': status } : { 'data-level': level })}
     >
-      {props.status ? <StatusMark status={props.status} /> : null}
-      <code className="check-id">{props.id}</code>
+      {status ? <StatusMark status={status} /> : null}
+      <code className="check-id">{item.id}</code>
       <span className="check-body">
-        <span className="check-title">{props.title}</span>
-        <span className="check-detail">{props.detail}</span>
+        <span className="check-title">{item.title}</span>
+        <span className="check-detail">{item.detail}</span>
       </span>
     </li>
   );
 }
 
-export function ChecksList({ checks, title = 'Checks' }: { checks: Check[]; title?: string }) {
+/** A panel of check rows under a heading: the checks (in order: the first failure decides) or the advice. */
+function CheckPanel({
+  heading,
+  ordered,
+  testId,
+  rows,
+}: {
+  heading: ReactNode;
+  ordered: boolean;
+  testId: string;
+  rows: CheckRowProps[];
+}) {
   const titleId = useId();
+  const List = ordered ? 'ol' : 'ul';
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId} className="panel-title">
-        {title}
+        {heading}
       </h2>
-      <ol className="checks" data-testid="checks">
-        {checks.map((c) => (
-          <CheckRow
-            key={c.id}
-            id={c.id}
-            title={c.title}
-            detail={c.detail}
-            status={c.status}
-            testId={`check-${c.id}`}
-          />
+      <List className="checks" data-testid={testId}>
+        {rows.map((r) => (
+          <CheckRow key={r.item.id} {...r} />
         ))}
-      </ol>
+      </List>
     </section>
   );
 }
 
+export function ChecksList({ checks, title = 'Checks' }: { checks: Check[]; title?: string }) {
+  const rows = checks.map((c) => ({ item: c, status: c.status, testId: `check-${c.id}` }));
+  return <CheckPanel heading={title} ordered testId="checks" rows={rows} />;
+}
+
 /** The inspector's advice: worth knowing, never part of the verdict. */
 export function AdviceList({ advice }: { advice: Advice[] }) {
-  const titleId = useId();
   if (advice.length === 0) return null;
-  return (
-    <section className="panel" aria-labelledby={titleId}>
-      <h2 id={titleId} className="panel-title">
-        Advice <span className="muted">(does not change the verdict)</span>
-      </h2>
-      <ul className="checks" data-testid="advice">
-        {advice.map((a) => (
-          <CheckRow
-            key={a.id}
-            id={a.id}
-            title={a.title}
-            detail={a.detail}
-            testId={`advice-${a.id}`}
-            level={a.level}
-          />
-        ))}
-      </ul>
-    </section>
+  const rows = advice.map((a) => ({ item: a, level: a.level, testId: `advice-${a.id}` }));
+  const heading = (
+    <>
+      Advice <span className="muted">(does not change the verdict)</span>
+    </>
   );
+  return <CheckPanel heading={heading} ordered={false} testId="advice" rows={rows} />;
 }
 
 export function DecodedPart({

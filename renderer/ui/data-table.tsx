@@ -5,6 +5,7 @@
  * the pages keep what is theirs: their columns and the buttons of each row.
  */
 import type { HTMLAttributes, ReactNode } from 'react';
+import { formatLocal } from '../shared/format';
 
 /** One column: its header and how a record fills its cell. */
 export interface Column<R> {
@@ -13,6 +14,8 @@ export interface Column<R> {
   cell: (row: R, index: number) => ReactNode;
   /** Attributes of the `<td>` (class, title, data-testid), per record. */
   cellProps?: (row: R) => HTMLAttributes<HTMLTableCellElement> & Record<`data-${string}`, unknown>;
+  /** The cell names its row (`<th scope="row">`): a table of labelled values. */
+  rowHeader?: boolean;
 }
 
 type RowProps = HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, unknown>;
@@ -31,6 +34,10 @@ export interface DataTableProps<R> {
   actionsLabel?: string;
   className?: string;
   testId?: string;
+  /** Rows under the records (`<tfoot>`): a total, a derived figure. */
+  footer?: ReactNode;
+  /** False for a table whose rows name themselves (a row-header column): no header row. */
+  showHeader?: boolean;
 }
 
 /**
@@ -44,32 +51,46 @@ export interface DataTableProps<R> {
  * />
  */
 export function DataTable<R>(props: DataTableProps<R>) {
-  const { rows, columns, rowKey, rowProps, actions, caption, actionsLabel = 'actions' } = props;
+  const {
+    rows,
+    columns,
+    rowKey,
+    rowProps,
+    actions,
+    caption,
+    actionsLabel = 'actions',
+    showHeader = true,
+  } = props;
   return (
     <table className={['data-table', props.className].filter(Boolean).join(' ')} data-testid={props.testId}>
       {caption ? <caption className="sr-only">{caption}</caption> : null}
-      <thead>
-        <tr>
-          {columns.map((c, i) => (
-            <th key={i} scope="col">
-              {c.header}
-            </th>
-          ))}
-          {actions ? (
-            <th scope="col">
-              <span className="sr-only">{actionsLabel}</span>
-            </th>
-          ) : null}
-        </tr>
-      </thead>
+      {showHeader ? (
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col">
+                {c.header}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col">
+                <span className="sr-only">{actionsLabel}</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+      ) : null}
       <tbody>
         {rows.map((row, index) => (
           <tr key={rowKey(row)} {...rowProps?.(row, index)}>
-            {columns.map((c, i) => (
-              <td key={i} {...c.cellProps?.(row)}>
-                {c.cell(row, index)}
-              </td>
-            ))}
+            {columns.map((c, i) => {
+              const Cell = c.rowHeader ? 'th' : 'td';
+              return (
+                <Cell key={i} scope={c.rowHeader ? 'row' : undefined} {...c.cellProps?.(row)}>
+                  {c.cell(row, index)}
+                </Cell>
+              );
+            })}
             {actions ? (
               <td>
                 <div className="row-actions">{actions(row, index)}</div>
@@ -78,6 +99,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
           </tr>
         ))}
       </tbody>
+      {props.footer ? <tfoot>{props.footer}</tfoot> : null}
     </table>
   );
 }
@@ -102,6 +124,24 @@ export function textColumn<R>(
       title: value(row),
       ...(options.testId ? { 'data-testid': options.testId } : {}),
     }),
+  };
+}
+
+/**
+ * A column showing one instant in local time, with the ISO value on hover (the `title`); a record
+ * without the instant shows a muted dash.
+ *
+ * @example
+ * timeColumn<Key>('retires', (k) => k.retires_at)
+ */
+export function timeColumn<R>(header: ReactNode, value: (row: R) => string | null | undefined): Column<R> {
+  return {
+    header,
+    cell: (row) => {
+      const iso = value(row);
+      return iso ? (formatLocal(iso) ?? iso) : <span className="muted">—</span>;
+    },
+    cellProps: (row) => ({ title: value(row) ?? undefined }),
   };
 }
 

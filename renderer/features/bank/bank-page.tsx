@@ -13,6 +13,8 @@ import { ImportCustomersDialog } from './import-dialog';
 import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
 import { PageHead } from '../../shared/page-head';
+import { UrlTable, type UrlRow } from '../../shared/public-url';
+import { DataTable, RowButton, type Column } from '../../ui/data-table';
 import { useSandboxStatus } from '../../data/sandbox';
 import {
   activeBehaviours,
@@ -30,7 +32,7 @@ function joinUrl(base: string, path: string): string {
 }
 
 /** The URLs the service needs from the bank (spec 4.2 callbacks, 4.3 notifications). */
-function bankUrls(status: BankStatus): { id: string; label: string; url: string }[] {
+function bankUrls(status: BankStatus): UrlRow[] {
   if (!status.url) return [];
   const base = status.url;
   const prefix = status.notify_path_prefix;
@@ -109,21 +111,11 @@ function EndpointsPanel({ status }: { status: BankStatus }) {
         )}
         <NotifyPrefixField prefix={status.notify_path_prefix} />
         <p className="muted">Give the service these URLs (the sandbox uses them already):</p>
-        <table className="data-table bank-urls">
-          <tbody>
-            {urls.map((u) => (
-              <tr key={u.id}>
-                <th scope="row">{u.label}</th>
-                <td>
-                  <code data-testid={`bank-url-${u.id}`}>{u.url}</code>
-                </td>
-                <td className="row-actions">
-                  <CopyButton text={() => u.url} testId={`bank-url-${u.id}-copy`} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <UrlTable
+          rows={urls}
+          codeTestId={(id) => `bank-url-${id}`}
+          copyTestId={(id) => `bank-url-${id}-copy`}
+        />
       </div>
     </section>
   );
@@ -244,6 +236,36 @@ function JwksPanel({ status }: { status: BankStatus }) {
   );
 }
 
+const CUSTOMER_COLUMNS: ReadonlyArray<Column<View>> = [
+  {
+    header: 'obj · sub · name',
+    cell: (c) => (
+      <>
+        <code>{c.obj}</code>
+        <span className="customer-sub">
+          {c.sub ? `sub ${c.sub}` : 'no sub'}
+          {c.first_name || c.last_name ? ` · ${[c.first_name, c.last_name].filter(Boolean).join(' ')}` : ''}
+        </span>
+      </>
+    ),
+  },
+  {
+    header: 'external_id',
+    cell: (c) => c.external_id,
+    cellProps: (c) => ({ className: 'customers-extid', title: c.external_id }),
+  },
+  { header: 'phone', cell: (c) => c.phone },
+  {
+    header: 'key',
+    cell: (c) => c.key_hint,
+    cellProps: () => ({
+      className: 'muted nowrap',
+      'data-testid': 'customer-key-hint',
+      title: 'The key itself is never shown',
+    }),
+  },
+];
+
 function CustomersPanel() {
   const customers = useCustomers();
   const remove = useRemoveCustomer();
@@ -256,30 +278,15 @@ function CustomersPanel() {
       <h2 id="customers-title" className="panel-title">
         Test customers <span className="panel-note">{list.length}</span>
         <span className="panel-spacer" />
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setImporting(true)}
-          data-testid="customers-import"
-        >
+        <RowButton onClick={() => setImporting(true)} testId="customers-import">
           Import…
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setExporting(true)}
-          data-testid="customers-export"
-        >
+        </RowButton>
+        <RowButton onClick={() => setExporting(true)} testId="customers-export">
           Export…
-        </button>
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          onClick={() => setEditing('new')}
-          data-testid="customer-add"
-        >
+        </RowButton>
+        <RowButton onClick={() => setEditing('new')} tone="primary" testId="customer-add">
           Add customer
-        </button>
+        </RowButton>
       </h2>
       {customers.error ? (
         <ErrorPanel title="Customers unavailable" error={customers.error} testId="customers-error" />
@@ -295,61 +302,28 @@ function CustomersPanel() {
       ) : null}
       {list.length > 0 ? (
         <div className="table-scroll">
-          <table className="data-table customers-table">
-            <thead>
-              <tr>
-                <th>obj · sub · name</th>
-                <th>external_id</th>
-                <th>phone</th>
-                <th>key</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr key={c.obj} data-testid={`customer-${c.obj}`} data-obj={c.obj}>
-                  <td>
-                    <code>{c.obj}</code>
-                    <span className="customer-sub">
-                      {c.sub ? `sub ${c.sub}` : 'no sub'}
-                      {c.first_name || c.last_name
-                        ? ` · ${[c.first_name, c.last_name].filter(Boolean).join(' ')}`
-                        : ''}
-                    </span>
-                  </td>
-                  <td className="customers-extid" title={c.external_id}>
-                    {c.external_id}
-                  </td>
-                  <td>{c.phone}</td>
-                  <td
-                    className="muted nowrap"
-                    data-testid="customer-key-hint"
-                    title="The key itself is never shown"
-                  >
-                    {c.key_hint}
-                  </td>
-                  <td className="row-actions nowrap">
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => setEditing(c)}
-                      data-testid="customer-edit"
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-danger"
-                      onClick={() => remove.mutate(c.obj)}
-                      data-testid="customer-remove"
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={list}
+            columns={CUSTOMER_COLUMNS}
+            rowKey={(c) => c.obj}
+            rowProps={(c) => ({ 'data-testid': `customer-${c.obj}`, 'data-obj': c.obj })}
+            actions={(c) => (
+              <>
+                <RowButton onClick={() => setEditing(c)} testId="customer-edit">
+                  Edit
+                </RowButton>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  onClick={() => remove.mutate(c.obj)}
+                  data-testid="customer-remove"
+                >
+                  Remove
+                </button>
+              </>
+            )}
+            className="customers-table"
+          />
         </div>
       ) : null}
       {editing ? (

@@ -1,6 +1,23 @@
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { formatLocal } from '../../shared/format';
 import { StatusMark } from '../../shared/status-mark';
+import { DataTable, type Column } from '../../ui/data-table';
+
+/** One check's outcome at the time and now, by check id. */
+type RecheckRow = [id: string, row: { title: string; then?: string; now?: string }];
+
+const RECHECK_COLUMNS: ReadonlyArray<Column<RecheckRow>> = [
+  { header: 'Check', cell: ([, r]) => r.title },
+  {
+    header: 'At the time',
+    cell: ([, r]) => (r.then ? <StatusMark status={r.then as 'passed'} /> : <span className="muted">—</span>),
+  },
+  {
+    header: 'Now',
+    cell: ([, r]) =>
+      r.now ? <StatusMark status={r.now as 'passed'} /> : <span className="muted">not run again</span>,
+  },
+];
 
 /** "failed sub" / "passed": one verdict in words. */
 function verdictWord(failed: string | null): string {
@@ -14,7 +31,7 @@ function verdictWord(failed: string | null): string {
  */
 export function RecheckCompare({ recorded, now }: { recorded: EventDetail; now: EventDetail }) {
   const at = (now.data as { recheck?: { at?: string } } | undefined)?.recheck?.at ?? null;
-  const rows = new Map<string, { title: string; then?: string; now?: string }>();
+  const rows = new Map<string, RecheckRow[1]>();
   for (const c of recorded.checks ?? []) rows.set(c.id, { title: c.title, then: c.status });
   for (const c of now.checks ?? [])
     rows.set(c.id, { ...(rows.get(c.id) ?? { title: c.title }), now: c.status });
@@ -42,32 +59,13 @@ export function RecheckCompare({ recorded, now }: { recorded: EventDetail; now: 
           {same ? <span className="muted"> (the same)</span> : null}
         </div>
       </div>
-      <table className="data-table recheck-table">
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">At the time</th>
-            <th scope="col">Now</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...rows].map(([id, r]) => (
-            <tr key={id} data-testid={`recheck-row-${id}`}>
-              <td>{r.title}</td>
-              <td>
-                {r.then ? <StatusMark status={r.then as 'passed'} /> : <span className="muted">—</span>}
-              </td>
-              <td>
-                {r.now ? (
-                  <StatusMark status={r.now as 'passed'} />
-                ) : (
-                  <span className="muted">not run again</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={[...rows]}
+        columns={RECHECK_COLUMNS}
+        rowKey={([id]) => id}
+        rowProps={([id]) => ({ 'data-testid': `recheck-row-${id}` })}
+        className="recheck-table"
+      />
     </section>
   );
 }

@@ -1,6 +1,43 @@
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatDuration, formatLocal } from '../../shared/format';
+import { DataTable, type Column } from '../../ui/data-table';
+
+type TimeClaim = InspectReport['times'][number];
+
+const TIME_COLUMNS: ReadonlyArray<Column<TimeClaim>> = [
+  { header: 'claim', rowHeader: true, cell: (t) => <code>{t.name}</code> },
+  {
+    header: 'value',
+    cell: (t) => (
+      <>
+        {t.value}
+        {t.unit === 'ms' ? <span className="badge badge-warn">ms</span> : null}
+      </>
+    ),
+    cellProps: () => ({ className: 'mono' }),
+  },
+  {
+    header: 'local time',
+    cell: (t) => formatLocal(t.iso) ?? <span className="muted">not a time</span>,
+    cellProps: (t) => ({ title: t.iso ?? undefined }),
+  },
+  { header: 'relative', cell: (t) => t.relative ?? <span className="muted">—</span> },
+];
+
+/** exp − iat, under the times: red when zero or negative. */
+function LifetimeRow({ seconds }: { seconds: number }) {
+  return (
+    <tr data-testid="lifetime">
+      <th scope="row">lifetime</th>
+      <td className="mono">{seconds} s</td>
+      <td colSpan={2} className={seconds <= 0 ? 'text-fail' : undefined}>
+        exp − iat = {formatDuration(seconds)}
+        {seconds <= 0 ? ' (zero or negative)' : ''}
+      </td>
+    </tr>
+  );
+}
 
 export function TimesTable({ report }: { report: InspectReport }) {
   if (report.times.length === 0 && report.lifetimeSeconds === null) return null;
@@ -10,45 +47,15 @@ export function TimesTable({ report }: { report: InspectReport }) {
       <h2 id="times-title" className="panel-title">
         Times <span className="panel-note">relative to {asOf ?? report.inspectedAt}</span>
       </h2>
-      <table className="times" data-testid="times">
-        <thead>
-          <tr>
-            <th scope="col">claim</th>
-            <th scope="col">value</th>
-            <th scope="col">local time</th>
-            <th scope="col">relative</th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.times.map((t) => (
-            <tr key={t.name} data-testid={`time-${t.name}`}>
-              <th scope="row">
-                <code>{t.name}</code>
-              </th>
-              <td className="mono">
-                {t.value}
-                {t.unit === 'ms' ? <span className="badge badge-warn">ms</span> : null}
-              </td>
-              <td title={t.iso ?? undefined}>
-                {formatLocal(t.iso) ?? <span className="muted">not a time</span>}
-              </td>
-              <td>{t.relative ?? <span className="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-        {report.lifetimeSeconds !== null ? (
-          <tfoot>
-            <tr data-testid="lifetime">
-              <th scope="row">lifetime</th>
-              <td className="mono">{report.lifetimeSeconds} s</td>
-              <td colSpan={2} className={report.lifetimeSeconds <= 0 ? 'text-fail' : undefined}>
-                exp − iat = {formatDuration(report.lifetimeSeconds)}
-                {report.lifetimeSeconds <= 0 ? ' (zero or negative)' : ''}
-              </td>
-            </tr>
-          </tfoot>
-        ) : null}
-      </table>
+      <DataTable
+        rows={report.times}
+        columns={TIME_COLUMNS}
+        rowKey={(t) => t.name}
+        rowProps={(t) => ({ 'data-testid': `time-${t.name}` })}
+        footer={report.lifetimeSeconds !== null ? <LifetimeRow seconds={report.lifetimeSeconds} /> : null}
+        className="times"
+        testId="times"
+      />
     </section>
   );
 }

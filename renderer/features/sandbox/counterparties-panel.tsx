@@ -1,12 +1,12 @@
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
 import { DisclosureButton } from '../../shared/disclosure-button';
-import { formatLocal } from '../../shared/format';
 import { BankUrlsForm } from './bank-urls-form';
 import { shortGuid } from '../../shared/format';
 import { NotifyForm } from './notify-form';
 import { OnboardForm } from './onboard-form';
 import { useSandboxStore } from './sandbox-store';
+import { DataTable, timeColumn, type Column } from '../../ui/data-table';
 import { SignInForm } from './sign-in-form';
 
 const VIA: Record<Counterparty['jwks'][number]['via'], string> = {
@@ -14,6 +14,19 @@ const VIA: Record<Counterparty['jwks'][number]['via'], string> = {
   post: 'POST …/jwk',
   put: 'PUT …/jwk/{guid}',
 };
+
+type RegisteredJwk = Counterparty['jwks'][number];
+
+const JWK_COLUMNS: ReadonlyArray<Column<RegisteredJwk>> = [
+  { header: 'jwk_guid', cell: (j) => <code title={j.jwk_guid}>{shortGuid(j.jwk_guid)}</code> },
+  {
+    header: 'kid',
+    cell: (j) =>
+      typeof j.jwk.kid === 'string' ? <code>{j.jwk.kid}</code> : <span className="muted">none</span>,
+  },
+  { header: 'via', cell: (j) => VIA[j.via] },
+  timeColumn<RegisteredJwk>('registered', (j) => j.registered_at),
+];
 
 /** The banks onboarded into the sandbox: keys, URLs, and what to run against each. */
 export function CounterpartiesPanel({ counterparties }: { counterparties: Counterparty[] }) {
@@ -102,35 +115,14 @@ function CounterpartyItem({ counterparty: c }: { counterparty: Counterparty }) {
       </div>
       {open ? (
         <div className="counterparty-body" id={bodyId}>
-          <table className="sandbox-table" data-testid="counterparty-jwks">
-            <caption className="sr-only">JWKs registered for this counterparty</caption>
-            <thead>
-              <tr>
-                <th scope="col">jwk_guid</th>
-                <th scope="col">kid</th>
-                <th scope="col">via</th>
-                <th scope="col">registered</th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.jwks.map((j) => (
-                <tr key={j.jwk_guid} data-testid={`jwk-${j.jwk_guid}`}>
-                  <td>
-                    <code title={j.jwk_guid}>{shortGuid(j.jwk_guid)}</code>
-                  </td>
-                  <td>
-                    {typeof j.jwk.kid === 'string' ? (
-                      <code>{j.jwk.kid}</code>
-                    ) : (
-                      <span className="muted">none</span>
-                    )}
-                  </td>
-                  <td>{VIA[j.via]}</td>
-                  <td title={j.registered_at}>{formatLocal(j.registered_at) ?? j.registered_at}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={c.jwks}
+            columns={JWK_COLUMNS}
+            rowKey={(j) => j.jwk_guid}
+            rowProps={(j) => ({ 'data-testid': `jwk-${j.jwk_guid}` })}
+            caption="JWKs registered for this counterparty"
+            testId="counterparty-jwks"
+          />
           <BankUrlsForm counterparty={c} />
           <div className="counterparty-actions">
             <SignInForm counterparty={c} />

@@ -2,10 +2,23 @@ import { useEffect, useRef } from 'react';
 import type { SandboxStatus } from '../../../electron/contract/schemas/sandbox';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
-import { formatDuration, formatLocal } from '../../shared/format';
+import { formatDuration } from '../../shared/format';
+import { DataTable, timeColumn, type Column } from '../../ui/data-table';
 import { derivedJwksUrl as jwksUrlOf } from '../../../electron/contract/schemas/service-paths';
 import { useSandboxStore } from './sandbox-store';
 import { useRotateKey } from '../../data/sandbox';
+
+type PublishedKey = SandboxStatus['keys'][number];
+
+const KEY_COLUMNS: ReadonlyArray<Column<PublishedKey>> = [
+  { header: 'kid', cell: (k) => <code>{k.kid}</code> },
+  {
+    header: 'status',
+    cell: (k) => <span className={`badge badge-${k.status === 'active' ? 'pass' : 'warn'}`}>{k.status}</span>,
+  },
+  timeColumn<PublishedKey>('created', (k) => k.created_at),
+  timeColumn<PublishedKey>('retires', (k) => k.retires_at),
+];
 
 /** Shown when the sandbox's signing key lives only in this process (no vault to seal it in). */
 export function MemoryKeyBanner() {
@@ -61,37 +74,14 @@ export function ServicePanel({ status }: { status: SandboxStatus }) {
         </p>
       </div>
 
-      <table className="sandbox-table" data-testid="sandbox-keys">
-        <caption className="sr-only">Signing keys published in the sandbox’s JWKS</caption>
-        <thead>
-          <tr>
-            <th scope="col">kid</th>
-            <th scope="col">status</th>
-            <th scope="col">created</th>
-            <th scope="col">retires</th>
-          </tr>
-        </thead>
-        <tbody>
-          {status.keys.map((k) => (
-            <tr key={k.kid} data-testid={`sandbox-key-${k.kid}`} data-status={k.status}>
-              <td>
-                <code>{k.kid}</code>
-              </td>
-              <td>
-                <span className={`badge badge-${k.status === 'active' ? 'pass' : 'warn'}`}>{k.status}</span>
-              </td>
-              <td title={k.created_at}>{formatLocal(k.created_at) ?? k.created_at}</td>
-              <td title={k.retires_at ?? undefined}>
-                {k.retires_at ? (
-                  (formatLocal(k.retires_at) ?? k.retires_at)
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={status.keys}
+        columns={KEY_COLUMNS}
+        rowKey={(k) => k.kid}
+        rowProps={(k) => ({ 'data-testid': `sandbox-key-${k.kid}`, 'data-status': k.status })}
+        caption="Signing keys published in the sandbox’s JWKS"
+        testId="sandbox-keys"
+      />
 
       <div className="panel-body panel-actions">
         <button

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { DataTable, textColumn } from '../../../renderer/ui/data-table';
+import { DataTable, textColumn, timeColumn } from '../../../renderer/ui/data-table';
 
 afterEach(() => cleanup());
 
@@ -74,5 +74,83 @@ describe('DataTable', () => {
     render(<DataTable rows={ROWS} rowKey={(r) => r.id} columns={[textColumn<Row>('name', (r) => r.name)]} />);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['name']);
     expect(document.querySelector('.row-actions')).toBeNull();
+  });
+
+  it('shows an instant in local time with the ISO value in its title, a dash when there is none, and a non-time as it came', () => {
+    interface Stamp {
+      id: string;
+      at: string | null;
+    }
+    const iso = '2026-01-02T03:04:05.000Z';
+    const rows: Stamp[] = [
+      { id: 'set', at: iso },
+      { id: 'unset', at: null },
+      { id: 'odd', at: 'yesterday' },
+    ];
+    render(
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.id}
+        columns={[timeColumn<Stamp>('at', (r) => r.at)]}
+        rowProps={(r) => ({ 'data-testid': `stamp-${r.id}` })}
+      />,
+    );
+    const cell = (id: string) => screen.getByTestId(`stamp-${id}`).querySelector('td')!;
+    expect(cell('set').textContent).toBe(new Date(iso).toLocaleString());
+    expect(cell('set').getAttribute('title')).toBe(iso);
+    expect(cell('unset').textContent).toBe('—');
+    expect(cell('unset').hasAttribute('title')).toBe(false);
+    expect(cell('odd').textContent).toBe('yesterday');
+    expect(cell('odd').getAttribute('title')).toBe('yesterday');
+  });
+
+  it('names each row by its row-header cell and drops the header row when asked', () => {
+    render(
+      <DataTable
+        rows={ROWS}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: 'id', rowHeader: true, cell: (r) => r.id },
+          { header: 'name', cell: (r) => r.name },
+        ]}
+        showHeader={false}
+        testId="named"
+      />,
+    );
+    const t = screen.getByTestId('named');
+    expect(t.querySelector('thead')).toBeNull();
+    expect(within(t).queryAllByRole('columnheader')).toEqual([]);
+    const heads = within(t).getAllByRole('rowheader');
+    expect(heads.map((h) => [h.tagName, h.getAttribute('scope'), h.textContent])).toEqual([
+      ['TH', 'row', 'a'],
+      ['TH', 'row', 'b'],
+    ]);
+    expect(
+      within(t)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(ROWS.map((r) => r.name));
+  });
+
+  it('puts the footer rows in a <tfoot> after the records, and none without a footer', () => {
+    render(
+      <DataTable
+        rows={ROWS}
+        rowKey={(r) => r.id}
+        columns={[textColumn<Row>('name', (r) => r.name)]}
+        footer={
+          <tr data-testid="total">
+            <td>2 rows</td>
+          </tr>
+        }
+        testId="footed"
+      />,
+    );
+    const total = screen.getByTestId('total');
+    expect(total.parentElement!.tagName).toBe('TFOOT');
+    expect(screen.getByTestId('footed').lastElementChild).toBe(total.parentElement);
+    cleanup();
+    render(<DataTable rows={ROWS} rowKey={(r) => r.id} columns={[textColumn<Row>('name', (r) => r.name)]} />);
+    expect(document.querySelector('tfoot')).toBeNull();
   });
 });
