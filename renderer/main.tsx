@@ -9,6 +9,7 @@ import { startTheme } from './app/theme';
 import './styles/tokens.css';
 import './styles/shell.css';
 import './shared/ui.css';
+import './shared/ui-records.css';
 import './shared/report.css';
 import './ui/ui-primitives.css';
 
