@@ -1,6 +1,7 @@
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { LivePanel, Page, RefreshButton } from '../../ui/page';
+import { Loaded } from '../../ui/loaded';
 import { CounterpartiesPanel } from './counterparties-panel';
 import { MemoryKeyBanner, ServicePanel } from './service-panel';
 import { TracesTimeline } from './traces-timeline';
@@ -59,13 +60,14 @@ export function SandboxPage() {
           what="traces"
           liveTestId="traces-live"
         >
-          {traces.error ? (
-            <ErrorPanel title="Traces unavailable" error={traces.error} testId="traces-error" />
-          ) : traces.data ? (
-            <TracesTimeline traces={traces.data} />
-          ) : (
-            <p className="muted">Loading traces…</p>
-          )}
+          <Loaded
+            query={traces}
+            errorTitle="Traces unavailable"
+            errorTestId="traces-error"
+            loading="Loading traces…"
+          >
+            {(data) => <TracesTimeline traces={data} />}
+          </Loaded>
         </LivePanel>
       </div>
     </Page>

@@ -1,6 +1,6 @@
 import { useEventStreamState } from '../../api/client-context';
-import { ErrorPanel } from '../../shared/error-panel';
 import { LivePanel, Page, RefreshButton } from '../../ui/page';
+import { Loaded } from '../../ui/loaded';
 import { EnvSummary } from '../../shared/env-summary';
 import { useActiveEnvironment } from '../../data/environments';
 import { AuthenticatePanel } from './authenticate-panel';
@@ -40,13 +40,14 @@ export function ServicePage() {
           what="exchanges"
           liveTestId="exchanges-live"
         >
-          {exchanges.error ? (
-            <ErrorPanel title="History unavailable" error={exchanges.error} testId="exchanges-error" />
-          ) : exchanges.data ? (
-            <ExchangeList exchanges={exchanges.data} />
-          ) : (
-            <p className="muted">Loading the history…</p>
-          )}
+          <Loaded
+            query={exchanges}
+            errorTitle="History unavailable"
+            errorTestId="exchanges-error"
+            loading="Loading the history…"
+          >
+            {(data) => <ExchangeList exchanges={data} />}
+          </Loaded>
         </LivePanel>
       </div>
     </Page>
