@@ -3,7 +3,7 @@ import { schemas, type MethodInput } from '../../../electron/contract';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Field } from '../../shared/field';
+import { TextAreaField } from '../../ui/text-area-field';
 import { Dialog } from '../../ui/dialog';
 import { useContractForm } from '../../ui/use-contract-form';
 import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
@@ -91,32 +91,25 @@ export function ImportDialog() {
     <Dialog title="Import a private key" onClose={close} testId="import-dialog" wide>
       <form onSubmit={submit} noValidate className="dialog-form">
         <ImportWarning />
-        <Field
+        <TextAreaField
           id="import-text"
           label="Private key"
           hint="PEM (PKCS#8 or PKCS#1) or a private JWK (JSON)"
           error={errorFor('text')}
-        >
-          <textarea
-            id="import-text"
-            className="input mono import-text"
-            rows={8}
-            value={text}
-            onChange={(e) => {
-              if (imported) setImported(null);
-              edit({ text: e.target.value });
-            }}
-            spellCheck={false}
-            autoComplete="off"
-            autoCorrect="off"
-            autoCapitalize="off"
-            placeholder={'-----BEGIN …-----\nor {"kty":"RSA","n":"…","e":"AQAB",…}'}
-            aria-invalid={errorFor('text') ? true : undefined}
-            aria-describedby="import-text-note"
-            data-testid="import-text"
-            data-autofocus
-          />
-        </Field>
+          className="import-text"
+          rows={8}
+          value={text}
+          onChange={(value) => {
+            if (imported) setImported(null);
+            edit({ text: value });
+          }}
+          spellCheck={false}
+          autoComplete="off"
+          autoCorrect="off"
+          autoCapitalize="off"
+          placeholder={'-----BEGIN …-----\nor {"kty":"RSA","n":"…","e":"AQAB",…}'}
+          data-autofocus
+        />
         <div className="form-grid-2">
           <DraftFields specs={SPECS} draft={meta} edit={edit} errorFor={errorFor} />
         </div>

@@ -6,6 +6,7 @@ import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from '../../data/sandbox';
 import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
+import { TextAreaField } from '../../ui/text-area-field';
 
 /** Moved to renderer/shared; kept here for the sandbox's other forms. */
 export { Field };
@@ -163,25 +164,18 @@ export function OnboardForm() {
       <h3 id="onboard-title" className="subhead">
         Onboard a counterparty
       </h3>
-      <Field
+      <TextAreaField
         id="onboard-jwk"
         label="Public JWK"
         hint="required · JSON, as the spec lists it: alg, e, kid, kty, n, use"
         error={errorFor('jwk')}
-      >
-        <textarea
-          id="onboard-jwk"
-          className="input mono onboard-jwk"
-          rows={6}
-          value={draft.jwk}
-          onChange={(e) => edit({ jwk: e.target.value })}
-          spellCheck={false}
-          placeholder={'{"kty":"RSA","alg":"RS256","use":"sig","kid":"bank-key-1","n":"…","e":"AQAB"}'}
-          aria-invalid={errorFor('jwk') ? true : undefined}
-          aria-describedby="onboard-jwk-note"
-          data-testid="onboard-jwk"
-        />
-      </Field>
+        className="onboard-jwk"
+        rows={6}
+        value={draft.jwk}
+        onChange={(jwk) => edit({ jwk })}
+        spellCheck={false}
+        placeholder={'{"kty":"RSA","alg":"RS256","use":"sig","kid":"bank-key-1","n":"…","e":"AQAB"}'}
+      />
       <div className="form-grid">
         <DraftFields specs={ONBOARD_SPECS} draft={draft} edit={edit} errorFor={errorFor} />
       </div>
