@@ -170,36 +170,24 @@ function HttpPanels({
     : null;
   return (
     <div className="event-http">
-      <section className="panel" aria-label="Request">
-        <h3 className="panel-title">
-          Request
-          <CutBadge note={r.cut.request} testId="event-request-cut" />
-        </h3>
-        {request ? (
-          <pre className="http-text" data-testid="event-request" data-view={view}>
-            {request}
-          </pre>
-        ) : (
-          <p className="muted">
-            {r.compact
-              ? 'Not stored: a compact record keeps only its sizes.'
-              : 'Not stored (refused before it could be read).'}
-          </p>
-        )}
-      </section>
-      <section className="panel" aria-label="Response">
-        <h3 className="panel-title">
-          Response
-          <CutBadge note={r.cut.response} testId="event-response-cut" />
-        </h3>
-        {response ? (
-          <pre className="http-text" data-testid="event-response" data-view={view}>
-            {response}
-          </pre>
-        ) : (
-          <p className="muted">No response stored.</p>
-        )}
-      </section>
+      <HttpSide
+        side="request"
+        text={request}
+        view={view}
+        cut={r.cut.request}
+        missing={
+          r.compact
+            ? 'Not stored: a compact record keeps only its sizes.'
+            : 'Not stored (refused before it could be read).'
+        }
+      />
+      <HttpSide
+        side="response"
+        text={response}
+        view={view}
+        cut={r.cut.response}
+        missing="No response stored."
+      />
     </div>
   );
 }
@@ -234,6 +222,38 @@ function TraceSteps({ reading }: { reading: EventReading }) {
           </li>
         ))}
       </ol>
+    </section>
+  );
+}
+
+/** One side of an exchange as HTTP text (`event-request` / `event-response`), or why it is missing. */
+function HttpSide({
+  side,
+  text,
+  view,
+  cut,
+  missing,
+}: {
+  side: 'request' | 'response';
+  text: string | null;
+  view: BodyView;
+  cut: string | null;
+  missing: string;
+}) {
+  const title = side === 'request' ? 'Request' : 'Response';
+  return (
+    <section className="panel" aria-label={title}>
+      <h3 className="panel-title">
+        {title}
+        <CutBadge note={cut} testId={`event-${side}-cut`} />
+      </h3>
+      {text ? (
+        <pre className="http-text" data-testid={`event-${side}`} data-view={view}>
+          {text}
+        </pre>
+      ) : (
+        <p className="muted">{missing}</p>
+      )}
     </section>
   );
 }

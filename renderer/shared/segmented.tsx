@@ -11,7 +11,7 @@ export function Segmented<V extends string>({
   options,
   value,
   onChange,
-  testIdPrefix,
+  testIdPrefix = `${name}-`,
   autoFocusChecked = false,
   inline = false,
 }: {
@@ -21,7 +21,8 @@ export function Segmented<V extends string>({
   options: ReadonlyArray<{ value: V; label: ReactNode }>;
   value: V;
   onChange: (value: V) => void;
-  testIdPrefix: string;
+  /** Before each option's value in its test id; `${name}-` unless told. */
+  testIdPrefix?: string;
   autoFocusChecked?: boolean;
   /** A `<span>` rather than a `<div>`, for a group inside a heading. */
   inline?: boolean;

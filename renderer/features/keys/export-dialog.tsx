@@ -53,7 +53,6 @@ export function ExportDialog({ kid }: { kid: string }) {
         options={FORMATS}
         value={format}
         onChange={setFormat}
-        testIdPrefix="export-format-"
         autoFocusChecked
       />
       <p className="muted dialog-note">{what}</p>

@@ -1,8 +1,7 @@
 import { schemas, type MethodInput } from '../../../electron/contract';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { SelectField } from '../../ui/select-field';
-import { TextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { Dialog } from '../../ui/dialog';
 import { useContractForm } from '../../ui/use-contract-form';
 import { useKeysStore } from './keys-store';
@@ -17,6 +16,54 @@ interface Draft {
   expires: string;
   counterparty_guid: string;
 }
+
+/** The dialog's fields (DESIGN.md "keys": RS256/2048 by default, every other field optional). */
+const SPECS: readonly FieldSpec<Draft>[] = [
+  {
+    key: 'alg',
+    id: 'gen-alg',
+    label: 'Algorithm',
+    hint: 'RS256 in every example of the guide',
+    values: ALGS,
+  },
+  { key: 'bits', id: 'gen-bits', label: 'Key size', hint: 'bits', values: BITS, parse: Number },
+  {
+    key: 'kid',
+    id: 'gen-kid',
+    label: 'kid',
+    hint: 'optional · empty: a new UUID',
+    mono: true,
+    placeholder: 'e.g. bank-2025-06 or 54321',
+    spellCheck: false,
+    autoComplete: 'off',
+    autofocus: true,
+  },
+  {
+    key: 'label',
+    id: 'gen-label',
+    label: 'Label',
+    hint: 'optional · for people',
+    placeholder: 'e.g. Production signing 2025',
+  },
+  {
+    key: 'expires',
+    id: 'gen-expires',
+    label: 'Expires',
+    hint: 'optional · last valid day',
+    note: 'The header warns 30 days before; rotate in time.',
+    type: 'date',
+  },
+  {
+    key: 'counterparty_guid',
+    id: 'gen-counterparty',
+    label: 'Counterparty GUID',
+    hint: 'optional · which registration it belongs to',
+    mono: true,
+    placeholder: '00000000-0000-0000-0000-000000000000',
+    spellCheck: false,
+    autoComplete: 'off',
+  },
+];
 
 const EMPTY: Draft = { alg: 'RS256', bits: 2048, kid: '', label: '', expires: '', counterparty_guid: '' };
 
@@ -52,66 +99,7 @@ export function GenerateDialog() {
     <Dialog title="Generate a signing key" onClose={close} testId="generate-dialog">
       <form onSubmit={submit} noValidate className="dialog-form">
         <div className="form-grid-2">
-          <SelectField
-            id="gen-alg"
-            label="Algorithm"
-            hint="RS256 in every example of the guide"
-            value={draft.alg}
-            values={ALGS}
-            onChange={(alg) => edit({ alg: alg as Draft['alg'] })}
-          />
-          <SelectField
-            id="gen-bits"
-            label="Key size"
-            hint="bits"
-            value={draft.bits}
-            values={BITS}
-            onChange={(bits) => edit({ bits: Number(bits) as Draft['bits'] })}
-          />
-          <TextField
-            id="gen-kid"
-            label="kid"
-            hint="optional · empty: a new UUID"
-            error={errorFor('kid')}
-            mono
-            value={draft.kid}
-            placeholder="e.g. bank-2025-06 or 54321"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(kid) => edit({ kid })}
-            data-autofocus
-          />
-          <TextField
-            id="gen-label"
-            label="Label"
-            hint="optional · for people"
-            error={errorFor('label')}
-            value={draft.label}
-            placeholder="e.g. Production signing 2025"
-            onChange={(label) => edit({ label })}
-          />
-          <TextField
-            id="gen-expires"
-            label="Expires"
-            hint="optional · last valid day"
-            error={errorFor('expires')}
-            note="The header warns 30 days before; rotate in time."
-            type="date"
-            value={draft.expires}
-            onChange={(expires) => edit({ expires })}
-          />
-          <TextField
-            id="gen-counterparty"
-            label="Counterparty GUID"
-            hint="optional · which registration it belongs to"
-            error={errorFor('counterparty_guid')}
-            mono
-            value={draft.counterparty_guid}
-            placeholder="00000000-0000-0000-0000-000000000000"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(counterparty_guid) => edit({ counterparty_guid })}
-          />
+          <DraftFields specs={SPECS} draft={draft} edit={edit} errorFor={errorFor} />
         </div>
         <p className="muted dialog-note">
           The private key is generated and sealed in the vault by the console’s core; this page only ever sees

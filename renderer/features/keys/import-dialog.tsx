@@ -3,11 +3,10 @@ import { schemas, type MethodInput } from '../../../electron/contract';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Field } from '../../shared/field';
+import { TextAreaField } from '../../ui/text-area-field';
 import { Dialog } from '../../ui/dialog';
 import { useContractForm } from '../../ui/use-contract-form';
-import { SelectField } from '../../ui/select-field';
-import { TextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { ALGS } from '../../data/keys';
 import { useKeysStore } from './keys-store';
 import { useImportKey } from '../../data/keys';
@@ -21,6 +20,29 @@ interface Meta {
   label: string;
   expires: string;
 }
+
+/** The optional fields under the key text (the core fills what is left empty). */
+const SPECS: readonly FieldSpec<Meta>[] = [
+  {
+    key: 'kid',
+    id: 'import-kid',
+    label: 'kid',
+    hint: 'optional · else the JWK’s kid, else a UUID',
+    mono: true,
+    spellCheck: false,
+    autoComplete: 'off',
+  },
+  {
+    key: 'alg',
+    id: 'import-alg',
+    label: 'Algorithm',
+    hint: 'optional · else from the key, else RS256',
+    values: ALGS,
+    empty: 'from the key',
+  },
+  { key: 'label', id: 'import-label', label: 'Label', hint: 'optional' },
+  { key: 'expires', id: 'import-expires', label: 'Expires', hint: 'optional · last valid day', type: 'date' },
+];
 
 const EMPTY_META: Meta = { text: '', kid: '', alg: '', label: '', expires: '' };
 
@@ -69,71 +91,27 @@ export function ImportDialog() {
     <Dialog title="Import a private key" onClose={close} testId="import-dialog" wide>
       <form onSubmit={submit} noValidate className="dialog-form">
         <ImportWarning />
-        <Field
+        <TextAreaField
           id="import-text"
           label="Private key"
           hint="PEM (PKCS#8 or PKCS#1) or a private JWK (JSON)"
           error={errorFor('text')}
-        >
-          <textarea
-            id="import-text"
-            className="input mono import-text"
-            rows={8}
-            value={text}
-            onChange={(e) => {
-              if (imported) setImported(null);
-              edit({ text: e.target.value });
-            }}
-            spellCheck={false}
-            autoComplete="off"
-            autoCorrect="off"
-            autoCapitalize="off"
-            placeholder={'-----BEGIN …-----\nor {"kty":"RSA","n":"…","e":"AQAB",…}'}
-            aria-invalid={errorFor('text') ? true : undefined}
-            aria-describedby="import-text-note"
-            data-testid="import-text"
-            data-autofocus
-          />
-        </Field>
+          className="import-text"
+          rows={8}
+          value={text}
+          onChange={(value) => {
+            if (imported) setImported(null);
+            edit({ text: value });
+          }}
+          spellCheck={false}
+          autoComplete="off"
+          autoCorrect="off"
+          autoCapitalize="off"
+          placeholder={'-----BEGIN …-----\nor {"kty":"RSA","n":"…","e":"AQAB",…}'}
+          data-autofocus
+        />
         <div className="form-grid-2">
-          <TextField
-            id="import-kid"
-            label="kid"
-            hint="optional · else the JWK’s kid, else a UUID"
-            error={errorFor('kid')}
-            mono
-            value={meta.kid}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(kid) => edit({ kid })}
-          />
-          <SelectField
-            id="import-alg"
-            label="Algorithm"
-            hint="optional · else from the key, else RS256"
-            error={errorFor('alg')}
-            value={meta.alg}
-            values={ALGS}
-            empty="from the key"
-            onChange={(alg) => edit({ alg: alg as Meta['alg'] })}
-          />
-          <TextField
-            id="import-label"
-            label="Label"
-            hint="optional"
-            error={errorFor('label')}
-            value={meta.label}
-            onChange={(label) => edit({ label })}
-          />
-          <TextField
-            id="import-expires"
-            label="Expires"
-            hint="optional · last valid day"
-            error={errorFor('expires')}
-            type="date"
-            value={meta.expires}
-            onChange={(expires) => edit({ expires })}
-          />
+          <DraftFields specs={SPECS} draft={meta} edit={edit} errorFor={errorFor} />
         </div>
         {form.unplaced ? (
           <ErrorPanel title="Not imported" error={form.unplaced} testId="import-error" />

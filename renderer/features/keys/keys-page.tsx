@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import { CopyField } from '../../ui/copy-field';
 import { ErrorPanel } from '../../shared/error-panel';
-import { PageHead } from '../../shared/page-head';
+import { Page } from '../../ui/page';
 import { useActiveEnvironment } from '../../data/environments';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
@@ -32,34 +32,33 @@ export function KeysPage() {
   const onStatus = (key: KeyInfo, status: KeyInfo['status']) => update.mutate({ kid: key.kid, status });
 
   return (
-    <div className="keys-page" data-testid="keys-page" data-state={state}>
-      <PageHead
-        title="Keys"
-        actions={
-          <>
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => open({ kind: 'import' })}
-              data-testid="keys-import"
-            >
-              Import…
-            </button>
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
-              onClick={() => open({ kind: 'generate' })}
-              data-testid="keys-generate"
-            >
-              Generate key…
-            </button>
-          </>
-        }
-      >
-        Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs and
-        fingerprints.
-      </PageHead>
-
+    <Page
+      className="keys-page"
+      testId="keys-page"
+      state={state}
+      title="Keys"
+      actions={
+        <>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => open({ kind: 'import' })}
+            data-testid="keys-import"
+          >
+            Import…
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => open({ kind: 'generate' })}
+            data-testid="keys-generate"
+          >
+            Generate key…
+          </button>
+        </>
+      }
+      intro="Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs and fingerprints."
+    >
       {keys.error ? (
         <ErrorPanel title="Keys unavailable" error={keys.error} testId="keys-error">
           <p className="muted">
@@ -116,7 +115,7 @@ export function KeysPage() {
       {dialog?.kind === 'import' ? <ImportDialog /> : null}
       {dialog?.kind === 'export' ? <ExportDialog kid={dialog.kid} /> : null}
       {dialog?.kind === 'delete' ? <DeleteDialog kid={dialog.kid} /> : null}
-    </div>
+    </Page>
   );
 }
 

@@ -88,7 +88,6 @@ export function RetentionPanel() {
               change.reset();
               setMode(v);
             }}
-            testIdPrefix="retention-mode-"
           />
           {chosen !== 'keep' ? (
             <input

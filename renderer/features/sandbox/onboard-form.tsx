@@ -5,7 +5,8 @@ import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from '../../data/sandbox';
-import { TextField as UiTextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
+import { TextAreaField } from '../../ui/text-area-field';
 
 /** Moved to renderer/shared; kept here for the sandbox's other forms. */
 export { Field };
@@ -27,6 +28,31 @@ export const URL_LABELS = {
   bank_sender_url: { label: 'Bank sender URL', hint: 'pay-out and transfer (to sender) notifications' },
   bank_receiver_url: { label: 'Bank receiver URL', hint: 'pay-in and transfer (to receiver) notifications' },
 } as const;
+
+/** The optional fields under the JWK: identifiers and the bank's URLs, all monospace. */
+const ONBOARD_SPECS: readonly FieldSpec<Record<OnboardField, string>>[] = [
+  {
+    key: 'counterparty_guid' as OnboardField,
+    label: 'Counterparty GUID',
+    hint: 'optional · generated when empty',
+  },
+  { key: 'jwk_guid' as OnboardField, label: 'JWK GUID', hint: 'optional · generated when empty' },
+  ...URL_FIELDS.map((f) => ({
+    key: f,
+    type: 'url',
+    label: URL_LABELS[f].label,
+    hint: `optional · ${URL_LABELS[f].hint}`,
+    placeholder: 'http://127.0.0.1:7301',
+  })),
+].map((spec) => ({
+  id: `onboard-${spec.key.replaceAll('_', '-')}`,
+  type: 'text',
+  mono: true,
+  spellCheck: false,
+  autoComplete: 'off',
+  placeholder: '00000000-0000-0000-0000-000000000000',
+  ...spec,
+}));
 
 /** The pasted JWK: a JSON object, public members only; null with the reason otherwise. */
 export function parseJwk(text: string): { jwk: Record<string, unknown> | null; problem: string | null } {
@@ -138,55 +164,20 @@ export function OnboardForm() {
       <h3 id="onboard-title" className="subhead">
         Onboard a counterparty
       </h3>
-      <Field
+      <TextAreaField
         id="onboard-jwk"
         label="Public JWK"
         hint="required · JSON, as the spec lists it: alg, e, kid, kty, n, use"
         error={errorFor('jwk')}
-      >
-        <textarea
-          id="onboard-jwk"
-          className="input mono onboard-jwk"
-          rows={6}
-          value={draft.jwk}
-          onChange={(e) => edit({ jwk: e.target.value })}
-          spellCheck={false}
-          placeholder={'{"kty":"RSA","alg":"RS256","use":"sig","kid":"bank-key-1","n":"…","e":"AQAB"}'}
-          aria-invalid={errorFor('jwk') ? true : undefined}
-          aria-describedby="onboard-jwk-note"
-          data-testid="onboard-jwk"
-        />
-      </Field>
+        className="onboard-jwk"
+        rows={6}
+        value={draft.jwk}
+        onChange={(jwk) => edit({ jwk })}
+        spellCheck={false}
+        placeholder={'{"kty":"RSA","alg":"RS256","use":"sig","kid":"bank-key-1","n":"…","e":"AQAB"}'}
+      />
       <div className="form-grid">
-        <TextField
-          field="counterparty_guid"
-          label="Counterparty GUID"
-          hint="optional · generated when empty"
-          value={draft.counterparty_guid}
-          onChange={(v) => edit({ counterparty_guid: v })}
-          error={errorFor('counterparty_guid')}
-        />
-        <TextField
-          field="jwk_guid"
-          label="JWK GUID"
-          hint="optional · generated when empty"
-          value={draft.jwk_guid}
-          onChange={(v) => edit({ jwk_guid: v })}
-          error={errorFor('jwk_guid')}
-        />
-        {URL_FIELDS.map((f) => (
-          <TextField
-            key={f}
-            field={f}
-            type="url"
-            label={URL_LABELS[f].label}
-            hint={`optional · ${URL_LABELS[f].hint}`}
-            placeholder="http://127.0.0.1:7301"
-            value={draft[f]}
-            onChange={(v) => edit({ [f]: v })}
-            error={errorFor(f)}
-          />
-        ))}
+        <DraftFields specs={ONBOARD_SPECS} draft={draft} edit={edit} errorFor={errorFor} />
       </div>
       {refused && refused.field === null ? (
         <p className="field-error" role="alert" data-testid="onboard-error">
@@ -203,42 +194,5 @@ export function OnboardForm() {
         confirmDisabled={onboard.isPending}
       />
     </form>
-  );
-}
-
-function TextField({
-  field,
-  label,
-  hint,
-  value,
-  onChange,
-  error,
-  type = 'text',
-  placeholder,
-}: {
-  field: OnboardField;
-  label: string;
-  hint: string;
-  value: string;
-  onChange(v: string): void;
-  error: string | undefined;
-  type?: 'text' | 'url';
-  placeholder?: string;
-}) {
-  const id = `onboard-${field.replaceAll('_', '-')}`;
-  return (
-    <UiTextField
-      id={id}
-      label={label}
-      hint={hint}
-      error={error}
-      type={type}
-      mono
-      value={value}
-      onChange={onChange}
-      spellCheck={false}
-      autoComplete="off"
-      placeholder={placeholder ?? '00000000-0000-0000-0000-000000000000'}
-    />
   );
 }

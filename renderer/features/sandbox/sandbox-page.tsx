@@ -1,6 +1,7 @@
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
-import { LiveDot, PageHead } from '../../shared/page-head';
+import { LivePanel, Page, RefreshButton } from '../../ui/page';
+import { Loaded } from '../../ui/loaded';
 import { CounterpartiesPanel } from './counterparties-panel';
 import { MemoryKeyBanner, ServicePanel } from './service-panel';
 import { TracesTimeline } from './traces-timeline';
@@ -16,27 +17,22 @@ export function SandboxPage() {
   const state = status.error ? 'error' : status.data ? 'ready' : 'loading';
 
   return (
-    <div className="sandbox" data-testid="sandbox-page" data-state={state}>
-      <PageHead
-        title="Sandbox"
-        actions={
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => {
-              void status.refetch();
-              void traces.refetch();
-            }}
-            data-testid="sandbox-refresh"
-          >
-            Refresh
-          </button>
-        }
-      >
-        The service, simulated: onboard your bank, run the registration flow against its callbacks, send it
-        notifications, and see every step.
-      </PageHead>
-
+    <Page
+      className="sandbox"
+      testId="sandbox-page"
+      state={state}
+      title="Sandbox"
+      actions={
+        <RefreshButton
+          onClick={() => {
+            void status.refetch();
+            void traces.refetch();
+          }}
+          testId="sandbox-refresh"
+        />
+      }
+      intro="The service, simulated: onboard your bank, run the registration flow against its callbacks, send it notifications, and see every step."
+    >
       {status.error ? (
         <ErrorPanel title="The sandbox is not available" error={status.error} testId="sandbox-error">
           <p className="muted">Press Refresh once it is fixed: nothing else on this page needs a restart.</p>
@@ -56,27 +52,24 @@ export function SandboxPage() {
           ) : null}
         </div>
 
-        <section className="panel sandbox-traces" aria-labelledby="traces-title">
-          <h2 id="traces-title" className="panel-title">
-            Traces <span className="panel-note">newest first</span>
-            <span className="panel-spacer" />
-            <LiveDot
-              live={live}
-              title={live ? 'New traces appear as they happen' : 'Live events are not flowing: press Refresh'}
-              testId="traces-live"
-            />
-          </h2>
-          <div className="panel-body">
-            {traces.error ? (
-              <ErrorPanel title="Traces unavailable" error={traces.error} testId="traces-error" />
-            ) : traces.data ? (
-              <TracesTimeline traces={traces.data} />
-            ) : (
-              <p className="muted">Loading traces…</p>
-            )}
-          </div>
-        </section>
+        <LivePanel
+          id="traces-title"
+          className="sandbox-traces"
+          title="Traces"
+          live={live}
+          what="traces"
+          liveTestId="traces-live"
+        >
+          <Loaded
+            query={traces}
+            errorTitle="Traces unavailable"
+            errorTestId="traces-error"
+            loading="Loading traces…"
+          >
+            {(data) => <TracesTimeline traces={data} />}
+          </Loaded>
+        </LivePanel>
       </div>
-    </div>
+    </Page>
   );
 }

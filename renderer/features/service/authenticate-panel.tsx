@@ -63,14 +63,7 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
         Authenticate <span className="panel-note">POST …/counterparty/{'{guid}'}/jwk/authenticate</span>
       </h2>
       <form className="panel-body auth-form" onSubmit={submit} noValidate>
-        <Segmented
-          label="Token"
-          name="auth-mode"
-          options={MODES}
-          value={mode}
-          onChange={setMode}
-          testIdPrefix="auth-mode-"
-        />
+        <Segmented label="Token" name="auth-mode" options={MODES} value={mode} onChange={setMode} />
         {mode === 'compose' ? (
           <div className="auth-grid">
             <Field id="auth-kid" label="Key" hint="default: the environment’s">

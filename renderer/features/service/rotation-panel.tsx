@@ -4,8 +4,7 @@ import { Dialog } from '../../ui/dialog';
 import type { MethodInput } from '../../../electron/contract';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
-import { SelectField } from '../../ui/select-field';
-import { TextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { formatLocal } from '../../shared/format';
 import { StatusMark, type Status } from '../../shared/status-mark';
 import { ALGS, BITS } from '../../data/keys';
@@ -39,6 +38,13 @@ const STEP_STATUS: Record<Rotation['steps'][number]['status'], Status> = {
   pending: 'info',
 };
 
+/** The new key's shape: the same choices as Keys › Generate. */
+const ROTATE_SPECS: readonly FieldSpec<RotateDraft>[] = [
+  { key: 'alg', id: 'rotate-alg', label: 'Algorithm', values: ALGS },
+  { key: 'bits', id: 'rotate-bits', label: 'Bits', values: BITS, parse: Number },
+  { key: 'expires', id: 'rotate-expires', label: 'New key expires', hint: 'optional', type: 'date' },
+];
+
 function rotateInput(d: RotateDraft, nextKid?: string | null): MethodInput<'service.rotate'> {
   if (nextKid) return { next_kid: nextKid };
   const input: MethodInput<'service.rotate'> = { alg: d.alg, bits: d.bits };
@@ -70,28 +76,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
       <div className="panel-body rotation-body">
         <RotationPlan activeKid={env?.active_kid ?? null} />
         <form className="rotation-form" onSubmit={start} noValidate>
-          <SelectField
-            id="rotate-alg"
-            label="Algorithm"
-            value={draft.alg}
-            values={ALGS}
-            onChange={(alg) => setDraft({ alg: alg as RotateDraft['alg'] })}
-          />
-          <SelectField
-            id="rotate-bits"
-            label="Bits"
-            value={draft.bits}
-            values={BITS}
-            onChange={(bits) => setDraft({ bits: Number(bits) as RotateDraft['bits'] })}
-          />
-          <TextField
-            id="rotate-expires"
-            label="New key expires"
-            hint="optional"
-            type="date"
-            value={draft.expires}
-            onChange={(expires) => setDraft({ expires })}
-          />
+          <DraftFields specs={ROTATE_SPECS} draft={draft} edit={setDraft} />
           <button
             type="submit"
             className="btn btn-small btn-primary rotation-start"

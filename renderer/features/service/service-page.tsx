@@ -1,6 +1,6 @@
 import { useEventStreamState } from '../../api/client-context';
-import { ErrorPanel } from '../../shared/error-panel';
-import { LiveDot, PageHead } from '../../shared/page-head';
+import { LivePanel, Page, RefreshButton } from '../../ui/page';
+import { Loaded } from '../../ui/loaded';
 import { EnvSummary } from '../../shared/env-summary';
 import { useActiveEnvironment } from '../../data/environments';
 import { AuthenticatePanel } from './authenticate-panel';
@@ -16,27 +16,14 @@ export function ServicePage() {
   const live = useEventStreamState().status === 'connected';
 
   return (
-    <div
+    <Page
       className="service-page"
-      data-testid="service-page"
-      data-state={exchanges.data ? 'ready' : 'loading'}
+      testId="service-page"
+      state={exchanges.data ? 'ready' : 'loading'}
+      title="Service"
+      actions={<RefreshButton onClick={() => void exchanges.refetch()} testId="service-refresh" />}
+      intro="The active environment’s service, from your bank’s side: authenticate, its JWKS, your registered JWKs, key rotation, and every request with its answer."
     >
-      <PageHead
-        title="Service"
-        actions={
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => void exchanges.refetch()}
-            data-testid="service-refresh"
-          >
-            Refresh
-          </button>
-        }
-      >
-        The active environment’s service, from your bank’s side: authenticate, its JWKS, your registered JWKs,
-        key rotation, and every request with its answer.
-      </PageHead>
       <EnvSummary env={env} />
 
       <div className="service-grid">
@@ -45,29 +32,24 @@ export function ServicePage() {
           <JwkPanel env={env} />
           <RotationPanel env={env} />
         </div>
-        <section className="panel service-history" aria-labelledby="history-title">
-          <h2 id="history-title" className="panel-title">
-            Exchanges <span className="panel-note">newest first</span>
-            <span className="panel-spacer" />
-            <LiveDot
-              live={live}
-              title={
-                live ? 'New exchanges appear as they happen' : 'Live events are not flowing: press Refresh'
-              }
-              testId="exchanges-live"
-            />
-          </h2>
-          <div className="panel-body">
-            {exchanges.error ? (
-              <ErrorPanel title="History unavailable" error={exchanges.error} testId="exchanges-error" />
-            ) : exchanges.data ? (
-              <ExchangeList exchanges={exchanges.data} />
-            ) : (
-              <p className="muted">Loading the history…</p>
-            )}
-          </div>
-        </section>
+        <LivePanel
+          id="history-title"
+          className="service-history"
+          title="Exchanges"
+          live={live}
+          what="exchanges"
+          liveTestId="exchanges-live"
+        >
+          <Loaded
+            query={exchanges}
+            errorTitle="History unavailable"
+            errorTestId="exchanges-error"
+            loading="Loading the history…"
+          >
+            {(data) => <ExchangeList exchanges={data} />}
+          </Loaded>
+        </LivePanel>
       </div>
-    </div>
+    </Page>
   );
 }

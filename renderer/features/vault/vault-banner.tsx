@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { VaultStatus } from '../../../electron/contract/schemas/keys';
 import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
-import { Field } from '../../shared/field';
+import { TextField } from '../../ui/text-field';
 import { useCreatePassphraseVault, useUnlockVault, useVaultStatus } from '../../data/vault';
 
 /** The contract's minimum (schemas/keys.ts CreatePassphraseVaultInput). */
@@ -169,37 +169,26 @@ function CreatePassphraseForm({ onCancel }: { onCancel: () => void }) {
         gnome-keyring), install it instead.
       </div>
       <div className="form-grid-2">
-        <Field
+        <TextField
           id="vault-passphrase"
           label="Passphrase"
           hint={`at least ${MIN_PASSPHRASE} characters`}
           error={lengthError}
-        >
-          <input
-            id="vault-passphrase"
-            type="password"
-            className="input"
-            autoComplete="new-password"
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
-            aria-invalid={lengthError ? true : undefined}
-            aria-describedby="vault-passphrase-note"
-            data-testid="vault-passphrase"
-          />
-        </Field>
-        <Field id="vault-passphrase-confirm" label="Confirm" hint="the same again" error={confirmError}>
-          <input
-            id="vault-passphrase-confirm"
-            type="password"
-            className="input"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            aria-invalid={confirmError ? true : undefined}
-            aria-describedby="vault-passphrase-confirm-note"
-            data-testid="vault-passphrase-confirm"
-          />
-        </Field>
+          type="password"
+          autoComplete="new-password"
+          value={passphrase}
+          onChange={setPassphrase}
+        />
+        <TextField
+          id="vault-passphrase-confirm"
+          label="Confirm"
+          hint="the same again"
+          error={confirmError}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={setConfirm}
+        />
       </div>
       {create.error ? (
         <ErrorPanel title="No vault created" error={create.error} testId="vault-error" />

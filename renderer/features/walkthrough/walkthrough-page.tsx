@@ -5,7 +5,7 @@ import type {
   WalkthroughStep,
 } from '../../../electron/contract/schemas/walkthrough';
 import { ErrorPanel } from '../../shared/error-panel';
-import { PageHead } from '../../shared/page-head';
+import { Page } from '../../ui/page';
 import { useKeys } from '../../data/keys';
 import { StepCard, type StepMessage, type StepRun, type StepTurn } from './step-card';
 import { useWalkthroughUi } from './walkthrough-store';
@@ -70,24 +70,23 @@ export function WalkthroughPage() {
   };
 
   return (
-    <div className="walkthrough" data-testid="walkthrough-page" data-state={pageState}>
-      <PageHead
-        title="Walkthrough"
-        actions={
-          <WalkthroughActions
-            state={state}
-            exportPack={exportPack}
-            onReset={() => {
-              clearMessages(envId);
-              reset.mutate();
-            }}
-          />
-        }
-      >
-        From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when the
-        event that proves it exists; a failed step says why and what to do.
-      </PageHead>
-
+    <Page
+      className="walkthrough"
+      testId="walkthrough-page"
+      state={pageState}
+      title="Walkthrough"
+      actions={
+        <WalkthroughActions
+          state={state}
+          exportPack={exportPack}
+          onReset={() => {
+            clearMessages(envId);
+            reset.mutate();
+          }}
+        />
+      }
+      intro="From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when the event that proves it exists; a failed step says why and what to do."
+    >
       {walkthrough.error ? (
         <ErrorPanel
           title="The walkthrough is not available"
@@ -125,7 +124,7 @@ export function WalkthroughPage() {
       ) : pageState === 'loading' ? (
         <p className="muted">Loading the walkthrough…</p>
       ) : null}
-    </div>
+    </Page>
   );
 }
 
