@@ -1,15 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { schemas, type MethodInput } from '../../../electron/contract';
 import { DialogActions } from '../../shared/dialog-actions';
-import { Field } from '../../shared/field';
 import { errorsFor, fieldOfError, problemOf } from '../../shared/field-errors';
 import { URL_FIELDS, useSandboxStore, type OnboardField } from './sandbox-store';
 import { useOnboard } from '../../data/sandbox';
 import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { TextAreaField } from '../../ui/text-area-field';
-
-/** Moved to renderer/shared; kept here for the sandbox's other forms. */
-export { Field };
 
 const FIELDS: readonly OnboardField[] = [
   'jwk',
