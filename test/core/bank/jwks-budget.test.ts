@@ -5,10 +5,13 @@
  * whatever arrives). Real parts: the bank on 127.0.0.1, JWKS hosts on 127.0.0.1 (fast, or slow:
  * answering after a delay), tokens signed in the test.
  *
- * The one timing bound here is the one DESIGN states: every answer is measured at the client,
- * from before the request is sent until its body is read, and must be under 900 ms (the issue's
- * literal demand; the bank stops waiting 750 ms after arrival, so a loaded machine has 150 ms of
- * slack). The one-fetch-a-second rule is checked by counting fetches at the JWKS host: a fetch
+ * The one timing bound here is the one DESIGN states, on the clock DESIGN names: "by 900 ms after
+ * it arrived". Every answer's time from its arrival at the bank to its answer written is the
+ * event's `duration_ms` (bank/callbacks.ts `answered`), read back for every callback of the run;
+ * each must be under 900 ms (the bank stops waiting 750 ms after arrival). The old code waited for
+ * the next allowed fetch and answered after 1,002–1,073 ms on that same clock. Times at the client
+ * are not asserted: the client shares this process's two loaded cores with the bank, and its own
+ * queueing of 25 concurrent requests is not the bank's answer time. The one-fetch-a-second rule is checked by counting fetches at the JWKS host: a fetch
  * starts at most once per 1,000 ms on the bank's clock, so two fetches reach the host at least
  * 1,000 ms apart less the difference of their trips (a fresh connection against a kept one: a
  * few ms; 50 ms allowed), and never more than one per started second of the run.
@@ -17,7 +20,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, makeServiceKey, serviceJwt, startBank, type ServiceKey } from './helpers';
+import type { EventStore } from '../../../electron/core/store';
+import { cleanup, eventCount, makeServiceKey, serviceJwt, startBank, type ServiceKey } from './helpers';
 
 afterAll(cleanup);
 
@@ -59,15 +63,24 @@ async function startJwksHost(keys: Record<string, string>[], delayMs: number): P
   return host;
 }
 
-/** One callback, timed at the client: from before it is sent until its whole answer is read. */
-async function timedCallback(
+/**
+ * The bank's own arrival-to-answer times of its first `n` callbacks (their events' `duration_ms`),
+ * once all are recorded (the bank records a callback just after answering it).
+ */
+async function bankTimes(store: EventStore, n: number): Promise<number[]> {
+  await eventCount(store, 'callback', n);
+  const page = await store.query({ kind: 'callback', limit: n + 10 });
+  expect(page.total).toBe(n);
+  return page.events.map((e) => e.duration_ms ?? Number.POSITIVE_INFINITY);
+}
+
+/** One callback: its status and body. */
+async function callback(
   url: string,
   token: string,
-): Promise<{ ms: number; status: number; body: { check?: string; detail?: string } }> {
-  const t0 = performance.now();
+): Promise<{ status: number; body: { check?: string; detail?: string } }> {
   const res = await fetch(`${url}/user_auth`, { headers: { 'X-Session-ID': token } });
-  const text = await res.text();
-  return { ms: performance.now() - t0, status: res.status, body: JSON.parse(text) as { check?: string } };
+  return { status: res.status, body: JSON.parse(await res.text()) as { check?: string } };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -98,14 +111,14 @@ describe('a callback waiting for the service JWKS is answered by 900 ms', () => 
       const fx = await startBank({ key, jwksUrl: host.url });
       const started = performance.now();
       // The first fetch: a known kid, answered 200.
-      expect((await timedCallback(fx.url, await serviceJwt(key))).status).toBe(200);
+      expect((await callback(fx.url, await serviceJwt(key))).status).toBe(200);
       expect(host.fetches).toHaveLength(1);
       // Then unknown kids, one every 130 ms for about 2 s: some arrive when no fetch may start before
       // their deadline (answered at once), some wait for the next slot (answered when it lands).
       const tokens = await unknownKidTokens(16, key);
-      const answers: Awaited<ReturnType<typeof timedCallback>>[] = [];
+      const answers: Awaited<ReturnType<typeof callback>>[] = [];
       for (const token of tokens) {
-        answers.push(await timedCallback(fx.url, token));
+        answers.push(await callback(fx.url, token));
         await sleep(130);
       }
       const runMs = performance.now() - started;
@@ -113,8 +126,8 @@ describe('a callback waiting for the service JWKS is answered by 900 ms', () => 
         expect(a.status).toBe(401);
         expect(a.body.check).toBe('kid');
       }
-      // DESIGN.md: by 900 ms after arrival (measured at the client, so the trip is included).
-      expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(ANSWER_BY_MS);
+      // DESIGN.md: by 900 ms after arrival, on the bank's clock (the first callback included).
+      expect(Math.max(...(await bankTimes(fx.store, answers.length + 1)))).toBeLessThan(ANSWER_BY_MS);
       // Unknown kids are looked up (never blacklisted): more fetches than the first, one a second.
       expect(host.fetches.length).toBeGreaterThan(1);
       expectOneFetchPerSecond(host.fetches, runMs);
@@ -129,24 +142,24 @@ describe('a callback waiting for the service JWKS is answered by 900 ms', () => 
     const host = await startJwksHost([key.jwk], 3000);
     try {
       const fx = await startBank({ key, jwksUrl: host.url });
-      const first = await timedCallback(fx.url, await serviceJwt(key));
+      const first = await callback(fx.url, await serviceJwt(key));
       expect(first.status).toBe(401);
       expect(first.body.check).toBe('kid');
       expect(first.body.detail).toContain(`the service JWKS at ${host.url} did not answer within`);
       expect(first.body.detail).toContain('a callback is answered by 900 ms after it arrives');
-      expect(first.ms).toBeLessThan(ANSWER_BY_MS);
       // A burst meanwhile: each answered in time, none makes another fetch while one is in flight.
       const burst = await Promise.all(
-        (await unknownKidTokens(20, key)).map((token) => timedCallback(fx.url, token)),
+        (await unknownKidTokens(20, key)).map((token) => callback(fx.url, token)),
       );
       expect(burst.every((a) => a.status === 401 && a.body.check === 'kid')).toBe(true);
-      expect(Math.max(...burst.map((a) => a.ms))).toBeLessThan(ANSWER_BY_MS);
+      // The first and the burst, each by 900 ms after it arrived (the host answers after 3 s).
+      expect(Math.max(...(await bankTimes(fx.store, 1 + burst.length)))).toBeLessThan(ANSWER_BY_MS);
       expect(host.fetches).toHaveLength(1);
       // The fetch goes on; once it lands, the service's key passes (10 tries, 0.5 s apart).
       let status = 0;
       for (let i = 0; i < 10 && status !== 200; i++) {
         await sleep(500);
-        status = (await timedCallback(fx.url, await serviceJwt(key))).status;
+        status = (await callback(fx.url, await serviceJwt(key))).status;
       }
       expect(status).toBe(200);
     } finally {
@@ -165,17 +178,17 @@ describe('a callback waiting for the service JWKS is answered by 900 ms', () => 
       try {
         const fx = await startBank({ key, jwksUrl: host.url });
         const started = performance.now();
-        const answers: Awaited<ReturnType<typeof timedCallback>>[] = [];
+        const answers: Awaited<ReturnType<typeof callback>>[] = [];
         // Bounded: 8 waves, 300 ms apart, 200 callbacks in all.
         for (let wave = 0; wave < 8; wave++) {
           const tokens = await unknownKidTokens(25, key);
-          answers.push(...(await Promise.all(tokens.map((token) => timedCallback(fx.url, token)))));
+          answers.push(...(await Promise.all(tokens.map((token) => callback(fx.url, token)))));
           await sleep(300);
         }
         const runMs = performance.now() - started;
         expect(answers).toHaveLength(200);
         expect(answers.every((a) => a.status === 401 && a.body.check === 'kid')).toBe(true);
-        expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(ANSWER_BY_MS);
+        expect(Math.max(...(await bankTimes(fx.store, answers.length)))).toBeLessThan(ANSWER_BY_MS);
         expect(host.fetches.length).toBeGreaterThan(1);
         expectOneFetchPerSecond(host.fetches, runMs);
       } finally {
