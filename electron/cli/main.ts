@@ -6,6 +6,9 @@ import { EXIT, type CliIo } from './io';
 import { guardOutput } from './output';
 import { runCli } from './run';
 
+/** How long a finished command may take to end by itself before it is ended. */
+const EXIT_GRACE_MS = 3_000;
+
 let stop: Promise<string> | undefined;
 function waitForStop(): Promise<string> {
   stop ??= new Promise((resolve) => {
@@ -32,13 +35,30 @@ function waitForStop(): Promise<string> {
     if (failure) stderr.write(`dets-console: cannot write to stdout: ${failure.code ?? failure.message}\n`);
     return failure !== null;
   };
+  /**
+   * The command has finished (for serve: stopped, its store flushed and closed), so the process
+   * ends when nothing is left to run. Should a handle still hold it (a thread or socket a close
+   * missed), it ends anyway after a grace, naming what held it: a serve that says "stopped" and
+   * does not exit is a hang to whoever stops it (a test, a supervisor, CI).
+   */
+  const exitIfHeld = (): void => {
+    setTimeout(() => {
+      const held = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
+      stderr.write(
+        `dets-console: still held after the command ended (${held.join(', ') || 'nothing named'}); exiting\n`,
+      );
+      process.exit();
+    }, EXIT_GRACE_MS).unref();
+  };
   runCli(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = outputFailed() ? EXIT.FAILED : code;
+      exitIfHeld();
     },
     (err: unknown) => {
       stderr.write(`dets-console: ${err instanceof Error ? err.stack : String(err)}\n`);
       process.exitCode = EXIT.FAILED;
+      exitIfHeld();
     },
   );
 }
