@@ -192,3 +192,57 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     ...generated,
   };
 }
+
+const RECORD_SHAPE = {
+  name: StepName,
+  event_ids: z.array(z.string().min(1).max(100)).min(1).max(1000).optional(),
+  /** An environment's id (`sandbox`: the built-in one): every event its walkthrough shows. */
+  walkthrough: z.string().min(1).max(100).optional(),
+};
+const oneSource = (v: { event_ids?: unknown; walkthrough?: unknown }) =>
+  (v.event_ids === undefined) !== (v.walkthrough === undefined);
+const ONE_SOURCE = { message: 'give exactly one of event_ids and walkthrough', path: ['event_ids'] };
+
+/** `scenario.record`: stored events by id, or an environment's walkthrough, as a scenario named `name`. */
+export const RecordInput = z.object(RECORD_SHAPE).strict().refine(oneSource, ONE_SOURCE);
+
+export const Recorded = z.object({
+  /** The scenario as a file holds it (no defaults filled in): valid against {@link ScenarioFile}. */
+  scenario: z.record(z.string(), z.unknown()),
+  /** Events that became no step, and why. */
+  left_out: z.array(z.object({ id: z.string(), why: z.string() })),
+});
+export type Recorded = z.infer<typeof Recorded>;
+
+/** A folder of scenario files, as the Scenarios page lists it. */
+export const ScenarioFolder = z.object({
+  folder: z.string(),
+  files: z.array(
+    z.object({
+      /** The file's name inside the folder. */
+      file: z.string(),
+      name: z.string().nullable(),
+      description: z.string().nullable(),
+      steps: z.number().int(),
+      /** Why the file cannot run (malformed: naming the step and field), null when it can. */
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type ScenarioFolder = z.infer<typeof ScenarioFolder>;
+
+/** A scenario file's name in a folder: plain, ending .json, no path. */
+export const ScenarioFileName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,100}\.json$/, 'a plain file name ending in .json');
+
+/** `scenario.save`: record, then write `folder/file` (never over an existing file). */
+export const SaveScenarioInput = z
+  .object({ ...RECORD_SHAPE, folder: z.string().min(1).max(4096), file: ScenarioFileName })
+  .strict()
+  .refine(oneSource, ONE_SOURCE);
+
+/** `scenario.run`: one file of a folder, against the active environment's bank. */
+export const RunScenarioInput = z
+  .object({ folder: z.string().min(1).max(4096), file: ScenarioFileName })
+  .strict();

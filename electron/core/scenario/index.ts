@@ -3,7 +3,7 @@
  * recorded from stored events or written by hand, replayed against a bank with fresh tokens and
  * fresh or referenced transaction_ids, judged by the one token engine and the one answer judge.
  */
-export { parseScenario } from './load';
+export { parseScenario, refsNeeded, type Need } from './load';
 export { runScenario, stepTitle, type ScenarioHooks } from './run';
 export type { RunContext, ScenarioTarget } from './context';
 export { startScenarioKeys, type ScenarioKeys } from './keys';
@@ -15,3 +15,5 @@ export {
 } from './delivery';
 export { applyExpectedFailures, parseExpectedFailures, unknownIds } from './expected';
 export { runSummary, scenarioJunit } from './report';
+export { recordScenario, type Recorded } from './record';
+export { scenarioHandlers, type ScenarioHandlerDeps } from './handlers';

@@ -83,3 +83,25 @@ function checkSteps(steps: readonly ScenarioStep[], source: string): void {
     kinds.set(step.name, step.kind);
   });
 }
+
+/** What a step needs from the command line: the bank's URL, the notification host, a variable. */
+export type Need =
+  { step: string; what: 'bank' | 'notify' } | { step: string; what: 'variable'; name: string };
+
+/**
+ * Everything the steps of `file` need that the file itself may not give, in step order: checked
+ * before a run (the CLI's exit 2 names the flag), so a run never stops half-way for a flag.
+ */
+export function refsNeeded(file: ScenarioFile): Need[] {
+  const needs: Need[] = [];
+  for (const step of file.steps) {
+    needs.push({ step: step.name, what: step.kind === 'notification' ? 'notify' : 'bank' });
+    for (const field of REF_FIELDS) {
+      const value = (step as Partial<Record<(typeof REF_FIELDS)[number], string>>)[field];
+      for (const ref of value === undefined ? [] : refsIn(value)) {
+        if (ref.field === null) needs.push({ step: step.name, what: 'variable', name: ref.name });
+      }
+    }
+  }
+  return needs;
+}
