@@ -64,7 +64,10 @@ const COMMANDS: Array<[string[], string[]]> = [
   [['conformance'], ['--bank-auth-url', '--obj', '--sub', '--jwks-port', '--json', '--junit', '--data-dir']],
   [['events'], ['--data-dir', '--kind', '--json', '--since', '--search', '--limit', '--follow']],
   [['store', 'recover'], ['--data-dir']],
-  [['scenario', 'record'], ['--events', '--walkthrough', '--out', '--data-dir']],
+  [
+    ['scenario', 'record'],
+    ['--events', '--walkthrough', '--out', '--data-dir'],
+  ],
   [
     ['scenario', 'run'],
     [

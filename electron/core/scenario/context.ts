@@ -36,7 +36,7 @@ export interface StepOutcome {
   status: 'passed' | 'failed' | 'skipped';
   detail: string;
   failed_check: string | null;
-  /** What later steps may refer to (`${name.field}`), when it passed. */
+  /** What later steps may refer to (`${name.field}`): what the step sent or was answered, pass or fail. */
   outputs?: Record<string, string>;
 }
 

@@ -72,6 +72,7 @@ export async function runNotifyStep(
       status: 'failed',
       detail: `${sent}: ${why}; ${log}`,
       failed_check: answeredAttempts.length === 0 ? 'reachable' : 'status',
+      outputs,
     };
   }
   return { status: 'passed', detail: `${sent}: every answer 200 (${log})`, failed_check: null, outputs };

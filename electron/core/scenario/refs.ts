@@ -46,7 +46,8 @@ export function unresolved(ref: Ref, scope: RefScope): string | null {
       : `${ref.raw}: no variable "${ref.name}" (give it in "variables" or, for obj and sub, with --obj/--sub)`;
   }
   const out = scope.outputs.get(ref.name);
-  if (!out) return `${ref.raw}: step "${ref.name}" produced nothing (it did not run or did not pass)`;
+  if (!out)
+    return `${ref.raw}: step "${ref.name}" produced nothing (it did not run, or failed before sending)`;
   return ref.field in out ? null : `${ref.raw}: step "${ref.name}" produced no ${ref.field}`;
 }
 

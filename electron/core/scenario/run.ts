@@ -26,7 +26,7 @@ export function stepTitle(step: ScenarioStep): string {
   if (step.title) return step.title;
   if (step.kind === 'sign-in') return 'sign-in: the service calls GET /user_auth with a fresh X-Session-ID';
   if (step.kind === 'callback')
-    return `GET /${step.route} with a ${step.token} token${step.repeat > 1 ? `, ${step.repeat} times` : ''}`;
+    return `GET /${step.route} with ${step.token === 'valid' || step.token === 'rotated' ? `a ${step.token} token` : `the token flaw ${step.token}`}${step.repeat > 1 ? `, ${step.repeat} times` : ''}`;
   const faults = Object.entries(step.faults ?? {})
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ');
@@ -90,7 +90,7 @@ export async function runScenario(
   for (const step of file.steps) {
     const started = performance.now();
     const outcome = await runStep(ctx, file, step, scope);
-    if (outcome.status === 'passed' && outcome.outputs)
+    if (outcome.outputs)
       (scope.outputs as Map<string, Record<string, string>>).set(step.name, outcome.outputs);
     const c: ScenarioCase = {
       id: step.name,
