@@ -17,3 +17,4 @@ export { applyExpectedFailures, parseExpectedFailures, unknownIds } from './expe
 export { runSummary, scenarioJunit } from './report';
 export { recordScenario, type Recorded } from './record';
 export { scenarioHandlers, type ScenarioHandlerDeps } from './handlers';
+export { conformanceScenario } from './conformance-plan';
