@@ -59,12 +59,19 @@ async function recordFrom(h: ScenarioHandlerDeps, args: RecordArgs): Promise<Rec
     }
   }
   const events = [];
+  const missing: Recorded['left_out'] = [];
   for (const id of ids) {
-    events.push(
-      await store.get(id).catch(() => {
-        throw badArgument(`event_ids: no stored event ${JSON.stringify(id)}`, 'event_ids');
-      }),
-    );
+    const event = await store.get(id).catch(() => null);
+    if (event) events.push(event);
+    else if (args.walkthrough === undefined) {
+      throw badArgument(`event_ids: no stored event ${JSON.stringify(id)}`, 'event_ids');
+    } else {
+      // A walkthrough also names what other stores keep (the service client's exchanges).
+      missing.push({
+        id,
+        why: 'not in the event store (a record of the service client, not a request to the bank)',
+      });
+    }
   }
   const recorded = recordScenario(events, args.name);
   if (recorded.scenario.steps.length === 0) {
@@ -73,7 +80,10 @@ async function recordFrom(h: ScenarioHandlerDeps, args: RecordArgs): Promise<Rec
       args.walkthrough !== undefined ? 'walkthrough' : 'event_ids',
     );
   }
-  return { scenario: recorded.scenario as Record<string, unknown>, left_out: recorded.left_out };
+  return {
+    scenario: recorded.scenario as Record<string, unknown>,
+    left_out: [...missing, ...recorded.left_out],
+  };
 }
 
 /** An existing folder, absolute; BAD_ARGUMENT naming `folder` otherwise. */
