@@ -226,7 +226,7 @@ describe('unknown flags, subcommands and commands: exit 2, one line, the nearest
     ],
     [
       ['sever'],
-      'dets-console: unknown command "sever" (did you mean serve?); the commands: serve, sandbox, keys, jwt, conformance, events, store',
+      'dets-console: unknown command "sever" (did you mean serve?); the commands: serve, sandbox, keys, jwt, conformance, events, store, scenario',
     ],
   ];
   it.each(cases)('%j', async (args, line) => {
