@@ -1,5 +1,6 @@
 import { StoreSearch } from '../../shared/store-search';
 import { Toggle } from '../../ui/toggle';
+import { SaveScenarioButton } from './save-scenario';
 import type { CallbacksPageState } from './use-callbacks-page';
 
 /** The filters above the list: failed only, grouping by check, the chosen check, search, count. */
@@ -42,6 +43,7 @@ export function CallbacksToolbar({ p }: { p: CallbacksPageState }) {
       >
         {total.toLocaleString('en')} match{total === 1 ? '' : 'es'}
       </span>
+      <SaveScenarioButton eventIds={shown.map((e) => e.id)} />
       <span className="kbd-hint muted">
         <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
       </span>
