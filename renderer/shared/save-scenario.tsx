@@ -1,16 +1,25 @@
 import { useState } from 'react';
-import { useSaveScenario, useScenarioFolder } from '../../data/scenarios';
-import { DialogActions } from '../../shared/dialog-actions';
-import { ErrorPanel } from '../../shared/error-panel';
-import { Dialog } from '../../ui/dialog';
-import { TextField } from '../../ui/text-field';
+import { useSaveScenario, useScenarioFolder } from '../data/scenarios';
+import { Dialog } from '../ui/dialog';
+import { TextField } from '../ui/text-field';
+import { DialogActions } from './dialog-actions';
+import { ErrorPanel } from './error-panel';
 
 /**
- * "Save as scenario" (issue 28 item 2): the callbacks listed now (the filters are the selection)
- * recorded as a scenario file in the scenario folder, as `dets-console scenario record --events`
- * does: each a step, tokens and transaction_ids fresh on every run.
+ * "Save as scenario" (issue 28 item 2), on the Callbacks and Notifications pages: the events listed
+ * now (the filters are the selection) recorded as a scenario file in the scenario folder, as
+ * `dets-console scenario record --events` does: each a step, tokens and transaction_ids fresh on
+ * every run. `what` names them ("callbacks"); the button's test id is `${testId}`.
  */
-export function SaveScenarioButton({ eventIds }: { eventIds: readonly string[] }) {
+export function SaveScenarioButton({
+  eventIds,
+  what,
+  testId,
+}: {
+  eventIds: readonly string[];
+  what: string;
+  testId: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -19,12 +28,12 @@ export function SaveScenarioButton({ eventIds }: { eventIds: readonly string[] }
         className="btn btn-small"
         disabled={eventIds.length === 0}
         onClick={() => setOpen(true)}
-        data-testid="callbacks-save-scenario"
-        title="Record the callbacks listed now as a scenario file"
+        data-testid={testId}
+        title={`Record the ${what} listed now as a scenario file`}
       >
         Save as scenario
       </button>
-      {open ? <SaveScenarioDialog eventIds={eventIds} onClose={() => setOpen(false)} /> : null}
+      {open ? <SaveScenarioDialog eventIds={eventIds} what={what} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
@@ -32,10 +41,18 @@ export function SaveScenarioButton({ eventIds }: { eventIds: readonly string[] }
 /** At most this many events in one scenario (the contract's bound). */
 const MAX_EVENTS = 1000;
 
-function SaveScenarioDialog({ eventIds, onClose }: { eventIds: readonly string[]; onClose: () => void }) {
+function SaveScenarioDialog({
+  eventIds,
+  what,
+  onClose,
+}: {
+  eventIds: readonly string[];
+  what: string;
+  onClose: () => void;
+}) {
   const { folder, setFolder } = useScenarioFolder();
   const [dir, setDir] = useState(folder);
-  const [name, setName] = useState('callbacks');
+  const [name, setName] = useState(what);
   const save = useSaveScenario();
   // The list is newest first; a scenario replays in the order things happened (the core sorts).
   const ids = eventIds.slice(0, MAX_EVENTS);
@@ -65,8 +82,8 @@ function SaveScenarioDialog({ eventIds, onClose }: { eventIds: readonly string[]
           }}
         >
           <p className="muted">
-            The {ids.length.toLocaleString('en')} callback{ids.length === 1 ? '' : 's'} listed now, one step
-            each.
+            The {ids.length.toLocaleString('en')} {what} listed now, one step each (repeats of a notification
+            fold into its step).
           </p>
           <TextField id="save-scenario-folder" label="Folder" value={dir} onChange={setDir} mono />
           <TextField
