@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
-import { callApi, runBuiltCli, spawnServe, type ServeChild } from './helpers';
+import { callApi, ROOT, runBuiltCli, spawnServe, type ServeChild } from './helpers';
 import { cliTestFile } from './support/spawn-cli';
 
 const cli = cliTestFile('dets-scenario-record-');
@@ -28,7 +28,7 @@ describe('scenario record --walkthrough, replayed a minute later', () => {
   let ui = '';
   let bank = '';
   let dataDir = '';
-  let stored: { token: string; exp: number; path: string } | null = null;
+  let stored: { token: string; exp: number; path: string; obj: string; sub: string } | null = null;
   let file = '';
 
   beforeAll(async () => {
@@ -68,13 +68,10 @@ describe('scenario record --walkthrough, replayed a minute later', () => {
     const event = (await callApi(ui, 'events.get', { id: callbackId })) as {
       path: string;
       request: { headers: Record<string, string> };
-      token: { payload: { exp: number } };
+      token: { payload: { exp: number; obj: string; sub: string } };
     };
-    stored = {
-      token: event.request.headers['x-session-id']!,
-      exp: event.token.payload.exp,
-      path: event.path,
-    };
+    const { exp, obj, sub } = event.token.payload;
+    stored = { token: event.request.headers['x-session-id']!, exp, path: event.path, obj, sub };
     expect(stored.token.split('.')).toHaveLength(3);
   });
 
@@ -144,5 +141,23 @@ describe('scenario record --walkthrough, replayed a minute later', () => {
     expect(report.cases.every((c) => c.status === 'passed')).toBe(true);
     // Fresh: another token than the recorded one, a kid of the runner's.
     expect(r.stdout + r.stderr).not.toContain(stored!.token);
+
+    // The example the docs ship runs green too, for this bank's customer (--obj/--sub).
+    const example = await runBuiltCli([
+      'scenario',
+      'run',
+      path.join(ROOT, 'docs/scenarios/sign-in-and-pay-in.json'),
+      '--bank-auth-url',
+      bank,
+      '--notify-url',
+      bank,
+      '--obj',
+      stored!.obj,
+      '--sub',
+      stored!.sub,
+      '--jwks-port',
+      String(jwksPort),
+    ]);
+    expect(example.code, example.stdout + example.stderr).toBe(0);
   }, 180_000);
 });
