@@ -21,6 +21,7 @@ import { bankEvents, bankMethods } from './domains/bank';
 import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
 import { conformanceEvents, conformanceMethods } from './domains/conformance';
 import { tunnelEvents, tunnelMethods } from './domains/tunnel';
+import { scenarioMethods } from './domains/scenario';
 import { badArgument, ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 import { issuePath, issuesData } from './zod-issues';
 
@@ -44,6 +45,7 @@ export const methods = {
   ...walkthroughMethods,
   ...conformanceMethods,
   ...tunnelMethods,
+  ...scenarioMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */

@@ -21,6 +21,7 @@ import { dispatch } from './dispatch';
 import { EventHub } from './event-hub';
 import type { ProfileClaim } from './store';
 import { walkthroughHandlers } from './walkthrough';
+import { scenarioHandlers } from './scenario';
 
 export type { ConsoleCore, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 
@@ -80,8 +81,13 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const deps = coreDeps(parts);
   const { close: closeWalkthrough, ...walkthrough } = walkthroughHandlers(deps);
   const { close: closeConformance, ...conformance } = conformanceHandlers(deps);
+  const scenario = scenarioHandlers({
+    deps,
+    walkthroughState: (envId) => walkthrough['walkthrough.state']({ env_id: envId }),
+  });
   const handlers: Handlers = {
     ...walkthrough,
+    ...scenario,
     ...conformance,
     ...sandboxHandlers(parts),
     ...serviceHandlers(parts),

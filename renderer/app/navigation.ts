@@ -20,6 +20,7 @@ export type PageId =
   | 'callbacks'
   | 'notifications'
   | 'conformance'
+  | 'scenarios'
   | 'reference';
 
 /**

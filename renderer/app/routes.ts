@@ -55,6 +55,10 @@ const NotificationsPage = lazy(() =>
   import('../features/notifications/notifications-page').then((m) => ({ default: m.NotificationsPage })),
 );
 
+const ScenariosPage = lazy(() =>
+  import('../features/scenarios/scenarios-page').then((m) => ({ default: m.ScenariosPage })),
+);
+
 const ReferencePage = lazy(() =>
   import('../features/reference/reference-page').then((m) => ({ default: m.ReferencePage })),
 );
@@ -145,6 +149,14 @@ export const PAGES: readonly PageDef[] = [
       'Test your bank’s own callbacks the way the service will: good and bad tokens, required fields, the 1 s budget.',
     glyph: 'CF',
     Page: ConformancePage,
+  },
+  {
+    id: 'scenarios',
+    label: 'Scenarios',
+    summary:
+      'Flows kept in git as files: run one against the active environment’s bank with fresh tokens, as CI does.',
+    glyph: 'SC',
+    Page: ScenariosPage,
   },
   {
     id: 'reference',

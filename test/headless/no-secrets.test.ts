@@ -141,6 +141,12 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'walkthrough.exportPack': () => [undefined, { full_tokens: true }],
   'conformance.lastReport': () => [undefined],
   'conformance.export': () => [{ format: 'json' }, { format: 'junit' }],
+  'scenario.record': () => [
+    { name: 'no-secrets', event_ids: eventIds.slice(0, 100) },
+    { name: 'no-secrets', walkthrough: 'sandbox' },
+  ],
+  // The profile folder itself: its *.json files (vault.json among them) are listed as scenarios.
+  'scenario.list': () => [{ folder: tmp }],
 };
 
 /** Methods that change something; the ones run above had their answers checked too. */
@@ -186,6 +192,8 @@ const ACTIONS = new Set<MethodName>([
   'conformance.run',
   'conformance.selfCheck',
   'conformance.trustRunnerJwks',
+  'scenario.save',
+  'scenario.run',
 ]);
 
 describe('no secret in any answer the page reads', () => {

@@ -64,6 +64,8 @@ describe('the files the installers include, after npm run build', () => {
       pkg.main,
       'dist/preload/preload.cjs',
       'dist/renderer/index.html',
+      // The scenario files' JSON Schema ships with the app (issue 28: "$schema" points at it).
+      'schemas/scenario.schema.json',
       ...WORKER_NAMES.map((name) => `dist/workers/${name}.mjs`),
     ])
       expect(files, f).toContain(f);

@@ -42,25 +42,34 @@ function required(name: string, value: string | undefined, what: string): string
   return trimmed;
 }
 
-/** --bank-auth-url: an absolute http(s) URL without query, fragment or credentials; any host. */
+/**
+ * A URL flag (--bank-auth-url, --notify-url): an absolute http(s) URL without query, fragment or
+ * credentials, any host; `example` shows what one looks like. The trailing slash is dropped.
+ */
+export function httpUrlFlag(flag: string, value: string | undefined, example: string): string {
+  if (value === undefined) throw new UsageError(`--${flag}: required (e.g. ${example})`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag}: "${value}" is not a URL (e.g. ${example})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--${flag}: "${value}" is not an http(s) URL`);
+  }
+  if (url.username || url.password) throw new UsageError(`--${flag}: must not carry credentials`);
+  if (url.search || url.hash) throw new UsageError(`--${flag}: must have no query or fragment`);
+  return value.replace(/\/+$/, '');
+}
+
+/** --bank-auth-url: the base URL of the bank's callbacks. */
 export function bankAuthUrlFlag(value: string | undefined): string {
   if (value === undefined) {
     throw new UsageError(
       '--bank-auth-url: required (the base URL of your callbacks, e.g. https://staging.bank.example/auth)',
     );
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--bank-auth-url: "${value}" is not a URL (e.g. https://staging.bank.example/auth)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--bank-auth-url: "${value}" is not an http(s) URL`);
-  }
-  if (url.username || url.password) throw new UsageError('--bank-auth-url: must not carry credentials');
-  if (url.search || url.hash) throw new UsageError('--bank-auth-url: must have no query or fragment');
-  return value.replace(/\/+$/, '');
+  return httpUrlFlag('bank-auth-url', value, 'https://staging.bank.example/auth');
 }
 
 /** Parses and checks every flag without side effects. */
@@ -84,7 +93,7 @@ export function parseConformanceFlags(argv: string[], io: CliIo): ConformanceOpt
 
 const MARKS: Record<CaseResult['status'], string> = { passed: '✓', failed: '✗', skipped: '–' };
 
-function formatMs(ms: number): string {
+export function formatMs(ms: number): string {
   return ms < 10
     ? `${ms.toFixed(1)} ms`
     : ms < 10_000
@@ -99,7 +108,7 @@ function caseLine(c: CaseResult, done: number, total: number, idWidth: number): 
   return c.status === 'passed' ? `${head}\n` : `${head}\n${indent(c.detail)}\n`;
 }
 
-function indent(text: string): string {
+export function indent(text: string): string {
   return text
     .split('\n')
     .map((l) => `        ${l}`)
@@ -127,7 +136,7 @@ function summaryLines(report: ConformanceReport): string {
 }
 
 /** --junit FILE: its folder must exist, and FILE must not be a folder (checked before the run). */
-async function checkJunitPath(file: string): Promise<void> {
+export async function checkJunitPath(file: string): Promise<void> {
   const dir = path.dirname(path.resolve(file));
   const dirStat = await stat(dir).catch(() => null);
   if (!dirStat?.isDirectory()) throw new UsageError(`--junit: folder ${dir} does not exist`);
@@ -135,12 +144,12 @@ async function checkJunitPath(file: string): Promise<void> {
   if (fileStat?.isDirectory()) throw new UsageError(`--junit: ${file} is a folder, not a file`);
 }
 
-/** `dets-console conformance`. */
 /** The exit code of a finished run (DESIGN.md): 1 when any case failed, else 0. */
 export function exitCodeFor(report: Pick<ConformanceReport, 'failed'>): number {
   return report.failed > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
+/** `dets-console conformance`. */
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseConformanceFlags(argv, io);
   if (options.junit !== null) await checkJunitPath(options.junit);

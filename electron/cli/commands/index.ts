@@ -4,6 +4,7 @@ import { eventsCommand } from './events';
 import { jwtCommand } from './jwt';
 import { keysCommand } from './keys';
 import { sandboxCommand } from './sandbox';
+import { scenarioCommand } from './scenario';
 import { serveCommand } from './serve';
 import { storeCommand } from './store';
 
@@ -21,4 +22,5 @@ export const commands: Record<string, Command> = {
   conformance: conformanceCommand,
   events: eventsCommand,
   store: storeCommand,
+  scenario: scenarioCommand,
 };

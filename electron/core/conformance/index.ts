@@ -14,3 +14,11 @@ export { runSelfCheck, selfCheckCustomer } from './self-check';
 export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
 export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 export { planCases } from './plan';
+// What scenario runs share with the suite (issue 28 item 5: the same keys, flaws and JWKS).
+export { badToken, type BadToken } from './bad-tokens';
+export { generateRunnerKey, serviceClaims, signRs256, decodeForReport, type RunnerKey } from './keys';
+export { startJwksServer, type JwksServer } from './jwks-server';
+export { quote, answered } from './send';
+export { passedSummary, expectedValid } from './cases/valid';
+export { notRefusedWhy } from './cases/negative';
+export { NEGATIVE_KINDS, ROUTES, type NegativeKind, type PlannedCase, type RouteName } from './plan';

@@ -7,23 +7,13 @@
  * right after the valid calls and before anything that shows the bank an unknown kid; the
  * negative cases sign with the first key, which the bank has certainly loaded by then.
  */
+import { CALLBACK_ROUTES, TOKEN_FLAWS } from '../../contract/schemas/scenario';
 
-export const ROUTES = ['user_auth', 'key', 'external_id'] as const;
+export const ROUTES = CALLBACK_ROUTES;
 export type RouteName = (typeof ROUTES)[number];
 
-export const NEGATIVE_KINDS = [
-  'no-header',
-  'not-jwt',
-  'alg-none',
-  'hs256-public-key',
-  'wrong-key',
-  'unknown-kid',
-  'expired',
-  'iat-future',
-  'flow',
-  'unknown-obj',
-  'foreign-sub',
-] as const;
+/** The flaws, in run order: the scenario vocabulary's token flaws (one list, in the contract). */
+export const NEGATIVE_KINDS = TOKEN_FLAWS;
 export type NegativeKind = (typeof NEGATIVE_KINDS)[number];
 
 export type PlannedCase =

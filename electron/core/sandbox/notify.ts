@@ -60,6 +60,14 @@ const MALFORMED_BODY: Record<MalformedNotification, (transactionId: string) => s
   'bad-uuid': (id) => JSON.stringify({ transaction_id: `tx-${id.replaceAll('-', '').slice(0, 12)}` }),
 };
 
+/**
+ * A malformed body of that kind for `transactionId`: what the sandbox sends, and what a scenario's
+ * malformed notification step sends (one maker of the bad bodies).
+ */
+export function malformedBody(kind: MalformedNotification, transactionId: string): string {
+  return MALFORMED_BODY[kind](transactionId);
+}
+
 /** The answer expected, as [passed?, detail]: 200 for a good notification, a 4xx refusal for a malformed one. */
 function judgeStatus(status: number, malformed: MalformedNotification | undefined): [boolean, string] {
   if (malformed === undefined) {

@@ -1,3 +1,4 @@
+import { SaveScenarioButton } from '../../shared/save-scenario';
 import { StoreSearch } from '../../shared/store-search';
 import { Toggle } from '../../ui/toggle';
 import type { CallbacksPageState } from './use-callbacks-page';
@@ -42,6 +43,11 @@ export function CallbacksToolbar({ p }: { p: CallbacksPageState }) {
       >
         {total.toLocaleString('en')} match{total === 1 ? '' : 'es'}
       </span>
+      <SaveScenarioButton
+        eventIds={shown.map((e) => e.id)}
+        what="callbacks"
+        testId="callbacks-save-scenario"
+      />
       <span className="kbd-hint muted">
         <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
       </span>

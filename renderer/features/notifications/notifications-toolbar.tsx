@@ -1,3 +1,4 @@
+import { SaveScenarioButton } from '../../shared/save-scenario';
 import { StoreSearch } from '../../shared/store-search';
 import { DisclosureButton } from '../../shared/disclosure-button';
 import { LiveDot } from '../../shared/page-head';
@@ -113,6 +114,11 @@ export function NotificationsToolbar({ p }: { p: NotificationsPageState }) {
       <Toggle checked={grouped} onChange={p.setGrouped} testId="notifications-group-repeats">
         Group repeats by transaction_id
       </Toggle>
+      <SaveScenarioButton
+        eventIds={events.map((e) => e.id)}
+        what="notifications"
+        testId="notifications-save-scenario"
+      />
       <span className="panel-spacer" />
       <span
         className="muted"

@@ -137,4 +137,18 @@ export class CallbacksPageModel extends ConsolePageModel {
     await this.byTestId('event-copy-curl', this.detail).filter({ hasText: 'Copied' }).waitFor();
     return this.page.evaluate(() => navigator.clipboard.readText());
   }
+
+  /** "Save as scenario" on the callbacks listed now: into `folder` as NAME.json; answers the saved path's text. */
+  async saveAsScenario(folder: string, name: string): Promise<string> {
+    await this.byTestId('callbacks-save-scenario').click();
+    const dialog = this.byTestId('save-scenario-dialog');
+    await dialog.locator('#save-scenario-folder').fill(folder);
+    await dialog.locator('#save-scenario-name').fill(name);
+    await this.byTestId('save-scenario-confirm').click();
+    const done = this.byTestId('save-scenario-done');
+    await done.waitFor();
+    const text = await done.innerText();
+    await this.byTestId('save-scenario-close').click();
+    return text;
+  }
 }

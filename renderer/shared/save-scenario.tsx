@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { useSaveScenario, useScenarioFolder } from '../data/scenarios';
+import { Dialog } from '../ui/dialog';
+import { TextField } from '../ui/text-field';
+import { DialogActions } from './dialog-actions';
+import { ErrorPanel } from './error-panel';
+
+/**
+ * "Save as scenario" (issue 28 item 2), on the Callbacks and Notifications pages: the events listed
+ * now (the filters are the selection) recorded as a scenario file in the scenario folder, as
+ * `dets-console scenario record --events` does: each a step, tokens and transaction_ids fresh on
+ * every run. `what` names them ("callbacks"); the button's test id is `${testId}`.
+ */
+export function SaveScenarioButton({
+  eventIds,
+  what,
+  testId,
+}: {
+  eventIds: readonly string[];
+  what: string;
+  testId: string;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={eventIds.length === 0}
+        onClick={() => setOpen(true)}
+        data-testid={testId}
+        title={`Record the ${what} listed now as a scenario file`}
+      >
+        Save as scenario
+      </button>
+      {open ? <SaveScenarioDialog eventIds={eventIds} what={what} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+/** At most this many events in one scenario (the contract's bound). */
+const MAX_EVENTS = 1000;
+
+function SaveScenarioDialog({
+  eventIds,
+  what,
+  onClose,
+}: {
+  eventIds: readonly string[];
+  what: string;
+  onClose: () => void;
+}) {
+  const { folder, setFolder } = useScenarioFolder();
+  const [dir, setDir] = useState(folder);
+  const [name, setName] = useState(what);
+  const save = useSaveScenario();
+  // The list is newest first; a scenario replays in the order things happened (the core sorts).
+  const ids = eventIds.slice(0, MAX_EVENTS);
+  const file = `${name.trim()}.json`;
+  return (
+    <Dialog title="Save as scenario" onClose={onClose} testId="save-scenario-dialog">
+      {save.data ? (
+        <>
+          <p data-testid="save-scenario-done">
+            Saved <code>{save.data.path}</code>: {(save.data.recorded.scenario.steps as unknown[]).length}{' '}
+            steps.
+          </p>
+          <DialogActions
+            onCancel={onClose}
+            cancelLabel="Close"
+            confirmLabel="Close"
+            confirmTestId="save-scenario-close"
+            onConfirm={onClose}
+          />
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFolder(dir.trim());
+            save.mutate({ folder: dir.trim(), file, name: name.trim(), event_ids: [...ids] });
+          }}
+        >
+          <p className="muted">
+            The {ids.length.toLocaleString('en')} {what} listed now, one step each (repeats of a notification
+            fold into its step).
+          </p>
+          <TextField id="save-scenario-folder" label="Folder" value={dir} onChange={setDir} mono />
+          <TextField
+            id="save-scenario-name"
+            label="Scenario name"
+            hint="its file is NAME.json; letters, digits, - and _"
+            value={name}
+            onChange={setName}
+            mono
+          />
+          {save.error ? (
+            <ErrorPanel title="Not saved" error={save.error} testId="save-scenario-error" />
+          ) : null}
+          <DialogActions
+            onCancel={onClose}
+            confirmLabel={save.isPending ? 'Saving…' : 'Save'}
+            confirmTestId="save-scenario-confirm"
+            confirmDisabled={save.isPending || dir.trim() === '' || name.trim() === ''}
+          />
+        </form>
+      )}
+    </Dialog>
+  );
+}
