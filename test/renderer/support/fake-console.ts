@@ -32,6 +32,8 @@ export function keyInfo(kid: string, extra: Partial<KeyInfo> = {}): KeyInfo {
     expires_in_days: null,
     fingerprint: FINGERPRINT,
     public_jwk: { alg: 'RS256', e: 'AQAB', kid, kty: 'RSA', n: `n-of-${kid}`, use: 'sig' },
+    holder: 'vault',
+    sign_command: null,
     ...extra,
   };
 }
