@@ -64,7 +64,7 @@ const SECRET_FLAGS = new Set([
 ]);
 /** NAME=VALUE words whose name says credential (`VAULT_TOKEN=…` through `env`, Vault's `token=…`). */
 const SECRET_ASSIGNMENT =
-  /^[A-Za-z_][A-Za-z0-9_.-]*(token|password|passwd|secret|pin|passphrase|api[_-]?key|access[_-]?key|credentials?)=(.+)$/i;
+  /^[A-Za-z0-9_.-]*(token|password|passwd|secret|pin|passphrase|api[_-]?key|access[_-]?key|credentials?)=(.+)$/i;
 /** Values that say where the secret is, not what it is. */
 const INDIRECT_VALUE = /^(env:|file:|@|fd:|\{[a-z_0-9]+\}$)/i;
 /** Shapes of credentials, wherever they appear in a word. */

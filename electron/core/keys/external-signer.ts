@@ -247,8 +247,8 @@ function judge(
     throw failure(
       key,
       'length',
-      `${from} ${describeReturned(returned)}: a ${key.alg} signature by this ${length * 8}-bit key is exactly ` +
-        `${length} bytes, raw or as base64 text`,
+      `${from} ${describeReturned(returned)}: a signature by this ${length * 8}-bit key is exactly ` +
+        `${length} bytes (${key.alg}), raw or as base64 text`,
       done.stderr,
     );
   }
