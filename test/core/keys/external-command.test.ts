@@ -5,7 +5,7 @@
  * placeholders, shell operators with no shell to run them) is refused before anything runs.
  */
 import { describe, expect, it } from 'vitest';
-import { ConsoleError } from '../../../electron/contract/errors';
+import type { ConsoleError } from '../../../electron/contract/errors';
 import {
   fillTemplate,
   parseSignCommand,
