@@ -68,7 +68,12 @@ interface Finished {
 const programOf = (key: ExternalKey) => key.sign_command[0] ?? '';
 
 function failure(key: ExternalKey, reason: SignerFailure, problem: string, stderr = ''): ConsoleError {
-  const said = stderr.trim() === '' ? '' : `; it said on stderr: ${stderr.trim()}`;
+  // One line (the CLI prints one line per failure), quoted so its own full stop stays its own.
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const said = lines.length === 0 ? '' : `; it said on stderr: "${lines.join(' / ')}"`;
   return new ConsoleError(
     'SIGNER_FAILED',
     `key ${JSON.stringify(key.kid)} (held elsewhere) did not sign: its command ${programOf(key)} ${problem}${said}. ` +

@@ -172,7 +172,7 @@ describe('a key held elsewhere whose command fails: one message per failure, not
     s.mode('exit');
     await everyPathRefused(
       s,
-      /exited with status 3; it said on stderr: error: PKCS11 function C_Login failed: rv = CKR_PIN_INCORRECT/,
+      /exited with status 3; it said on stderr: "error: PKCS11 function C_Login failed: rv = CKR_PIN_INCORRECT/,
       'exit',
     );
   });
