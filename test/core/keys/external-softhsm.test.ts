@@ -133,4 +133,29 @@ describe('a key held in a SoftHSM token, through pkcs11-tool', () => {
     }
     expect(allFiles(dir).length).toBeGreaterThan(0);
   });
+
+  it('walks the walkthrough with an HSM key as the environment key: register, compose, authenticate, rotate', async () => {
+    const { core } = await tempCore({ env: hsm.env });
+    await core.listenSandbox({ host: '127.0.0.1', port: 0 });
+    await core.listenBank({ host: '127.0.0.1', port: 0 });
+    const pem = await hsm.keypair('51');
+    const key = await valueOf<KeyInfo>(core, 'keys.addExternal', {
+      kid: 'hsm-walkthrough',
+      public_key: pem,
+      sign_command: hsm.signCommand('51'),
+    });
+    await valueOf(core, 'env.save', { id: 'sandbox', active_kid: key.kid });
+    type Run = { ok: boolean; message: string; state: { steps: Array<{ id: string; state: string }> } };
+    for (const step of ['register', 'compose', 'authenticate', 'callbacks', 'sign-in', 'rotate']) {
+      const result = await valueOf<Run>(core, 'walkthrough.run', { step });
+      expect(result.ok, `${step}: ${result.message}`).toBe(true);
+      expect(result.state.steps.find((s) => s.id === step)?.state, step).toBe('done');
+    }
+    const composed = await valueOf<{ composed: { token: string } | null }>(core, 'walkthrough.state');
+    // The walkthrough's own JWT was signed inside the token (before the rotation moved on).
+    expect(composed.composed?.token.split('.')[0]).toBe(
+      Buffer.from(JSON.stringify({ alg: 'RS256', kid: key.kid, typ: 'JWT' })).toString('base64url'),
+    );
+    expect(verifiesWithNode(composed.composed!.token, pem, 'RS256')).toBe(true);
+  });
 });
