@@ -222,6 +222,17 @@ export function fakeConsole(options: FakeConsoleOptions = {}) {
       keys = [...keys, key];
       return structuredClone(key);
     }),
+    addExternal: vi.fn(async (input: MethodInput<'keys.addExternal'>) => {
+      const key = keyInfo(input.kid ?? 'external-key', {
+        alg: input.alg ?? 'RS256',
+        label: input.label ?? '',
+        status: input.status ?? (keys.some((k) => k.status === 'active') ? 'next' : 'active'),
+        holder: 'external',
+        sign_command: input.sign_command.split(' '),
+      });
+      keys = [...keys, key];
+      return structuredClone(key);
+    }),
     export: vi.fn(async (input: MethodInput<'keys.export'>) => {
       const key = keys.find((k) => k.kid === input.kid)!;
       const jwk = JSON.stringify(key.public_jwk, null, 2);
