@@ -14,7 +14,7 @@
  * secret (it is the token's header and payload); it lives in a private temporary folder that is
  * removed afterwards, whatever happens.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createPublicKey, constants, verify, type KeyObject } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -98,13 +98,17 @@ function collect(stream: NodeJS.ReadableStream, limit: number): { bytes: () => B
   return { bytes: () => Buffer.concat(chunks), total: () => total };
 }
 
-/** Kills the command's whole process group (it was started detached, as a group leader). */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+/**
+ * Kills the command's whole process group (it was started detached, as a group leader); where
+ * groups cannot be signalled (Windows), the command itself.
+ */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-child.pid, 'SIGKILL');
   } catch {
-    // Already gone.
+    // Already gone, or no process groups here: the command itself, if it still runs.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
 
@@ -123,11 +127,11 @@ function run(key: ExternalKey, argv: string[], options: SignerRunOptions): Promi
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killGroup(child);
     }, options.timeoutMs);
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      killGroup(child.pid);
+      killGroup(child);
       reject(
         err.code === 'ENOENT'
           ? failure(
@@ -141,7 +145,7 @@ function run(key: ExternalKey, argv: string[], options: SignerRunOptions): Promi
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // A tool that forked helpers into its group leaves none behind.
-      killGroup(child.pid);
+      killGroup(child);
       const err = stderr.bytes().toString('utf8');
       resolve({
         code,
