@@ -93,6 +93,19 @@ describe('a key held in a SoftHSM token, through pkcs11-tool', () => {
     );
     expect(auth.exchange).toMatchObject({ ok: true, response: { status: 200 } });
 
+    // POST jwk (the guide's register endpoint), signed by the HSM key, for a third HSM key.
+    const third = await valueOf<KeyInfo>(core, 'keys.addExternal', {
+      kid: 'hsm-spare',
+      public_key: await hsm.keypair('23'),
+      sign_command: hsm.signCommand('23'),
+      status: 'next',
+    });
+    const posted = await valueOf<{ ok: boolean; request: { method: string } }>(core, 'service.registerJwk', {
+      kid: third.kid,
+      signing_kid: first.kid,
+    });
+    expect(posted).toMatchObject({ ok: true, request: { method: 'POST' } });
+
     // Rotation from the external key to another key in the same token, added as `next`.
     const secondPem = await hsm.keypair('22');
     const second = await valueOf<KeyInfo>(core, 'keys.addExternal', {
