@@ -5,7 +5,7 @@
  * a flag cannot be accepted without being documented, nor documented without being accepted.
  *
  * DESIGN.md "Command line" fixes the interface. Its commands that later issues build (`team`,
- * `attach`, `keys add-external`, conformance's `--notify-*` flags, serve's `--time-scale`) are not
+ * `attach`, conformance's `--notify-*` flags, serve's `--time-scale`) are not
  * here: the usage lists only what works.
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
@@ -220,10 +220,39 @@ export const KEYS_DELETE = {
   notes: [EXIT_CODES],
 } as const satisfies CommandDef;
 
+export const KEYS_ADD_EXTERNAL = {
+  name: 'keys add-external',
+  about: 'a key held elsewhere (HSM, cloud KMS, Vault): its public key and the command that signs with it',
+  flags: {
+    kid: { type: 'string', value: 'KID', required: true, about: 'the kid the service knows the key by' },
+    public: {
+      type: 'string',
+      value: 'FILE(.pem|.json)',
+      required: true,
+      about: 'its public key: PEM (SPKI, PKCS#1, a certificate) or a public JWK',
+    },
+    'sign-command': {
+      type: 'string',
+      value: 'CMD',
+      required: true,
+      about:
+        'the signing command, one line run without a shell: {in} the input file, {out} the signature file, {alg}',
+    },
+    'data-dir': DATA_DIR,
+  },
+  notes: [
+    'The command must write the raw signature to {out} (or print it, raw or base64); it has 10 s. A test',
+    'signature is made and verified before the key is stored. No secret in CMD: a PIN, password or token is',
+    'refused; keep it in the tool’s own store (pkcs11-tool --pin env:VAR, aws/gcloud/az login, vault login).',
+    'Recipes: docs/keys-held-elsewhere.md.',
+    EXIT_CODES,
+  ],
+} as const satisfies CommandDef;
+
 export const KEYS = {
   name: 'keys',
-  about: 'the bank’s signing keys, held in the profile’s vault',
-  subcommands: [KEYS_GENERATE, KEYS_LIST, KEYS_EXPORT, KEYS_IMPORT, KEYS_DELETE],
+  about: 'the bank’s signing keys, held in the profile’s vault or elsewhere (HSM, KMS, Vault)',
+  subcommands: [KEYS_GENERATE, KEYS_LIST, KEYS_EXPORT, KEYS_IMPORT, KEYS_DELETE, KEYS_ADD_EXTERNAL],
   notes: [VAULT_NOTE],
 } as const satisfies GroupDef;
 

@@ -23,6 +23,12 @@ export const ERROR_CODES = [
   'SERVICE_REFUSED',
   'UNAUTHORIZED',
   'FORBIDDEN',
+  /**
+   * A key held elsewhere could not sign: its signing command was not found, failed, timed out,
+   * or returned a signature that is empty, of the wrong length or does not verify
+   * (DESIGN.md "Keys held elsewhere"). Details: {@link ExternalSignerDetails}.
+   */
+  'SIGNER_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -44,9 +50,20 @@ export interface BadArgumentDetails {
   issues?: IssueData[];
 }
 
+/** Why a key held elsewhere did not sign, one reason per failure the issue names (issue 29 item 4). */
+export type SignerFailure = 'not_found' | 'exit' | 'timeout' | 'empty' | 'length' | 'verify' | 'spawn';
+
+/** What every SIGNER_FAILED carries: the key, the command's program, and why. */
+export interface ExternalSignerDetails {
+  kid: string;
+  command: string;
+  reason: SignerFailure;
+}
+
 /** The details a code must carry; a code not listed here carries any details, or none. */
 export interface ErrorDetailsByCode {
   BAD_ARGUMENT: BadArgumentDetails;
+  SIGNER_FAILED: ExternalSignerDetails;
 }
 
 /** The constructor's details argument for code `C`: required and typed where the code fixes it. */

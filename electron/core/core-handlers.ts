@@ -54,6 +54,7 @@ export function serviceHandlers({ services }: CoreParts) {
     'keys.list': () => keys().list(),
     'keys.generate': (args) => keys().generate(args),
     'keys.import': (args) => keys().import(args),
+    'keys.addExternal': (args) => keys().addExternal(args),
     'keys.export': (args) => keys().export(args),
     'keys.update': (args) => keys().update(args),
     'keys.delete': async (args) => {

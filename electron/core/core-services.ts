@@ -57,7 +57,10 @@ export function createCoreServices(
       ...(options.keychain ? { keychain: options.keychain } : {}),
     }),
   );
-  const keys = lazy(() => createKeyStore({ dataDir, vault: vault(), events }));
+  // Signing commands of keys held elsewhere run with the console's environment (issue 29 item 3).
+  const keys = lazy(() =>
+    createKeyStore({ dataDir, vault: vault(), events, env: options.env ?? process.env }),
+  );
   const environments = lazy(() =>
     createEnvironmentStore({ dataDir, sandboxUrl: () => listeners.sandbox, events }),
   );

@@ -69,6 +69,12 @@ export function useImportKey() {
   return useKeysMutation((input: MethodInput<'keys.import'>) => api.keys.import(input));
 }
 
+/** A key held elsewhere (HSM, KMS, Vault): the core test-signs with its command before storing it. */
+export function useAddExternalKey() {
+  const api = useApi();
+  return useKeysMutation((input: MethodInput<'keys.addExternal'>) => api.keys.addExternal(input));
+}
+
 export function useUpdateKey() {
   const api = useApi();
   return useKeysMutation((input: MethodInput<'keys.update'>) => api.keys.update(input));

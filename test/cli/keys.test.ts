@@ -191,7 +191,7 @@ describe('dets-console keys (keychain vault)', () => {
       [['keys', 'export'], /export: missing KID/],
       [
         ['keys', 'frobnicate'],
-        /"frobnicate" is not a subcommand; use: keys generate\|list\|export\|import\|delete$/,
+        /"frobnicate" is not a subcommand; use: keys generate\|list\|export\|import\|delete\|add-external$/,
       ],
       [['keys', 'lst'], /"lst" is not a subcommand; use: keys .* \(did you mean list\?\)$/],
       [['keys'], /a subcommand is needed; use: keys generate\|list/],

@@ -166,6 +166,7 @@ const ACTIONS = new Set<MethodName>([
   'vault.createPassphrase',
   'keys.generate',
   'keys.import',
+  'keys.addExternal',
   'keys.update',
   'keys.delete',
   'jwt.sign',

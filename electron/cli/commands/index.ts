@@ -2,7 +2,7 @@ import type { CliIo } from '../io';
 import { conformanceCommand } from './conformance';
 import { eventsCommand } from './events';
 import { jwtCommand } from './jwt';
-import { keysCommand } from './keys';
+import { keysCommand } from './keys-command';
 import { sandboxCommand } from './sandbox';
 import { scenarioCommand } from './scenario';
 import { serveCommand } from './serve';

@@ -20,13 +20,12 @@ import {
   UsageError,
   dataDirFlag,
   parseFlags,
-  pickSubcommand,
   promptHidden,
   readProcessStdin,
   stdinIsTTY,
   type CliIo,
 } from '../io';
-import { KEYS, KEYS_DELETE, KEYS_EXPORT, KEYS_GENERATE, KEYS_IMPORT, KEYS_LIST } from '../table';
+import { KEYS_DELETE, KEYS_EXPORT, KEYS_GENERATE, KEYS_IMPORT, KEYS_LIST } from '../table';
 
 // --------------------------------------------------------------------- shared with `jwt sign`
 
@@ -158,23 +157,6 @@ function numberish(value: string | undefined): number | string | undefined {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-// ------------------------------------------------------------------------------ dispatch
-
-/** `dets-console keys SUBCOMMAND …`: the subcommands of the command table's `keys`. */
-export async function keysCommand(argv: string[], io: CliIo): Promise<number> {
-  const [sub, rest] = pickSubcommand(KEYS, argv);
-  const subcommands: Record<string, ((argv: string[], io: CliIo) => Promise<number>) | undefined> = {
-    generate,
-    list,
-    export: exportKey,
-    import: importKey,
-    delete: deleteKey,
-  };
-  const run = subcommands[sub];
-  if (!run) throw new UsageError(`"${sub}" has no implementation`);
-  return run(rest, io);
-}
-
 // ------------------------------------------------------------------------------ generate
 
 const GENERATE_FIELDS: FieldNames = {
@@ -185,7 +167,8 @@ const GENERATE_FIELDS: FieldNames = {
   expires: '--expires',
 };
 
-async function generate(argv: string[], io: CliIo): Promise<number> {
+/** `keys generate`. */
+export async function generate(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, KEYS_GENERATE);
   const dataDir = dataDirFlag(values['data-dir'], io, 'write');
   const input = {
@@ -205,10 +188,15 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** A key for a person: what it is, its status and expiry, its fingerprint and public JWK. */
-function describeKey(verb: string, key: KeyInfo): string {
+export function describeKey(verb: string, key: KeyInfo): string {
+  const where =
+    key.sign_command === null
+      ? 'its private part is sealed in the vault'
+      : 'its private part stays where it is held; the command below signs, each signature verified';
   const lines = [
-    `${verb} ${key.alg.startsWith('R') ? 'an' : 'a'} ${key.alg} signing key (RSA, ${key.bits} bits); its private part is sealed in the vault.`,
+    `${verb} ${key.alg.startsWith('R') ? 'an' : 'a'} ${key.alg} signing key (RSA, ${key.bits} bits); ${where}.`,
     `  kid          ${key.kid}`,
+    ...(key.sign_command !== null ? [`  signs with   ${key.sign_command.join(' ')}`] : []),
     `  status       ${key.status}${key.status === 'active' ? ' (signs by default)' : ''}`,
     ...(key.label ? [`  label        ${key.label}`] : []),
     `  expires      ${expiry(key)}`,
@@ -235,7 +223,8 @@ function expiry(key: Pick<KeyInfo, 'expires' | 'expires_in_days'>): string {
 
 // ---------------------------------------------------------------------------------- list
 
-async function list(argv: string[], io: CliIo): Promise<number> {
+/** `keys list`. */
+export async function list(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags(argv, KEYS_LIST);
   const dataDir = dataDirFlag(values['data-dir'], io, 'read');
   return withCore(dataDir, io, async (core) => {
@@ -272,7 +261,8 @@ function table(keys: KeyInfo[]): string {
 
 // -------------------------------------------------------------------------------- export
 
-async function exportKey(argv: string[], io: CliIo): Promise<number> {
+/** `keys export`. */
+export async function exportKey(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, KEYS_EXPORT);
   const [kid] = positionals;
   if (kid === undefined) throw new UsageError('export: missing KID (see `dets-console keys list`)');
@@ -295,7 +285,8 @@ async function exportKey(argv: string[], io: CliIo): Promise<number> {
 /** The contract's limit on key text, plus room to say it is too long rather than cut it. */
 const KEY_TEXT_LIMIT = 64 * 1024;
 
-async function importKey(argv: string[], io: CliIo): Promise<number> {
+/** `keys import`. */
+export async function importKey(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, KEYS_IMPORT);
   const [file] = positionals;
   if (file === undefined)
@@ -322,13 +313,27 @@ async function readKeyFile(file: string, io: CliIo): Promise<string> {
       throw new UsageError('FILE: - reads the key from stdin, but stdin is a terminal: pipe it in');
     return io.readStdin ? io.readStdin() : readProcessStdin(KEY_TEXT_LIMIT, 'FILE');
   }
+  return readInputFile(file, 'FILE', KEY_TEXT_LIMIT, 'a private key');
+}
+
+/**
+ * A small text file a flag names, or a UsageError naming the flag: missing, not a file,
+ * unreadable, or larger than `limit` (then `what` "is far shorter").
+ *
+ * @example
+ * await readInputFile('key.pem', '--public', 64 * 1024, 'a public key');
+ */
+export async function readInputFile(
+  file: string,
+  flag: string,
+  limit: number,
+  what: string,
+): Promise<string> {
   try {
     const stat = await fs.stat(file);
-    if (!stat.isFile()) throw new UsageError(`FILE: ${JSON.stringify(file)} is not a file`);
-    if (stat.size > KEY_TEXT_LIMIT) {
-      throw new UsageError(
-        `FILE: ${JSON.stringify(file)} is ${stat.size} bytes; a private key is far shorter`,
-      );
+    if (!stat.isFile()) throw new UsageError(`${flag}: ${JSON.stringify(file)} is not a file`);
+    if (stat.size > limit) {
+      throw new UsageError(`${flag}: ${JSON.stringify(file)} is ${stat.size} bytes; ${what} is far shorter`);
     }
     return await fs.readFile(file, 'utf8');
   } catch (err) {
@@ -336,13 +341,14 @@ async function readKeyFile(file: string, io: CliIo): Promise<string> {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? err);
-    throw new UsageError(`FILE: cannot read ${JSON.stringify(file)}: ${why}`);
+    throw new UsageError(`${flag}: cannot read ${JSON.stringify(file)}: ${why}`);
   }
 }
 
 // -------------------------------------------------------------------------------- delete
 
-async function deleteKey(argv: string[], io: CliIo): Promise<number> {
+/** `keys delete`. */
+export async function deleteKey(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, KEYS_DELETE);
   const [kid] = positionals;
   if (kid === undefined) throw new UsageError('delete: missing KID (see `dets-console keys list`)');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  AddExternalKeyInput,
   DeleteKeyInput,
   ExportKeyInput,
   ExportedKey,
@@ -25,6 +26,12 @@ export const keysMethods = {
   'keys.import': method({
     summary: 'Import a private key from PEM (PKCS#8, PKCS#1) or JWK into the vault.',
     input: ImportKeyInput,
+    output: KeyInfo,
+  }),
+  'keys.addExternal': method({
+    summary:
+      'Add a key held elsewhere (HSM, cloud KMS, Vault): its public key and a signing command; a test signature is verified first.',
+    input: AddExternalKeyInput,
     output: KeyInfo,
   }),
   'keys.export': method({

@@ -50,6 +50,17 @@ export const SpecJwk = z.object({
 });
 export type SpecJwk = z.infer<typeof SpecJwk>;
 
+/**
+ * Where a key's private part lives (DESIGN.md "Keys held elsewhere"): `vault`, sealed in this
+ * profile's vault; `external`, in an HSM, a cloud KMS or Vault, never in the console, used
+ * through its signing command.
+ */
+export const KeyHolder = z.enum(['vault', 'external']);
+export type KeyHolder = z.infer<typeof KeyHolder>;
+
+/** The longest signing command accepted, in characters. */
+export const MAX_SIGN_COMMAND_CHARS = 4096;
+
 /** What the renderer may know of a key: never private material. */
 export const KeyInfo = z.object({
   kid: Kid,
@@ -67,6 +78,13 @@ export const KeyInfo = z.object({
   fingerprint: z.string(),
   /** The public JWK with exactly the spec's fields (2.1): alg, e, kid, kty, n, use = sig. */
   public_jwk: SpecJwk,
+  holder: KeyHolder,
+  /**
+   * A key held elsewhere: its signing command as an argument template ({in}, {out}, {alg}, …),
+   * one word per element. It holds no secret (one is refused when the key is added). Null for
+   * a vault key.
+   */
+  sign_command: z.array(z.string()).nullable(),
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
@@ -88,6 +106,31 @@ export const ImportKeyInput = z.object({
     .max(64 * 1024),
   kid: Kid.optional(),
   alg: SigningAlg.optional(),
+  label: z.string().max(200).optional(),
+  expires: Day.optional(),
+  status: KeyStatus.optional(),
+});
+
+/**
+ * A key held elsewhere (DESIGN.md "Keys held elsewhere"): its public key and the command that
+ * signs with its private part. The command is one line, split into words as a POSIX shell
+ * would (quotes, backslashes) but never run by a shell.
+ */
+export const AddExternalKeyInput = z.object({
+  /** The public key: PEM (SPKI, PKCS#1 or a certificate) or a public JWK (JSON). */
+  public_key: z
+    .string()
+    .min(1, 'give the public key, PEM or JWK')
+    .max(64 * 1024),
+  /** Else the JWK's own kid; a PEM carries none, so a kid is needed with one. */
+  kid: Kid.optional(),
+  /** Else the JWK's own alg, else RS256. */
+  alg: SigningAlg.optional(),
+  /** e.g. `pkcs11-tool --module … --login --pin env:PIN --sign -m SHA256-RSA-PKCS -i {in} -o {out}`. */
+  sign_command: z
+    .string()
+    .min(1, 'give the signing command')
+    .max(MAX_SIGN_COMMAND_CHARS, `the signing command is longer than ${MAX_SIGN_COMMAND_CHARS} characters`),
   label: z.string().max(200).optional(),
   expires: Day.optional(),
   status: KeyStatus.optional(),

@@ -30,3 +30,4 @@ export {
   type IssuesLine,
   type PathStyle,
 } from './zod-messages';
+export { splitShellWords } from './shell-words';

@@ -19,8 +19,8 @@ import { fieldProblem } from '../common';
 import { publicRsaJwk, rsaRuleProblem } from '../jwt';
 import { checkExpiresAhead, checkKidFree, quote, specJwk } from './key-rules';
 import type { KeyStoreState } from './key-store-state';
-import { addKey, sealPrivateKey } from './key-writes';
-import { readPrivateKey, type ReadPrivateKey } from './private-key';
+import { addKey, sealPrivateKey, type NewKeyBase } from './key-writes';
+import { readPrivateKey, type ReadPrivateKey, type RsaPublicParts } from './private-key';
 
 const DEFAULT_ALG: SigningAlg = 'RS256';
 const DEFAULT_BITS = 2048;
@@ -104,6 +104,29 @@ export function importedAlgAndKid(
   return { alg, kid };
 }
 
+/**
+ * What a key the user gave (imported, or held elsewhere) is stored with, beside its private
+ * part or signing command: its kid and alg, size, the user's label, expiry and status, and the
+ * spec's public JWK.
+ */
+export function givenKeyBase(
+  input: { label?: string | undefined; expires?: string | undefined; status?: KeyInfo['status'] | undefined },
+  kid: string,
+  alg: SigningAlg,
+  read: { bits: number; publicParts: RsaPublicParts },
+): NewKeyBase {
+  return {
+    kid,
+    alg,
+    bits: read.bits,
+    label: input.label ?? '',
+    counterparty_guid: null,
+    expires: input.expires ?? null,
+    status: input.status,
+    public_jwk: specJwk(read.publicParts, kid, alg),
+  };
+}
+
 /** Reads a private key the user gave, seals it and adds it; the clear bytes are zeroed. */
 export async function importKey(
   state: KeyStoreState,
@@ -118,17 +141,7 @@ export async function importKey(
     checkKidFree(await state.file.read(), kid);
     const sealer = await state.vault.sealer();
     const sealed = await sealPrivateKey(sealer, kid, read.pkcs8);
-    return await addKey(state, {
-      kid,
-      alg,
-      bits: read.bits,
-      label: input.label ?? '',
-      counterparty_guid: null,
-      expires: input.expires ?? null,
-      status: input.status,
-      public_jwk: specJwk(read.publicParts, kid, alg),
-      sealed_private_key: sealed,
-    });
+    return await addKey(state, { ...givenKeyBase(input, kid, alg, read), sealed_private_key: sealed });
   } finally {
     read.pkcs8.fill(0);
   }

@@ -1,7 +1,9 @@
 /**
  * `<dataDir>/keys/keys.json` (dir 0700, file 0600): every signing key's metadata, its public
- * JWK and its private key sealed by the vault (PKCS#8 DER, aad `signing-key:<kid>`). Nothing in
- * it is a secret in clear; the sealed blobs are useless without the vault key.
+ * JWK and either its private key sealed by the vault (PKCS#8 DER, aad `signing-key:<kid>`) or,
+ * for a key held elsewhere, the argument template of its signing command (no secret: refused
+ * when the key is added). Nothing in it is a secret in clear; the sealed blobs are useless
+ * without the vault key.
  *
  * Failure model: the file is the only copy of the bank's keys, so it is never half-written
  * (common/files.ts) and never thrown away. A file that cannot be read, parsed or validated is
@@ -17,6 +19,8 @@ import { describeIssues, ensurePrivateDir, writeFileAtomic } from '../common';
 
 export const KEYS_DIR = 'keys';
 export const KEYS_FILE = 'keys.json';
+/** The most words a signing command may have (a real one has about fifteen). */
+export const MAX_SIGN_WORDS = 64;
 
 export const StoredKey = z.object({
   kid: Kid,
@@ -32,8 +36,10 @@ export const StoredKey = z.object({
     .nullable(),
   /** Strict: a stored public JWK with any other member (a private one above all) is damage. */
   public_jwk: z.strictObject(SpecJwk.shape),
-  /** The vault's sealed PKCS#8 DER, opened only inside sign(). */
-  sealed_private_key: z.string().min(1),
+  /** The vault's sealed PKCS#8 DER, opened only inside sign(). Absent for a key held elsewhere. */
+  sealed_private_key: z.string().min(1).optional(),
+  /** A key held elsewhere: its signing command's argument template (external-command.ts). */
+  sign_command: z.array(z.string().min(1)).min(1).max(MAX_SIGN_WORDS).optional(),
 });
 export type StoredKey = z.infer<typeof StoredKey>;
 
@@ -43,6 +49,13 @@ const KeysDocument = z.object({ version: z.literal(1), keys: z.array(StoredKey) 
     if (seen.has(k.kid))
       ctx.addIssue({ code: 'custom', path: ['keys', i, 'kid'], message: `kid "${k.kid}" appears twice` });
     seen.add(k.kid);
+    if ((k.sealed_private_key === undefined) === (k.sign_command === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['keys', i],
+        message: 'a key has either sealed_private_key or sign_command, exactly one',
+      });
+    }
     if (k.public_jwk.kid !== k.kid || k.public_jwk.alg !== k.alg) {
       ctx.addIssue({
         code: 'custom',

@@ -1,13 +1,16 @@
 /**
  * Signing with a stored key: the only place a private key is opened. It is imported as a
  * non-extractable WebCrypto key for the one signature, and the opened bytes are zeroed at once
- * (key-store.ts's threat model). Errors name the kid, never the key.
+ * (key-store.ts's threat model). A key held elsewhere has no private part here: its signing
+ * command signs, and the signature is verified before the token is built (external-signer.ts).
+ * Errors name the kid, never the key.
  */
 import { webcrypto } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ConsoleError } from '../../contract/errors';
 import type { SigningAlg } from '../../contract/schemas/keys';
 import { isExpired } from './expiry';
+import { signExternally, type ExternalKey } from './external-signer';
 import type { StoredKey } from './key-file';
 import { aadFor, findKey, quote } from './key-rules';
 import type { KeyStoreState } from './key-store-state';
@@ -21,7 +24,10 @@ const WEBCRYPTO_ALG: Record<SigningAlg, webcrypto.RsaHashedImportParams> = {
 };
 
 /** The key's private part as a non-extractable signing key; the opened bytes are zeroed. */
-async function openSigningKey(state: KeyStoreState, key: StoredKey): Promise<webcrypto.CryptoKey> {
+async function openSigningKey(
+  state: KeyStoreState,
+  key: StoredKey & { sealed_private_key: string },
+): Promise<webcrypto.CryptoKey> {
   const { kid } = key;
   const sealer = await state.vault.sealer();
   let pkcs8: Uint8Array;
@@ -72,6 +78,29 @@ export async function signWithKey(
       { kid },
     );
   }
-  const privateKey = await openSigningKey(state, key);
+  if (key.sign_command) return signWithCommand(state, { ...key, sign_command: key.sign_command }, payload);
+  if (key.sealed_private_key === undefined)
+    throw new ConsoleError('INTERNAL', `key ${quote(kid)} has no private part`);
+  const privateKey = await openSigningKey(state, { ...key, sealed_private_key: key.sealed_private_key });
   return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid, typ: 'JWT' }).sign(privateKey);
+}
+
+/** JSON as base64url (RFC 7515 §2: BASE64URL(UTF8(JSON))). */
+const b64json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+/**
+ * The compact JWS of a key held elsewhere: the same header as jose writes for a vault key, the
+ * signing input handed to the command, its signature verified before it is used.
+ */
+async function signWithCommand(
+  state: KeyStoreState,
+  key: ExternalKey,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const input = `${b64json({ alg: key.alg, kid: key.kid, typ: 'JWT' })}.${b64json(payload)}`;
+  const signature = await signExternally(key, Buffer.from(input, 'ascii'), {
+    env: state.env,
+    timeoutMs: state.signTimeoutMs,
+  });
+  return `${input}.${signature.toString('base64url')}`;
 }

@@ -9,6 +9,7 @@ import { serializer } from '../common';
 import type { EventHub } from '../event-hub';
 import type { Vault } from '../vault';
 import { daysUntil } from './expiry';
+import { SIGN_COMMAND_TIMEOUT_MS } from './external-signer';
 import { KeyFile, type StoredKey } from './key-file';
 import type { KeyStoreOptions } from './types';
 
@@ -17,6 +18,10 @@ export interface KeyStoreState {
   readonly vault: Pick<Vault, 'sealer'>;
   readonly events: EventHub;
   readonly now: () => number;
+  /** The environment signing commands run with (the console's own: credential helpers work). */
+  readonly env: NodeJS.ProcessEnv;
+  /** How long a signing command may run (DESIGN.md "Keys held elsewhere": 10 s). */
+  readonly signTimeoutMs: number;
   readonly file: KeyFile;
   /** Changes within one process run one at a time (the file is re-read inside each). */
   readonly exclusive: ReturnType<typeof serializer>;
@@ -30,6 +35,8 @@ export function createKeyStoreState(options: KeyStoreOptions): KeyStoreState {
     vault: options.vault,
     events: options.events,
     now: options.now ?? Date.now,
+    env: options.env ?? process.env,
+    signTimeoutMs: options.signTimeoutMs ?? SIGN_COMMAND_TIMEOUT_MS,
     file: new KeyFile(options.dataDir),
     exclusive: serializer(),
     thumbprints: new Map(),
@@ -59,6 +66,8 @@ export async function keyInfo(state: KeyStoreState, k: StoredKey): Promise<KeyIn
     expires_in_days: k.expires === null ? null : daysUntil(k.expires, state.now()),
     fingerprint: await fingerprint(state, k.public_jwk),
     public_jwk: { ...k.public_jwk },
+    holder: k.sign_command ? 'external' : 'vault',
+    sign_command: k.sign_command ? [...k.sign_command] : null,
   };
 }
 

@@ -20,12 +20,16 @@
  * other's changes; changes within one process are serialized. Two processes changing keys in
  * the same instant can still race (the later write wins); the file itself is never torn.
  *
+ * Keys held elsewhere (HSM, cloud KMS, Vault) have no private part here at all: their signing
+ * command signs and every signature is verified first (key-external.ts, external-signer.ts).
+ *
  * This file only wires: the rules are in key-rules.ts, the state in key-store-state.ts, changes
  * in key-writes.ts, new keys in key-create.ts, signing in key-sign.ts, exports in key-export.ts.
  */
 import type { KeyStore, KeyStoreOptions } from './types';
 import { exportPublicKey } from './key-export';
 import { generateKey, importKey } from './key-create';
+import { addExternalKey } from './key-external';
 import { findKey } from './key-rules';
 import { signWithKey } from './key-sign';
 import { createKeyStoreState, keyInfo, keyInfos } from './key-store-state';
@@ -48,6 +52,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     get: async (kid) => keyInfo(state, findKey(await state.file.read(), kid)),
     generate: (input) => generateKey(state, input),
     import: (input) => importKey(state, input),
+    addExternal: (input) => addExternalKey(state, input),
     export: async (input) => exportPublicKey(findKey(await state.file.read(), input.kid), input.format),
     update: (input) => updateKey(state, input),
     delete: (input) => deleteKey(state, input),

@@ -19,8 +19,11 @@ import type { StoredKey } from './key-file';
 import { aadFor, activateOnly, checkExpiresAhead, checkKidFree, findKey, quote } from './key-rules';
 import { fingerprint, keyInfo, keyInfos, type KeyStoreState } from './key-store-state';
 
-/** A key to add: its private part already sealed. */
-export interface NewKey {
+/** A key to add: its private part already sealed, or (held elsewhere) its signing command. */
+export type NewKey = NewKeyBase & ({ sealed_private_key: string } | { sign_command: string[] });
+
+/** What every new key has, whoever holds its private part. */
+export interface NewKeyBase {
   kid: string;
   alg: SigningAlg;
   bits: number;
@@ -29,7 +32,6 @@ export interface NewKey {
   expires: string | null;
   status: StoredKey['status'] | undefined;
   public_jwk: SpecJwk;
-  sealed_private_key: string;
 }
 
 /** Writes the list and tells the pages. */
@@ -82,7 +84,9 @@ export async function addKey(state: KeyStoreState, key: NewKey): Promise<KeyInfo
       created_at: new Date(state.now()).toISOString(),
       expires: key.expires,
       public_jwk: key.public_jwk,
-      sealed_private_key: key.sealed_private_key,
+      ...('sign_command' in key
+        ? { sign_command: key.sign_command }
+        : { sealed_private_key: key.sealed_private_key }),
     };
     let next = [...keys, stored];
     if (status === 'active') next = activateOnly(next, stored.kid);

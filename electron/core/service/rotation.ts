@@ -87,7 +87,8 @@ async function reuseNext(run: RotationRun, input: Input & { next_kid: string }):
     run,
     'generate',
     'passed',
-    `reusing kid ${quote(next.kid)} (status ${next.status}, ${next.alg}, ${next.bits} bits): nothing generated` +
+    `reusing kid ${quote(next.kid)} (status ${next.status}, ${next.alg}, ${next.bits} bits` +
+      `${next.holder === 'external' ? ', held elsewhere' : ''}): nothing generated` +
       (ignored.length ? `; ${ignored.join(', ')} ignored (they apply to a new key)` : ''),
   );
   return null;

@@ -21,8 +21,7 @@
  */
 import path from 'node:path';
 import { TunnelTarget, type TunnelClient } from '../../contract/schemas/tunnel';
-import { firstIssueMessage } from '../common';
-import { splitShellWords } from './shell-words';
+import { firstIssueMessage, splitShellWords } from '../common';
 
 export type TunnelSpec =
   | { client: 'ssh'; target: string; user: string | null; host: string; port: number | null }

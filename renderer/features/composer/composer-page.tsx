@@ -14,7 +14,7 @@ export function ComposerPage() {
       <PageHead title="JWT Composer">
         The bank’s JWT for <code>CX-Authorization</code> (spec 2.4): <code>flow</code> = sign-in,{' '}
         <code>obj</code>, <code>sub</code>, <code>iat</code>, <code>exp</code>, signed with a key from the
-        vault.
+        vault, or by the HSM or KMS that holds it.
       </PageHead>
       <EnvSummary env={c.env} />
       <div className="composer-grid">

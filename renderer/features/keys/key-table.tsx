@@ -28,7 +28,7 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
   const highlight = useKeysStore((s) => s.highlight);
   const columns: Array<Column<KeyInfo>> = [
     { header: 'kid', cell: (k) => <KidCell k={k} env={env} />, cellProps: () => ({ className: 'key-kid' }) },
-    { header: 'alg', cell: (k) => k.alg },
+    { header: 'alg', cell: (k) => <AlgCell k={k} /> },
     { header: 'bits', cell: (k) => k.bits, cellProps: () => ({ className: 'num' }) },
     { header: 'label', cell: (k) => <LabelCell k={k} />, cellProps: labelCellProps },
     {
@@ -98,6 +98,24 @@ function KidCell({ k, env }: { k: KeyInfo; env: Environment | null }) {
           data-testid="key-in-env"
         >
           {env.name} key
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** The alg, and for a key held elsewhere a tag naming the command that signs with it. */
+function AlgCell({ k }: { k: KeyInfo }) {
+  return (
+    <>
+      {k.alg}
+      {k.sign_command ? (
+        <span
+          className="badge badge-skip key-held-elsewhere"
+          title={`Held elsewhere: signed by ${k.sign_command.join(' ')}`}
+          data-testid="key-held-elsewhere"
+        >
+          held elsewhere
         </span>
       ) : null}
     </>

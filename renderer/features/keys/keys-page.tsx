@@ -6,6 +6,7 @@ import { Page } from '../../ui/page';
 import { useActiveEnvironment } from '../../data/environments';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
+import { ExternalDialog } from './external-dialog';
 import { GenerateDialog } from './generate-dialog';
 import { ImportDialog } from './import-dialog';
 import { KeyTable } from './key-table';
@@ -49,6 +50,14 @@ export function KeysPage() {
           </button>
           <button
             type="button"
+            className="btn btn-small"
+            onClick={() => open({ kind: 'external' })}
+            data-testid="keys-external"
+          >
+            Add a key held elsewhere…
+          </button>
+          <button
+            type="button"
             className="btn btn-small btn-primary"
             onClick={() => open({ kind: 'generate' })}
             data-testid="keys-generate"
@@ -57,7 +66,7 @@ export function KeysPage() {
           </button>
         </>
       }
-      intro="Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs and fingerprints."
+      intro="Your bank’s signing keys. Private parts stay sealed in the vault, or in the HSM, KMS or Vault that holds them; this page sees only public JWKs and fingerprints."
     >
       {keys.error ? (
         <ErrorPanel title="Keys unavailable" error={keys.error} testId="keys-error">
@@ -113,6 +122,7 @@ export function KeysPage() {
 
       {dialog?.kind === 'generate' ? <GenerateDialog /> : null}
       {dialog?.kind === 'import' ? <ImportDialog /> : null}
+      {dialog?.kind === 'external' ? <ExternalDialog /> : null}
       {dialog?.kind === 'export' ? <ExportDialog kid={dialog.kid} /> : null}
       {dialog?.kind === 'delete' ? <DeleteDialog kid={dialog.kid} /> : null}
     </Page>

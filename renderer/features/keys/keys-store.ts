@@ -9,6 +9,7 @@ import type { ExportFormat } from '../../data/keys';
 export type KeysDialog =
   | { kind: 'generate' }
   | { kind: 'import' }
+  | { kind: 'external' }
   | { kind: 'export'; kid: string }
   | { kind: 'delete'; kid: string };
 

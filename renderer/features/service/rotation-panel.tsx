@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { Dialog } from '../../ui/dialog';
 import type { MethodInput } from '../../../electron/contract';
+import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { Environment, Rotation } from '../../../electron/contract/schemas/service';
 import { ErrorPanel } from '../../shared/error-panel';
 import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { formatLocal } from '../../shared/format';
 import { StatusMark, type Status } from '../../shared/status-mark';
-import { ALGS, BITS } from '../../data/keys';
+import { ALGS, BITS, useKeys } from '../../data/keys';
 import { revealExchange } from './exchange-list';
 import { useServiceStore, type RotateDraft } from './service-store';
 import { useLastRotation, useRotate } from '../../data/service';
@@ -16,7 +17,11 @@ type StepId = Rotation['steps'][number]['id'];
 
 /** The five steps, as the wizard explains them before anything runs (spec 5 #3: before a key expires). */
 export const ROTATION_STEPS: Array<{ id: StepId; title: string; what: string }> = [
-  { id: 'generate', title: 'Generate the next key', what: 'a new RSA key in the vault, with status next' },
+  {
+    id: 'generate',
+    title: 'Generate the next key',
+    what: 'a new RSA key in the vault with status next, or a key you added with status next (one held in an HSM or KMS)',
+  },
   {
     id: 'register',
     title: 'Register it with the service',
@@ -28,7 +33,11 @@ export const ROTATION_STEPS: Array<{ id: StepId; title: string; what: string }> 
     what: 'authenticate with a token signed by the new key: the service must accept it',
   },
   { id: 'activate', title: 'Activate it', what: 'the new key becomes this environment’s active key' },
-  { id: 'retire', title: 'Retire the old key', what: 'the old key stops signing (it stays in the vault)' },
+  {
+    id: 'retire',
+    title: 'Retire the old key',
+    what: 'the old key stops signing (it is kept where it is held)',
+  },
 ];
 
 const STEP_STATUS: Record<Rotation['steps'][number]['status'], Status> = {
@@ -45,8 +54,25 @@ const ROTATE_SPECS: readonly FieldSpec<RotateDraft>[] = [
   { key: 'expires', id: 'rotate-expires', label: 'New key expires', hint: 'optional', type: 'date' },
 ];
 
+/**
+ * The next key: generate one in the vault, or a key already added with status next (one held
+ * in an HSM or KMS: Keys › Add a key held elsewhere, status next; DESIGN.md "Keys held elsewhere").
+ */
+function nextKeySpec(keys: KeyInfo[]): FieldSpec<RotateDraft> {
+  const candidates = keys.filter((k) => k.status === 'next');
+  return {
+    key: 'next',
+    id: 'rotate-next',
+    label: 'Next key',
+    hint: candidates.length > 0 ? 'a key with status next, or a new one' : 'none with status next yet',
+    values: candidates.map((k) => k.kid),
+    empty: 'generate a new key in the vault',
+  };
+}
+
 function rotateInput(d: RotateDraft, nextKid?: string | null): MethodInput<'service.rotate'> {
   if (nextKid) return { next_kid: nextKid };
+  if (d.next !== '') return { next_kid: d.next };
   const input: MethodInput<'service.rotate'> = { alg: d.alg, bits: d.bits };
   if (d.expires !== '') input.expires = d.expires;
   return input;
@@ -59,6 +85,8 @@ export function RotationPanel({ env }: { env: Environment | null }) {
   const rotate = useRotate();
   const last = useLastRotation().data ?? null;
   const ready = Boolean(env?.active_kid && env.counterparty_guid && env.base_url);
+  const keys = useKeys().data ?? [];
+  const specs = draft.next === '' ? [nextKeySpec(keys), ...ROTATE_SPECS] : [nextKeySpec(keys)];
 
   // Against a real environment the rotation changes what the service trusts: confirm first.
   const [confirming, setConfirming] = useState(false);
@@ -76,7 +104,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
       <div className="panel-body rotation-body">
         <RotationPlan activeKid={env?.active_kid ?? null} />
         <form className="rotation-form" onSubmit={start} noValidate>
-          <DraftFields specs={ROTATE_SPECS} draft={draft} edit={setDraft} />
+          <DraftFields specs={specs} draft={draft} edit={setDraft} />
           <button
             type="submit"
             className="btn btn-small btn-primary rotation-start"

@@ -14,6 +14,8 @@ export interface ClaimsDraft {
 }
 
 export interface RotateDraft {
+  /** A key already added with status next (e.g. held in an HSM or KMS); '' generates one. */
+  next: string;
   alg: 'RS256' | 'RS384' | 'RS512' | 'PS256';
   bits: 2048 | 3072 | 4096;
   expires: string;
@@ -43,7 +45,7 @@ const INITIAL = {
   pastedToken: '',
   jwkKid: null,
   jwkGuid: '',
-  rotate: { alg: 'RS256', bits: 2048, expires: '' } as RotateDraft,
+  rotate: { next: '', alg: 'RS256', bits: 2048, expires: '' } as RotateDraft,
   expanded: {},
 };
 

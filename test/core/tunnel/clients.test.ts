@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseTunnelTarget, planFor } from '../../../electron/core/tunnel';
-import { splitShellWords } from '../../../electron/core/tunnel/shell-words';
+import { splitShellWords } from '../../../electron/core/common/shell-words';
 
 const origin = { host: '127.0.0.1', port: 7301, tls: false };
 

@@ -43,6 +43,8 @@ export function key(kid = '54321', over: Partial<KeyInfo> = {}): KeyInfo {
     expires_in_days: 365,
     fingerprint: `thumb-${kid}`,
     public_jwk: { alg: 'RS256', e: 'AQAB', kid, kty: 'RSA', n: `n-of-${kid}`, use: 'sig' },
+    holder: 'vault',
+    sign_command: null,
     ...over,
   };
 }

@@ -38,6 +38,32 @@ export class KeysPageModel extends ConsolePageModel {
     return (await handle.jsonValue()) as string;
   }
 
+  /**
+   * Fills "Add a key held elsewhere" and presses Test and add. Resolves to 'added' once the
+   * dialog closed and the row is listed, or to the message under the field the core refused.
+   */
+  async addExternal(input: { publicKey: string; kid: string; command: string }): Promise<'added' | string> {
+    let dialog = this.byTestId('external-dialog');
+    if (!(await dialog.isVisible())) {
+      await this.byTestId('keys-external').click();
+      await dialog.waitFor();
+    }
+    dialog = this.byTestId('external-dialog');
+    await this.byTestId('external-public', dialog).fill(input.publicKey);
+    await this.byTestId('external-kid', dialog).fill(input.kid);
+    await this.byTestId('external-command', dialog).fill(input.command);
+    await this.byTestId('external-submit', dialog).click();
+    const refused = dialog.locator('.field-error, [data-testid="external-error"]').first();
+    const outcome = await Promise.race([
+      this.row(input.kid)
+        .waitFor()
+        .then(() => 'added' as const),
+      refused.waitFor().then(async () => (await refused.textContent()) ?? ''),
+    ]);
+    if (outcome === 'added') await dialog.waitFor({ state: 'detached' });
+    return outcome;
+  }
+
   /** Opens Export for a key, reads each format asked for, closes the dialog. */
   async export(kid: string, formats: ExportFormat[]): Promise<Record<string, string>> {
     await this.byTestId('key-export', this.row(kid)).click();

@@ -32,6 +32,8 @@ export function keyInfo(kid: string, extra: Partial<KeyInfo> = {}): KeyInfo {
     expires_in_days: null,
     fingerprint: FINGERPRINT,
     public_jwk: { alg: 'RS256', e: 'AQAB', kid, kty: 'RSA', n: `n-of-${kid}`, use: 'sig' },
+    holder: 'vault',
+    sign_command: null,
     ...extra,
   };
 }
@@ -217,6 +219,17 @@ export function fakeConsole(options: FakeConsoleOptions = {}) {
     }),
     import: vi.fn(async (input: MethodInput<'keys.import'>) => {
       const key = keyInfo(input.kid ?? 'imported-key', { label: input.label ?? '', status: 'next' });
+      keys = [...keys, key];
+      return structuredClone(key);
+    }),
+    addExternal: vi.fn(async (input: MethodInput<'keys.addExternal'>) => {
+      const key = keyInfo(input.kid ?? 'external-key', {
+        alg: input.alg ?? 'RS256',
+        label: input.label ?? '',
+        status: input.status ?? (keys.some((k) => k.status === 'active') ? 'next' : 'active'),
+        holder: 'external',
+        sign_command: input.sign_command.split(' '),
+      });
       keys = [...keys, key];
       return structuredClone(key);
     }),

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ConsoleError } from '../../../../electron/contract';
+import { badArgument, ConsoleError } from '../../../../electron/contract';
 import { KeysPage } from '../../../../renderer/features/keys/keys-page';
 import { resetKeysStore } from '../../../../renderer/features/keys/keys-store';
 import { renderWithClient } from '../../support/render';
@@ -207,6 +207,61 @@ describe('KeysPage: import', () => {
     const error = await screen.findByTestId('import-error');
     expect(error.getAttribute('data-code')).toBe('KEY_INVALID');
     expect((screen.getByTestId('import-text') as HTMLTextAreaElement).value).toBe('hello');
+  });
+});
+
+describe('KeysPage: add a key held elsewhere', () => {
+  const COMMAND = 'pkcs11-tool --login --pin env:HSM_PIN --sign --id 01 -m SHA256-RSA-PKCS -i {in} -o {out}';
+  const PUBLIC = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----';
+
+  it('sends the public key, kid, command and status to keys.addExternal, then lists it as held elsewhere', async () => {
+    const fake = await renderPage(fakeConsole({ keys: [keyInfo('vault-key')] }));
+    fireEvent.click(screen.getByTestId('keys-external'));
+    expect((screen.getByTestId('external-submit') as HTMLButtonElement).disabled).toBe(true);
+    type('external-public', PUBLIC);
+    type('external-kid', 'hsm-2026');
+    type('external-command', COMMAND);
+    fireEvent.change(screen.getByTestId('external-status'), { target: { value: 'next' } });
+    fireEvent.click(screen.getByTestId('external-submit'));
+    await waitFor(() =>
+      expect(fake.keys.addExternal).toHaveBeenCalledWith({
+        public_key: PUBLIC,
+        kid: 'hsm-2026',
+        sign_command: COMMAND,
+        status: 'next',
+      }),
+    );
+    const added = await screen.findByTestId('key-row-hsm-2026');
+    expect(within(added).getByTestId('key-held-elsewhere').getAttribute('title')).toContain('pkcs11-tool');
+    expect(screen.queryByTestId('external-dialog')).toBeNull();
+    expect(within(row('vault-key')).queryByTestId('key-held-elsewhere')).toBeNull();
+  });
+
+  it('puts the core’s refusal of the command under the command field, and keeps what was typed', async () => {
+    const fake = fakeConsole();
+    fake.keys.addExternal.mockRejectedValueOnce(
+      badArgument(
+        'sign_command: the signing command would store a secret in the profile (word 4 is a literal value of --pin)',
+        'sign_command',
+        [
+          {
+            path: ['sign_command'],
+            message:
+              'the signing command would store a secret in the profile (word 4 is a literal value of --pin)',
+          },
+        ],
+      ),
+    );
+    await renderPage(fake);
+    fireEvent.click(screen.getByTestId('keys-external'));
+    type('external-public', PUBLIC);
+    type('external-kid', 'hsm-2026');
+    type('external-command', 'pkcs11-tool --login --pin 1234 --sign -i {in} -o {out}');
+    fireEvent.click(screen.getByTestId('external-submit'));
+    expect((await screen.findByTestId('external-command-error')).textContent).toContain(
+      'would store a secret',
+    );
+    expect((screen.getByTestId('external-command') as HTMLTextAreaElement).value).toContain('--pin 1234');
   });
 });
 

@@ -189,6 +189,22 @@ describe('ServicePage: rotation', () => {
     expect(screen.getByTestId('rotation-step-retire').getAttribute('data-status')).toBe('passed');
   });
 
+  it('rotates to a key already added with status next (one held in an HSM), generating nothing', async () => {
+    const hsm = keyInfo('next-key', {
+      status: 'next',
+      holder: 'external',
+      sign_command: ['pkcs11-tool', '--sign', '-i', '{in}', '-o', '{out}'],
+    });
+    const fake = await renderPage(console_({ keys: [keyInfo('old-key'), hsm] }));
+    const next = screen.getByTestId('rotate-next') as HTMLSelectElement;
+    await waitFor(() => expect([...next.options].map((o) => o.value)).toEqual(['', 'next-key']));
+    fireEvent.change(next, { target: { value: 'next-key' } });
+    // The new key's shape no longer applies: nothing is generated.
+    expect(screen.queryByTestId('rotate-alg')).toBeNull();
+    fireEvent.click(screen.getByTestId('rotate-start'));
+    await waitFor(() => expect(fake.service.rotate).toHaveBeenCalledWith({ next_kid: 'next-key' }));
+  });
+
   it('on failure says the old key is still active, and retries with the same next key', async () => {
     const failed = rotation({
       state: 'failed',
