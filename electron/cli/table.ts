@@ -5,8 +5,8 @@
  * a flag cannot be accepted without being documented, nor documented without being accepted.
  *
  * DESIGN.md "Command line" fixes the interface. Its commands that later issues build (`scenario`,
- * `team`, `attach`, `keys add-external`, conformance's `--notify-*` flags, `--time-scale`) are not
- * here: the usage lists only what works.
+ * `keys add-external`, conformance's `--notify-*` flags, `--time-scale`) are not here: the usage
+ * lists only what works.
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
@@ -135,6 +135,16 @@ export const SERVE = {
       about: 'serve the bank endpoints over HTTPS with this PEM certificate',
     },
     'tls-key': { type: 'string', value: 'FILE', about: '… and this PEM private key' },
+    team: {
+      type: 'boolean',
+      about:
+        'a team hub: member tokens and roles on the UI (off loopback it requires --tls-cert/--tls-key, which then serve the UI too)',
+    },
+    store: {
+      type: 'string',
+      value: 'postgres://…',
+      about: 'keep events and members in this PostgreSQL database (several hubs can share one)',
+    },
   },
   together: [['tls-cert', 'tls-key']],
   notes: [
@@ -330,7 +340,16 @@ export const EVENTS = {
   about: 'the profile’s stored events, oldest first; it reads beside a running serve',
   flags: {
     'data-dir': DATA_DIR,
-    kind: { type: 'string', value: 'notification|callback|exchange', about: 'only events of this kind' },
+    kind: {
+      type: 'string',
+      value: 'notification|callback|exchange|audit',
+      about: 'only events of this kind (audit: a team hub’s changes, by member)',
+    },
+    store: {
+      type: 'string',
+      value: 'postgres://…',
+      about: 'read a team hub’s PostgreSQL store instead of the profile’s',
+    },
     json: { type: 'boolean', about: 'one JSON object per line: id, at, kind, path, status, outcome, …' },
     since: {
       type: 'string',
@@ -366,6 +385,52 @@ export const STORE = {
   subcommands: [STORE_RECOVER],
 } as const satisfies GroupDef;
 
+const STORE_URL = {
+  type: 'string',
+  value: 'postgres://…',
+  about: 'the hub’s PostgreSQL database (with serve --store); else the profile’s members file',
+} as const satisfies FlagDef;
+
+export const TEAM_ADD = {
+  name: 'team add',
+  args: 'NAME',
+  positionals: 1,
+  about: 'a member of the team hub; prints their token once (only its SHA-256 is stored)',
+  flags: {
+    role: { type: 'string', value: 'viewer|operator|admin', required: true, about: 'what they may do' },
+    json: { type: 'boolean', about: 'print {"name","role","token"}' },
+    store: STORE_URL,
+    'data-dir': DATA_DIR,
+  },
+  notes: ['Give the token to the member over a channel you trust; it is never shown again.', EXIT_CODES],
+} as const satisfies CommandDef;
+
+export const TEAM_LIST = {
+  name: 'team list',
+  about: 'the hub’s members and their roles (never a token)',
+  flags: {
+    json: { type: 'boolean', about: 'print [{"name","role","created_at"}]' },
+    store: STORE_URL,
+    'data-dir': DATA_DIR,
+  },
+  notes: [EXIT_CODES],
+} as const satisfies CommandDef;
+
+export const TEAM_REMOVE = {
+  name: 'team remove',
+  args: 'NAME',
+  positionals: 1,
+  about: 'removes a member: their token stops working at their next request, on every hub',
+  flags: { store: STORE_URL, 'data-dir': DATA_DIR },
+  notes: [EXIT_CODES],
+} as const satisfies CommandDef;
+
+export const TEAM = {
+  name: 'team',
+  about: 'the members of a team hub (serve --team)',
+  subcommands: [TEAM_ADD, TEAM_LIST, TEAM_REMOVE],
+} as const satisfies GroupDef;
+
 /** Every command, in the order the top-level usage lists them (DESIGN.md's). */
 export const TABLE: readonly (CommandDef | GroupDef)[] = [
   SERVE,
@@ -375,6 +440,7 @@ export const TABLE: readonly (CommandDef | GroupDef)[] = [
   CONFORMANCE,
   EVENTS,
   STORE,
+  TEAM,
 ];
 
 export function isGroup(def: CommandDef | GroupDef): def is GroupDef {

@@ -6,6 +6,7 @@ import { keysCommand } from './keys';
 import { sandboxCommand } from './sandbox';
 import { serveCommand } from './serve';
 import { storeCommand } from './store';
+import { teamCommand } from './team';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -21,4 +22,5 @@ export const commands: Record<string, Command> = {
   conformance: conformanceCommand,
   events: eventsCommand,
   store: storeCommand,
+  team: teamCommand,
 };

@@ -11,3 +11,4 @@ export { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } fro
 export { recoverIfRequested, requestRecovery } from './recover';
 export { createNotificationRetention, type NotificationRetentionService } from './notification-retention';
 export { openPgEventStore, isPostgresUrl, redactUrl } from './pg-store';
+export { migratePgSchema } from './pg-schema';

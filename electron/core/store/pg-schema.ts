@@ -4,7 +4,7 @@
  * JSON and the lower-cased search text under a `pg_trgm` index. Several hubs share one database,
  * so ids come from one sequence and every change of the schema runs under one advisory lock.
  */
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /** The schema version this console writes (a newer database is refused, never downgraded). */
 export const PG_SCHEMA_VERSION = 1;
@@ -83,5 +83,18 @@ export async function migratePg(client: PoolClient): Promise<void> {
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * {@link migratePg} on a connection of `pool` (for users of the database other than the event
+ * store: the team's members).
+ */
+export async function migratePgSchema(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await migratePg(client);
+  } finally {
+    client.release();
   }
 }

@@ -12,7 +12,7 @@ import { boundMessage, headerSectionBytes } from '../http/bounds';
 // eslint-disable-next-line no-restricted-imports
 import { ORIGIN_CHECK_ID } from '../http/origin';
 
-export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace'];
+export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace', 'audit'];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
 const ID_RE = /^e(\d{12})$/;
 const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
@@ -67,8 +67,17 @@ export function summarize(e: EventDetail): EventSummary {
  * - `callback`, `exchange`, `trace`: by kind.
  * - `refused`: a request whose token was not proven, or from a web page (compact records, see
  *   storedAsRefused and compactRecord).
+ * - `audit`: a team hub member's mutating call (issue 30): kept, like acknowledged notifications.
  */
-export const RETENTION_CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused'] as const;
+export const RETENTION_CLASSES = [
+  'ack',
+  'rejected',
+  'callback',
+  'exchange',
+  'trace',
+  'refused',
+  'audit',
+] as const;
 export type RetentionClass = (typeof RETENTION_CLASSES)[number];
 
 /**

@@ -48,6 +48,8 @@ export const DEFAULT_RETENTION: ClassCaps = {
   exchange: 100_000,
   trace: 100_000,
   refused: 50_000,
+  // Who changed what on a team hub (issue 30): never trimmed to make room.
+  audit: null,
 };
 class SqliteEventStore implements EventStore {
   private readonly queue: CommitQueue;
