@@ -431,6 +431,29 @@ export const TEAM = {
   subcommands: [TEAM_ADD, TEAM_LIST, TEAM_REMOVE],
 } as const satisfies GroupDef;
 
+export const ATTACH = {
+  name: 'attach',
+  args: 'HUB_URL',
+  positionals: 1,
+  about: 'a team hub’s pages on this laptop, on loopback, the member token kept in this process',
+  flags: {
+    token: { type: 'string', value: 'TOKEN', required: true, about: 'your member token (from team add)' },
+    'ui-port': {
+      type: 'string',
+      value: 'PORT',
+      default: '0',
+      about: 'the local page (the URL it prints)',
+      range: PORT,
+    },
+    json: { type: 'boolean', about: 'print only the ready line {"ready":true,"ui":…,"hub":…}' },
+  },
+  notes: [
+    READY_LINE,
+    'A hub with a private CA: NODE_EXTRA_CA_CERTS=ca.pem. A lost connection is retried with backoff.',
+    EXIT_CODES,
+  ],
+} as const satisfies CommandDef;
+
 /** Every command, in the order the top-level usage lists them (DESIGN.md's). */
 export const TABLE: readonly (CommandDef | GroupDef)[] = [
   SERVE,
@@ -441,6 +464,7 @@ export const TABLE: readonly (CommandDef | GroupDef)[] = [
   EVENTS,
   STORE,
   TEAM,
+  ATTACH,
 ];
 
 export function isGroup(def: CommandDef | GroupDef): def is GroupDef {

@@ -7,6 +7,7 @@ import { sandboxCommand } from './sandbox';
 import { serveCommand } from './serve';
 import { storeCommand } from './store';
 import { teamCommand } from './team';
+import { attachCommand } from './attach';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -23,4 +24,5 @@ export const commands: Record<string, Command> = {
   events: eventsCommand,
   store: storeCommand,
   team: teamCommand,
+  attach: attachCommand,
 };

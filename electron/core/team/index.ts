@@ -11,3 +11,4 @@ export {
 } from './members';
 export { PgMemberStore } from './members-pg';
 export { MEMBER_TOKEN_PREFIX, newMemberToken, tokenHash, tokenMatchesHash } from './tokens';
+export { HubClient } from './hub-client';
