@@ -15,6 +15,7 @@ import { makeCerts, type TestCerts } from '../core/tunnel/certs';
 import { httpsCall } from '../core/tunnel/https-get';
 import { callApi, jsonLines, runBuiltCli, uiToken } from './helpers';
 import { cliTestFile, failedRun } from './support/spawn-cli';
+import { addMember, hubArgs, tlsArgs } from './support/team';
 
 const cli = cliTestFile('dets-attach-');
 let certs: TestCerts;
@@ -42,33 +43,8 @@ function watch(ui: string, seen: string[]): http.ClientRequest {
 describe('attach', () => {
   it('serves the hub’s pages on loopback as the member, live, with the token kept inside', async () => {
     const dir = cli.dataDir('hub');
-    const added = await runBuiltCli([
-      'team',
-      'add',
-      'dana@bank.example',
-      '--role',
-      'operator',
-      '--json',
-      '--data-dir',
-      dir,
-    ]);
-    const token = (JSON.parse(added.stdout) as { token: string }).token;
-    const hub = cli.spawn([
-      'serve',
-      '--team',
-      '--json',
-      '--ui-port',
-      '0',
-      '--bank-port',
-      '0',
-      '--no-sandbox',
-      '--tls-cert',
-      certs.cert,
-      '--tls-key',
-      certs.key,
-      '--data-dir',
-      dir,
-    ]);
+    const token = await addMember(['--data-dir', dir], 'dana@bank.example', 'operator');
+    const hub = cli.spawn(hubArgs([...tlsArgs(certs), '--data-dir', dir]));
     const hubReady = await hub.ready;
     const hubUrl = new URL('/', String(hubReady.ui)).href;
 

@@ -13,6 +13,7 @@ import { makeCerts, type TestCerts } from '../core/tunnel/certs';
 import { httpsCall } from '../core/tunnel/https-get';
 import { jsonLines, runBuiltCli } from './helpers';
 import { cliTestFile, failedRun } from './support/spawn-cli';
+import { addMember, hubArgs, tlsArgs } from './support/team';
 
 const cli = cliTestFile('dets-team-hub-');
 let certs: TestCerts;
@@ -21,14 +22,6 @@ beforeAll(async () => {
   certs = await makeCerts(path.join(cli.tmp, 'certs'));
   ca = await readFile(certs.cert, 'utf8');
 });
-
-async function addMember(dir: string, name: string, role: string): Promise<string> {
-  const r = await runBuiltCli(['team', 'add', name, '--role', role, '--json', '--data-dir', dir]);
-  expect(r.code, r.stderr).toBe(0);
-  const out = JSON.parse(r.stdout) as { name: string; role: string; token: string };
-  expect(out).toMatchObject({ name, role });
-  return out.token;
-}
 
 function call(ui: string, method: string, token: string | null, input?: unknown) {
   return httpsCall(new URL(`${TRANSPORT.callPathPrefix}${method}`, ui).href, {
@@ -48,27 +41,12 @@ describe('serve --team', () => {
     const tokens: Record<string, string> = {};
     for (const role of ['viewer', 'operator', 'admin'])
       for (const n of [1, 2, 3])
-        tokens[`${role}${n}`] = await addMember(dir, `${role}${n}@bank.example`, role);
+        tokens[`${role}${n}`] = await addMember(['--data-dir', dir], `${role}${n}@bank.example`, role);
     // Stored hashed: no token appears in the profile.
     const file = await readFile(path.join(dir, 'team', 'members.json'), 'utf8');
     for (const t of Object.values(tokens)) expect(file).not.toContain(t);
 
-    const s = cli.spawn([
-      'serve',
-      '--team',
-      '--json',
-      '--ui-port',
-      '0',
-      '--bank-port',
-      '0',
-      '--no-sandbox',
-      '--tls-cert',
-      certs.cert,
-      '--tls-key',
-      certs.key,
-      '--data-dir',
-      dir,
-    ]);
+    const s = cli.spawn(hubArgs([...tlsArgs(certs), '--data-dir', dir]));
     const ready = await s.ready;
     expect(String(ready.ui)).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//);
     const ui = new URL('/', String(ready.ui)).href;
@@ -171,7 +149,7 @@ describe('serve --team', () => {
     const name = await runBuiltCli(['team', 'add', 'has space', '--role', 'viewer', '--data-dir', dir]);
     expect(name.code).toBe(2);
     expect(name.stderr).toMatch(/NAME: /);
-    await addMember(dir, 'sam', 'viewer');
+    await addMember(['--data-dir', dir], 'sam', 'viewer');
     const twice = await runBuiltCli(['team', 'add', 'sam', '--role', 'admin', '--data-dir', dir]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/exists already/);

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { TRANSPORT } from '../../electron/contract';
 import { startPostgres, type TestPostgres } from '../support/postgres';
-import { runBuiltCli } from './helpers';
 import { cliTestFile } from './support/spawn-cli';
+import { addMember, hubArgs } from './support/team';
 
 const cli = cliTestFile('dets-two-hubs-');
 let cluster: TestPostgres;
@@ -116,35 +116,8 @@ function watchStream(ui: string, token: string, seen: Set<string>): http.ClientR
 describe('two hubs on one PostgreSQL', () => {
   it('lose no acknowledged notification when one is killed with -9 mid-load, and show each other’s events live', async () => {
     const url = await cluster.database('hubs');
-    const added = await runBuiltCli([
-      'team',
-      'add',
-      'ops',
-      '--role',
-      'viewer',
-      '--json',
-      '--store',
-      url,
-      '--data-dir',
-      cli.dataDir('cli'),
-    ]);
-    expect(added.code, added.stderr).toBe(0);
-    const token = (JSON.parse(added.stdout) as { token: string }).token;
-    const hub = (name: string) =>
-      cli.spawn([
-        'serve',
-        '--team',
-        '--store',
-        url,
-        '--json',
-        '--ui-port',
-        '0',
-        '--bank-port',
-        '0',
-        '--no-sandbox',
-        '--data-dir',
-        cli.dataDir(name),
-      ]);
+    const token = await addMember(['--store', url, '--data-dir', cli.dataDir('cli')], 'ops', 'viewer');
+    const hub = (name: string) => cli.spawn(hubArgs(['--store', url, '--data-dir', cli.dataDir(name)]));
     const a = hub('a');
     const b = hub('b');
     const [ra, rb] = [await a.ready, await b.ready];
