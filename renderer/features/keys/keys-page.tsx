@@ -4,6 +4,7 @@ import { CopyField } from '../../ui/copy-field';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Page } from '../../ui/page';
 import { useActiveEnvironment } from '../../data/environments';
+import { useMayCall } from '../../data/app';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
 import { GenerateDialog } from './generate-dialog';
@@ -23,6 +24,9 @@ export function KeysPage() {
   const env = useActiveEnvironment();
   const dialog = useKeysStore((s) => s.dialog);
   const open = useKeysStore((s) => s.open);
+  // On a team hub, only an admin holds keys (contract team-roles.ts): the page hides what the role may not do.
+  const mayGenerate = useMayCall('keys.generate');
+  const mayImport = useMayCall('keys.import');
   const register = useRegisterWithSandbox();
   const update = useUpdateKey();
   const registered = register.data;
@@ -39,22 +43,26 @@ export function KeysPage() {
       title="Keys"
       actions={
         <>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => open({ kind: 'import' })}
-            data-testid="keys-import"
-          >
-            Import…
-          </button>
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => open({ kind: 'generate' })}
-            data-testid="keys-generate"
-          >
-            Generate key…
-          </button>
+          {mayImport ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => open({ kind: 'import' })}
+              data-testid="keys-import"
+            >
+              Import…
+            </button>
+          ) : null}
+          {mayGenerate ? (
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => open({ kind: 'generate' })}
+              data-testid="keys-generate"
+            >
+              Generate key…
+            </button>
+          ) : null}
         </>
       }
       intro="Your bank’s signing keys. Private parts stay sealed in the vault; this page sees only public JWKs and fingerprints."
