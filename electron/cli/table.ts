@@ -11,73 +11,12 @@
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
 import { DEFAULT_JWKS_PORT } from '../core/conformance/jwks-server';
+import { DATA_DIR, EXIT_CODES, HOST, PORT, READY_LINE, type CommandDef, type GroupDef } from './table-parts';
+import { ATTACH, TEAM } from './table-team';
 
-/** A whole-number flag's range: values outside it are refused naming it (io.ts numberFlag). */
-export interface Range {
-  readonly min: number;
-  readonly max: number;
-  /** What the range's words are about ("seconds"), and a hint ("0 picks a free port"). */
-  readonly unit?: string;
-  readonly hint?: string;
-}
+export type { CommandDef, FlagDef, Flags, GroupDef, Range } from './table-parts';
 
-export interface FlagDef {
-  readonly type: 'string' | 'boolean';
-  /** The value's placeholder in usage lines ("DIR", "PORT"); string flags only. */
-  readonly value?: string;
-  /** The default, shown in the synopsis in place of the placeholder (DESIGN.md's `[--ui-port 7300]`). */
-  readonly default?: string;
-  /** Shown without brackets in the synopsis. */
-  readonly required?: boolean;
-  /** One line for the flag's row in the command's `--help`. */
-  readonly about: string;
-  readonly range?: Range;
-}
-
-export type Flags = Readonly<Record<string, FlagDef>>;
-
-export interface CommandDef {
-  /** As typed: `serve`, `keys generate`. */
-  readonly name: string;
-  /** Positional arguments in the synopsis (`KID`, `TOKEN`), and how many are accepted. */
-  readonly args?: string;
-  readonly positionals?: number;
-  /** One line: what it does. */
-  readonly about: string;
-  readonly flags: Flags;
-  /** Flags the synopsis shows in one bracket (`[--tls-cert FILE --tls-key FILE]`). */
-  readonly together?: readonly (readonly string[])[];
-  /** Lines after the flags in `--help`: outputs, exit codes. */
-  readonly notes?: readonly string[];
-}
-
-/** A command made of subcommands (`keys`, `jwt`, `store`). */
-export interface GroupDef {
-  readonly name: string;
-  readonly about: string;
-  readonly subcommands: readonly CommandDef[];
-  readonly notes?: readonly string[];
-}
-
-const PORT: Range = { min: 0, max: 65535, hint: '0 picks a free port' };
 const ttl = SignJwtInput.shape.ttl.unwrap();
-
-const DATA_DIR = {
-  type: 'string',
-  value: 'DIR',
-  about: 'the profile folder (else DETS_DATA_DIR, else the desktop app’s own)',
-} as const satisfies FlagDef;
-const HOST = {
-  type: 'string',
-  value: 'ADDR',
-  default: '127.0.0.1',
-  about: 'the address to listen on (another than loopback prints a warning)',
-} as const satisfies FlagDef;
-
-const EXIT_CODES =
-  'Exit codes: 0 success, 1 failure, 2 bad usage or input (one line on stderr naming the flag).';
-const READY_LINE =
-  'With --json, exactly one JSON line on stdout once every listener is up, and nothing else.';
 
 export const SERVE = {
   name: 'serve',
@@ -385,75 +324,6 @@ export const STORE = {
   subcommands: [STORE_RECOVER],
 } as const satisfies GroupDef;
 
-const STORE_URL = {
-  type: 'string',
-  value: 'postgres://…',
-  about: 'the hub’s PostgreSQL database (with serve --store); else the profile’s members file',
-} as const satisfies FlagDef;
-
-export const TEAM_ADD = {
-  name: 'team add',
-  args: 'NAME',
-  positionals: 1,
-  about: 'a member of the team hub; prints their token once (only its SHA-256 is stored)',
-  flags: {
-    role: { type: 'string', value: 'viewer|operator|admin', required: true, about: 'what they may do' },
-    json: { type: 'boolean', about: 'print {"name","role","token"}' },
-    store: STORE_URL,
-    'data-dir': DATA_DIR,
-  },
-  notes: ['Give the token to the member over a channel you trust; it is never shown again.', EXIT_CODES],
-} as const satisfies CommandDef;
-
-export const TEAM_LIST = {
-  name: 'team list',
-  about: 'the hub’s members and their roles (never a token)',
-  flags: {
-    json: { type: 'boolean', about: 'print [{"name","role","created_at"}]' },
-    store: STORE_URL,
-    'data-dir': DATA_DIR,
-  },
-  notes: [EXIT_CODES],
-} as const satisfies CommandDef;
-
-export const TEAM_REMOVE = {
-  name: 'team remove',
-  args: 'NAME',
-  positionals: 1,
-  about: 'removes a member: their token stops working at their next request, on every hub',
-  flags: { store: STORE_URL, 'data-dir': DATA_DIR },
-  notes: [EXIT_CODES],
-} as const satisfies CommandDef;
-
-export const TEAM = {
-  name: 'team',
-  about: 'the members of a team hub (serve --team)',
-  subcommands: [TEAM_ADD, TEAM_LIST, TEAM_REMOVE],
-} as const satisfies GroupDef;
-
-export const ATTACH = {
-  name: 'attach',
-  args: 'HUB_URL',
-  positionals: 1,
-  about: 'a team hub’s pages on this laptop, on loopback, the member token kept in this process',
-  flags: {
-    token: { type: 'string', value: 'TOKEN', required: true, about: 'your member token (from team add)' },
-    'ui-port': {
-      type: 'string',
-      value: 'PORT',
-      default: '0',
-      about: 'the local page (the URL it prints)',
-      range: PORT,
-    },
-    json: { type: 'boolean', about: 'print only the ready line {"ready":true,"ui":…,"hub":…}' },
-  },
-  notes: [
-    READY_LINE,
-    'A hub with a private CA: NODE_EXTRA_CA_CERTS=ca.pem. A lost connection is retried with backoff.',
-    EXIT_CODES,
-  ],
-} as const satisfies CommandDef;
-
 /** Every command, in the order the top-level usage lists them (DESIGN.md's). */
 export const TABLE: readonly (CommandDef | GroupDef)[] = [
   SERVE,
@@ -466,6 +336,8 @@ export const TABLE: readonly (CommandDef | GroupDef)[] = [
   TEAM,
   ATTACH,
 ];
+
+export { ATTACH, TEAM, TEAM_ADD, TEAM_LIST, TEAM_REMOVE } from './table-team';
 
 export function isGroup(def: CommandDef | GroupDef): def is GroupDef {
   return 'subcommands' in def;
