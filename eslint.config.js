@@ -42,7 +42,7 @@ const nodeBuiltins = {
  *   (it names the features' types).
  * Import cycles are refused by test/lint/import-cycles.test.ts.
  */
-const CORE_FEATURES = ['bank', 'sandbox', 'service', 'walkthrough', 'conformance', 'scenario'];
+const CORE_FEATURES = ['bank', 'sandbox', 'service', 'walkthrough', 'conformance', 'scenario', 'team'];
 const CORE_BLOCKS = ['jwt', 'http', 'store', 'answer', 'vault', 'keys', 'tunnel'];
 const coreBase = [
   ...otherLayers(['core']),

@@ -4,80 +4,19 @@
  * (usage.ts: the top-level one, each command's and each subcommand's `--help`) are made from, so
  * a flag cannot be accepted without being documented, nor documented without being accepted.
  *
- * DESIGN.md "Command line" fixes the interface. Its commands that later issues build (`team`,
- * `attach`, conformance's `--notify-*` flags, serve's `--time-scale`) are not
- * here: the usage lists only what works.
+ * DESIGN.md "Command line" fixes the interface. Its flags that later issues build (conformance's
+ * `--notify-*` flags, serve's `--time-scale`) are not here: the usage lists only what works.
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
 import { DEFAULT_JWKS_PORT } from '../core/conformance/jwks-server';
+import { DATA_DIR, EXIT_CODES, HOST, PORT, READY_LINE, type CommandDef, type GroupDef } from './table-parts';
+import { SCENARIO } from './table-scenario';
+import { ATTACH, TEAM } from './table-team';
 
-/** A whole-number flag's range: values outside it are refused naming it (io.ts numberFlag). */
-export interface Range {
-  readonly min: number;
-  readonly max: number;
-  /** What the range's words are about ("seconds"), and a hint ("0 picks a free port"). */
-  readonly unit?: string;
-  readonly hint?: string;
-}
+export type { CommandDef, FlagDef, Flags, GroupDef, Range } from './table-parts';
 
-export interface FlagDef {
-  readonly type: 'string' | 'boolean';
-  /** The value's placeholder in usage lines ("DIR", "PORT"); string flags only. */
-  readonly value?: string;
-  /** The default, shown in the synopsis in place of the placeholder (DESIGN.md's `[--ui-port 7300]`). */
-  readonly default?: string;
-  /** Shown without brackets in the synopsis. */
-  readonly required?: boolean;
-  /** One line for the flag's row in the command's `--help`. */
-  readonly about: string;
-  readonly range?: Range;
-}
-
-export type Flags = Readonly<Record<string, FlagDef>>;
-
-export interface CommandDef {
-  /** As typed: `serve`, `keys generate`. */
-  readonly name: string;
-  /** Positional arguments in the synopsis (`KID`, `TOKEN`), and how many are accepted. */
-  readonly args?: string;
-  readonly positionals?: number;
-  /** One line: what it does. */
-  readonly about: string;
-  readonly flags: Flags;
-  /** Flags the synopsis shows in one bracket (`[--tls-cert FILE --tls-key FILE]`). */
-  readonly together?: readonly (readonly string[])[];
-  /** Lines after the flags in `--help`: outputs, exit codes. */
-  readonly notes?: readonly string[];
-}
-
-/** A command made of subcommands (`keys`, `jwt`, `store`). */
-export interface GroupDef {
-  readonly name: string;
-  readonly about: string;
-  readonly subcommands: readonly CommandDef[];
-  readonly notes?: readonly string[];
-}
-
-const PORT: Range = { min: 0, max: 65535, hint: '0 picks a free port' };
 const ttl = SignJwtInput.shape.ttl.unwrap();
-
-const DATA_DIR = {
-  type: 'string',
-  value: 'DIR',
-  about: 'the profile folder (else DETS_DATA_DIR, else the desktop app’s own)',
-} as const satisfies FlagDef;
-const HOST = {
-  type: 'string',
-  value: 'ADDR',
-  default: '127.0.0.1',
-  about: 'the address to listen on (another than loopback prints a warning)',
-} as const satisfies FlagDef;
-
-const EXIT_CODES =
-  'Exit codes: 0 success, 1 failure, 2 bad usage or input (one line on stderr naming the flag).';
-const READY_LINE =
-  'With --json, exactly one JSON line on stdout once every listener is up, and nothing else.';
 
 export const SERVE = {
   name: 'serve',
@@ -135,6 +74,16 @@ export const SERVE = {
       about: 'serve the bank endpoints over HTTPS with this PEM certificate',
     },
     'tls-key': { type: 'string', value: 'FILE', about: '… and this PEM private key' },
+    team: {
+      type: 'boolean',
+      about:
+        'a team hub: member tokens and roles on the UI (off loopback it requires --tls-cert/--tls-key, which then serve the UI too)',
+    },
+    store: {
+      type: 'string',
+      value: 'postgres://…',
+      about: 'keep events and members in this PostgreSQL database (several hubs can share one)',
+    },
   },
   together: [['tls-cert', 'tls-key']],
   notes: [
@@ -351,93 +300,6 @@ export const CONFORMANCE = {
   ],
 } as const satisfies CommandDef;
 
-/** How many scenario files one `scenario run` takes. */
-export const SCENARIO_FILES_MAX = 100;
-
-export const SCENARIO_RECORD = {
-  name: 'scenario record',
-  about:
-    'writes a scenario from stored events: a sign-in, the callbacks it caused, notifications with their repeats',
-  flags: {
-    events: {
-      type: 'string',
-      value: 'ID,…',
-      about: 'the stored events to record, by id (see dets-console events)',
-    },
-    walkthrough: {
-      type: 'string',
-      value: 'ENV',
-      about: 'or every event of that environment’s walkthrough (sandbox: the built-in one)',
-    },
-    out: { type: 'string', value: 'FILE.json', required: true, about: 'where to write the scenario' },
-    'data-dir': DATA_DIR,
-  },
-  notes: ['Exactly one of --events and --walkthrough.', EXIT_CODES],
-} as const satisfies CommandDef;
-
-export const SCENARIO_RUN = {
-  name: 'scenario run',
-  args: 'FILE.json…',
-  positionals: SCENARIO_FILES_MAX,
-  about: 'replays scenario files against a bank with fresh tokens and transaction_ids, judging every step',
-  flags: {
-    'bank-auth-url': {
-      type: 'string',
-      value: 'URL',
-      about: 'the bank’s bank_auth_url, for sign-in and callback steps',
-    },
-    'notify-url': {
-      type: 'string',
-      value: 'URL',
-      about: 'the host the service posts notifications to, for notification steps',
-    },
-    obj: {
-      type: 'string',
-      value: 'OBJ',
-      about: 'replaces the files’ obj variable: a customer the bank knows',
-    },
-    sub: { type: 'string', value: 'SUB', about: 'replaces the files’ sub variable' },
-    'time-scale': {
-      type: 'string',
-      value: 'F',
-      default: '1',
-      about: 'multiplies every delivery wait and timeout (0 < F ≤ 1), so CI plays them in seconds',
-    },
-    'expected-failures': {
-      type: 'string',
-      value: 'FILE',
-      about: 'a JSON object {"<step>": "<reason>"}: listed failures do not fail the run',
-    },
-    'jwks-port': {
-      type: 'string',
-      value: 'PORT',
-      default: String(DEFAULT_JWKS_PORT),
-      about: 'where the runner serves its JWKS on 127.0.0.1, for the bank under test to trust',
-      range: PORT,
-    },
-    json: {
-      type: 'boolean',
-      about: 'stdout: a ready line {"ready":true,"jwks":…}, then one JSON report; the table on stderr',
-    },
-    junit: {
-      type: 'string',
-      value: 'FILE',
-      about: 'also write JUnit XML: one test case per step, named by it',
-    },
-    'data-dir': DATA_DIR,
-  },
-  notes: [
-    'The bank under test trusts http://127.0.0.1:PORT/api/v1/.well-known/jwks.json (PORT: --jwks-port).',
-    'Exit codes: 0 every step passed (or failed as expected), 1 a step failed, 2 bad usage or a malformed file (naming the step and field).',
-  ],
-} as const satisfies CommandDef;
-
-export const SCENARIO = {
-  name: 'scenario',
-  about: 'flows kept in git as files: record them from stored events, replay them against a bank',
-  subcommands: [SCENARIO_RECORD, SCENARIO_RUN],
-} as const satisfies GroupDef;
-
 /** `events --limit`: the newest N; a million is past any profile's callback and refused caps. */
 export const EVENTS_LIMIT_MAX = 1_000_000;
 
@@ -446,7 +308,16 @@ export const EVENTS = {
   about: 'the profile’s stored events, oldest first; it reads beside a running serve',
   flags: {
     'data-dir': DATA_DIR,
-    kind: { type: 'string', value: 'notification|callback|exchange', about: 'only events of this kind' },
+    kind: {
+      type: 'string',
+      value: 'notification|callback|exchange|audit',
+      about: 'only events of this kind (audit: a team hub’s changes, by member)',
+    },
+    store: {
+      type: 'string',
+      value: 'postgres://…',
+      about: 'read a team hub’s PostgreSQL store instead of the profile’s',
+    },
     json: { type: 'boolean', about: 'one JSON object per line: id, at, kind, path, status, outcome, …' },
     since: {
       type: 'string',
@@ -492,7 +363,12 @@ export const TABLE: readonly (CommandDef | GroupDef)[] = [
   EVENTS,
   STORE,
   SCENARIO,
+  TEAM,
+  ATTACH,
 ];
+
+export { SCENARIO, SCENARIO_FILES_MAX, SCENARIO_RECORD, SCENARIO_RUN } from './table-scenario';
+export { ATTACH, TEAM, TEAM_ADD, TEAM_LIST, TEAM_REMOVE } from './table-team';
 
 export function isGroup(def: CommandDef | GroupDef): def is GroupDef {
   return 'subcommands' in def;

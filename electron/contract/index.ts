@@ -22,12 +22,14 @@ import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
 import { conformanceEvents, conformanceMethods } from './domains/conformance';
 import { tunnelEvents, tunnelMethods } from './domains/tunnel';
 import { scenarioMethods } from './domains/scenario';
+import { teamMethods } from './domains/team';
 import { badArgument, ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 import { issuePath, issuesData } from './zod-issues';
 
 export * from './errors';
 export * from './zod-issues';
 export * from './transport';
+export * from './team-roles';
 export * as schemas from './schemas/all';
 
 /** Methods, keyed `<domain>.<action>`; the IPC channel is `app:<domain>.<action>`. One file per domain in ./domains. */
@@ -46,6 +48,7 @@ export const methods = {
   ...conformanceMethods,
   ...tunnelMethods,
   ...scenarioMethods,
+  ...teamMethods,
 } as const;
 
 /** Live events, keyed `<domain>.<past-tense>`; the IPC channel is `app:event.<domain>.<past-tense>`. */

@@ -93,6 +93,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     ...serviceHandlers(parts),
     ...eventHandlers(parts),
     ...bankHandlers(parts),
+    // Outside a team hub a page speaks for the console's own user; a hub answers this itself
+    // for the member whose token the call carried (headless/team-guard.ts).
+    'team.session': () => Promise.resolve({ hub: null, member: null, role: 'admin' as const }),
   };
 
   return {

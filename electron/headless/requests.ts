@@ -14,6 +14,8 @@ import type { EventStream } from './event-stream';
 import { HttpError, MAX_BODY_BYTES, readBody, sendError, sendJson, setSecurityHeaders } from './http-util';
 import { isCallPath, methodForPath } from './routes';
 import { serveStatic } from './static-files';
+import { hubCall, hubCaller } from './team-requests';
+import type { Caller, TeamGuard } from '../core/team';
 
 /** What the server needs of a core: the one entry point for calls, and its events. */
 export type HeadlessCore = Pick<ConsoleCore, 'dispatch' | 'events'> & Partial<Pick<ConsoleCore, 'downloads'>>;
@@ -28,6 +30,8 @@ export interface RequestState {
   hosts: Set<string>;
   /** Set once close() was called: answers end their connection, no new event stream. */
   closing: boolean;
+  /** A team hub's door (serve --team): member tokens, roles, the audit trail. */
+  readonly team?: TeamGuard;
 }
 
 /** 405 naming what is allowed. */
@@ -72,7 +76,10 @@ export async function handleRequest(
 
   // Host and Origin first: a rebound or cross-origin request learns nothing, not even 401.
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!state.hosts.has(host)) {
+  // A hub is reached by its staging host's name, which no allowlist here can know; rebinding
+  // gains nothing there, since no ambient credential exists (a token travels only in a header
+  // a same-origin script adds), and the Origin rule below still holds.
+  if (!state.team && !state.hosts.has(host)) {
     return sendError(res, 403, 'FORBIDDEN', `Host "${host}" is not this server's address`);
   }
   const origin = req.headers.origin;
@@ -91,11 +98,15 @@ export async function handleRequest(
 
 /** Everything under /api: the header token first, then the call, the stream or a download. */
 async function handleApi(state: RequestState, req: IncomingMessage, res: ServerResponse, path: string) {
-  if (!tokenMatches(state.token, presentedToken(req))) {
+  let caller: Caller | null = null;
+  if (state.team) {
+    caller = await hubCaller(state.team, state.token, req, res);
+    if (caller === null) return;
+  } else if (!tokenMatches(state.token, presentedToken(req))) {
     const hint = `missing or wrong ${TRANSPORT.tokenHeader} header: open the URL printed when this server started`;
     return sendError(res, 401, 'UNAUTHORIZED', hint, { 'WWW-Authenticate': 'DETS-Token' });
   }
-  if (isCallPath(path)) return handleCall(state, req, res, path);
+  if (isCallPath(path)) return handleCall(state, req, res, path, caller);
   if (path === TRANSPORT.eventsPath) {
     if (req.method !== 'GET') return notAllowed(res, req.method, path, 'GET');
     if (state.closing) return sendError(res, 503, 'INTERNAL', 'the server is stopping');
@@ -118,7 +129,13 @@ function serveDownload(state: RequestState, res: ServerResponse, ticket: string)
 }
 
 /** POST /api/call/<method>: the body is the argument; the contract validates it (headless adds no rules). */
-async function handleCall(state: RequestState, req: IncomingMessage, res: ServerResponse, path: string) {
+async function handleCall(
+  state: RequestState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  caller: Caller | null,
+) {
   if (req.method !== 'POST') return notAllowed(res, req.method, path, 'POST');
   const method = methodForPath(path);
   if (!method) {
@@ -145,6 +162,9 @@ async function handleCall(state: RequestState, req: IncomingMessage, res: Server
     } catch {
       return sendError(res, 400, 'BAD_ARGUMENT', `${method}: the body is not valid JSON`);
     }
+  }
+  if (state.team && caller) {
+    return hubCall(state.team, caller, method, input, () => state.core.dispatch(method, input), res);
   }
   sendJson(res, 200, await state.core.dispatch(method, input));
 }

@@ -60,7 +60,13 @@ import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { TRANSPORT } from '../contract';
-import { createBoundedServer, type ListenerBounds } from '../core/http/listener';
+import {
+  createBoundedServer,
+  createBoundedTlsServer,
+  type ListenerBounds,
+  type TlsMaterial,
+} from '../core/http/listener';
+import type { TeamGuard } from '../core/team';
 import { allowedHosts, createToken } from './auth';
 import { EventStream } from './event-stream';
 import { sendError } from './http-util';
@@ -83,6 +89,10 @@ export interface HeadlessServerOptions {
   closeTimeoutMs?: number;
   /** Header, request and keep-alive time bounds: the listeners' production bounds unless a test shortens them. */
   bounds?: Partial<ListenerBounds>;
+  /** serve --team: member tokens, roles and the audit trail at the door (team-requests.ts). */
+  team?: TeamGuard;
+  /** Serve HTTPS with this PEM certificate and key (a hub off loopback requires it). */
+  tls?: TlsMaterial;
 }
 
 export interface HeadlessServer {
@@ -117,10 +127,11 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     rendererDir,
     hosts: new Set<string>(),
     closing: false,
+    ...(options.team ? { team: options.team } : {}),
   };
   let closing: Promise<void> | undefined;
 
-  const server = createBoundedServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     handleRequest(state, req, res).catch((err: unknown) => {
       if (!res.headersSent) {
         sendError(res, 500, 'INTERNAL', err instanceof Error ? err.message : String(err));
@@ -128,7 +139,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
         res.destroy();
       }
     });
-  }, options.bounds);
+  };
+  const server = options.tls
+    ? createBoundedTlsServer(handle, options.tls, options.bounds)
+    : createBoundedServer(handle, options.bounds);
   // In-flight responses, so that stopping can tell them to close their keep-alive connection.
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
@@ -146,7 +160,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
   const address = server.address() as AddressInfo;
   state.hosts = allowedHosts(address.address, address.port, interfaceAddresses());
-  const url = `http://${urlHost(address.address)}:${address.port}/`;
+  const url = `${options.tls ? 'https' : 'http'}://${urlHost(address.address)}:${address.port}/`;
 
   return {
     url,

@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useAppInfo, useNotices } from '../data/app';
+import { useAppInfo, useNotices, useTeamSession } from '../data/app';
 import { EnvSwitcher } from '../features/environments/env-switcher';
 import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { TunnelPill } from '../features/bank/tunnel-pill';
@@ -14,6 +14,18 @@ import { pageHref } from './navigation';
 import { PAGES, useCurrentPage } from './routes';
 import { MOD_KEY_LABEL } from '../shared/focus-request';
 import { useGlobalShortcuts } from './shortcuts';
+
+/** On a team hub's page (attached or direct): the hub's name, the member and their role (issue 30). */
+function TeamBadge() {
+  const session = useTeamSession();
+  const s = session.data;
+  if (!s || s.hub === null) return null;
+  return (
+    <span className="team-pill" data-testid="team-badge" title="This page shows a team hub">
+      Hub {s.hub} · {s.member} ({s.role})
+    </span>
+  );
+}
 
 export function Shell() {
   const page = useCurrentPage();
@@ -39,6 +51,7 @@ export function Shell() {
           </span>
           <span className="brand-name">Console</span>
         </div>
+        <TeamBadge />
         <EnvSwitcher />
         <ExpiryPill />
         <BehavioursPill />

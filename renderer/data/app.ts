@@ -4,7 +4,7 @@
  * shows the data gets it current.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EventPayload } from '../../electron/contract';
+import { mayCall, type EventPayload, type MethodName } from '../../electron/contract';
 import { useApi, useLiveEvent } from '../api/client-context';
 
 /** Query keys of the app shell. */
@@ -56,4 +56,27 @@ export function useStoreHealth() {
 export function useRequestRecovery() {
   const api = useApi();
   return useMutation({ mutationFn: () => api.events.requestRecovery() });
+}
+
+/**
+ * Who this page speaks for (issue 30): on an attached or team hub page, the hub, the member and
+ * their role; elsewhere no hub and every action allowed. It does not change while the page is open.
+ */
+export function useTeamSession() {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...appKeys.all, 'team-session'] as const,
+    queryFn: () => api.team.session(),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Whether this page's member may call `method` (contract team-roles.ts, the table the hub itself
+ * applies): the pages hide what the role may not do. True until the session is known and outside
+ * a hub; the hub refuses a call its role may not make whatever a page shows.
+ */
+export function useMayCall(method: MethodName): boolean {
+  const session = useTeamSession();
+  return session.data ? mayCall(session.data.role, method) : true;
 }

@@ -21,9 +21,17 @@ import { notifySuite } from './suites/notify';
 import { sandboxSuite } from './suites/sandbox';
 import { storeSuite } from './suites/store';
 import { uiSuite } from './suites/ui';
+import { teamSuite } from './suites/team';
 
 /** Every suite, in run order. */
-export const SUITES: readonly Suite[] = [sandboxSuite, bankSuite, notifySuite, uiSuite, storeSuite];
+export const SUITES: readonly Suite[] = [
+  sandboxSuite,
+  bankSuite,
+  notifySuite,
+  uiSuite,
+  storeSuite,
+  teamSuite,
+];
 
 export interface MainOptions {
   root: string;

@@ -112,6 +112,7 @@ afterAll(async () => {
 /** Read methods and the arguments they are called with (several calls where the argument matters). */
 const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'app.info': () => [undefined],
+  'team.session': () => [undefined],
   'inspector.inspect': () => [{ token }, { token, expectedObj: OBJ, expectedSub: SUB }],
   'sandbox.status': () => [undefined],
   'sandbox.traces': () => [undefined, { limit: 1000 }],

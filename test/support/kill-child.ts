@@ -23,7 +23,12 @@ export async function bundleChild(entry: string, outfile: string): Promise<strin
     format: 'esm',
     target: 'node20',
     logLevel: 'silent',
-    external: ['libsql'],
+    // pg is bundled (pure JavaScript); its optional native binding is never loaded.
+    external: ['libsql', 'pg-native'],
+    // pg is CommonJS: its require() of Node's built-ins needs a real require in an ESM bundle.
+    banner: {
+      js: "import { createRequire as __dets_cr } from 'node:module'; const require = __dets_cr(import.meta.url);",
+    },
   });
   await workersBeside(path.dirname(outfile));
   return outfile;

@@ -21,7 +21,14 @@ import { EventKind, EventSummary, type EventDetail } from '../../contract/schema
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EventHub } from '../../core/event-hub';
-import { openEventStore, type EventReader, type EventStoreOptions, type ScanFilter } from '../../core/store';
+import {
+  openEventStore,
+  openPgEventStore,
+  type EventReader,
+  type EventStoreOptions,
+  type ScanFilter,
+} from '../../core/store';
+import { storeFlag } from './serve-team';
 import { DB_FILE } from '../../core/store/db';
 import { EXIT, UsageError, dataDirFlag, numberFlag, parseFlags, type CliIo } from '../io';
 import { EVENTS } from '../table';
@@ -44,7 +51,7 @@ export function parseSince(value: string, now: number): string {
 }
 
 /** The kinds `--kind` accepts (DESIGN.md); sandbox traces are listed only without a filter. */
-export const EVENT_KINDS = ['notification', 'callback', 'exchange'] as const;
+export const EVENT_KINDS = ['notification', 'callback', 'exchange', 'audit'] as const;
 export type EventsKind = (typeof EVENT_KINDS)[number];
 
 export interface EventsOptions {
@@ -56,6 +63,8 @@ export interface EventsOptions {
   search?: string;
   limit?: number;
   follow?: true;
+  /** --store: a team hub's PostgreSQL store (issue 30). */
+  store?: string;
 }
 
 /** Parses and checks every flag without side effects. */
@@ -80,6 +89,7 @@ export function parseEventsFlags(argv: string[], io: CliIo): EventsOptions {
   const limit = numberFlag(EVENTS, 'limit', values.limit);
   if (limit !== undefined) options.limit = limit;
   if (values.follow === true) options.follow = true;
+  if (values.store !== undefined) options.store = storeFlag(values.store);
   return options;
 }
 
@@ -100,7 +110,7 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
   let stopped = false;
   void stop?.then(() => (stopped = true));
   // --follow on a profile whose database does not exist yet waits for the writer to create it.
-  while (stop && !stopped && !existsSync(dbPath(options.dataDir)))
+  while (stop && !stopped && !options.store && !existsSync(dbPath(options.dataDir)))
     await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
   // A second opener beside a running serve: read only, never the writer's work.
   const storeOptions: EventStoreOptions & { readOnly: true } = {
@@ -111,7 +121,9 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
   // The file's identity when opened: `store recover` swaps a fresh file in under the same name,
   // and `--follow` must follow it (the old one, set aside, gets nothing new).
   let opened = fileId(dbPath(options.dataDir));
-  let store = await openEventStore(storeOptions);
+  let store = options.store
+    ? await openPgEventStore(options.store, storeOptions)
+    : await openEventStore(storeOptions);
   try {
     const filter: ScanFilter = {
       ...(options.kind ? { kind: EventKind.parse(options.kind) } : {}),
@@ -149,7 +161,7 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
       while (!stopped && !closed()) {
         await Promise.race([stop, sleep(FOLLOW_POLL_MS)]);
         if (stopped) break;
-        const now = fileId(dbPath(options.dataDir));
+        const now = options.store ? null : fileId(dbPath(options.dataDir));
         if (now !== null && now !== opened) {
           // A recovery replaced the file: the events it copied keep their ids, so reading the new
           // file after the last one printed neither repeats nor skips.

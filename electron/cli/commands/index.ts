@@ -7,6 +7,8 @@ import { sandboxCommand } from './sandbox';
 import { scenarioCommand } from './scenario';
 import { serveCommand } from './serve';
 import { storeCommand } from './store';
+import { teamCommand } from './team';
+import { attachCommand } from './attach';
 
 export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -23,4 +25,6 @@ export const commands: Record<string, Command> = {
   events: eventsCommand,
   store: storeCommand,
   scenario: scenarioCommand,
+  team: teamCommand,
+  attach: attachCommand,
 };

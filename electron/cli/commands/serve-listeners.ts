@@ -5,6 +5,7 @@
  */
 import { ConsoleError } from '../../contract';
 import type { ConsoleCore } from '../../core/console-core';
+import type { TeamGuard } from '../../core/team';
 import { startHeadlessServer } from '../../headless';
 import { UsageError } from '../io';
 import type { ServeOptions } from './serve-options';
@@ -18,7 +19,7 @@ interface Listener {
   flag: string;
   port: number;
   /** Starts listening; the URL is the ready line's value for `key`. */
-  start(core: ConsoleCore, options: ServeOptions): Promise<StartedListener>;
+  start(core: ConsoleCore, options: ServeOptions, team?: TeamGuard): Promise<StartedListener>;
 }
 
 export interface StartedListener {
@@ -36,8 +37,15 @@ export function listenersFor(options: ServeOptions): Listener[] {
       key: 'ui',
       flag: '--ui-port',
       port: options.uiPort,
-      async start(core, opts) {
-        const server = await startHeadlessServer({ core, host: opts.host, port: opts.uiPort });
+      async start(core, opts, team) {
+        // A hub serves its UI over TLS too: member tokens cross the network (issue 30).
+        const server = await startHeadlessServer({
+          core,
+          host: opts.host,
+          port: opts.uiPort,
+          ...(team ? { team } : {}),
+          ...(team && opts.tls ? { tls: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
+        });
         return { key: 'ui', url: server.tokenUrl, close: () => server.close() };
       },
     },
@@ -104,10 +112,11 @@ export async function startListeners(
   options: ServeOptions,
   started: StartedListener[],
   log: (line: string) => void,
+  team?: TeamGuard,
 ): Promise<void> {
   for (const listener of listenersFor(options)) {
     try {
-      started.push(await listener.start(core, options));
+      started.push(await listener.start(core, options, team));
     } catch (err) {
       if (listener.key === 'sandbox' && err instanceof ConsoleError && err.code === 'STATE_DAMAGED') {
         log(`the sandbox is not started: ${err.message}`);

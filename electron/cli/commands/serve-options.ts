@@ -21,4 +21,8 @@ export interface ServeOptions {
   tunnel?: TunnelSpec;
   /** --tls-cert/--tls-key, read and checked. */
   tls?: CheckedTls;
+  /** --team: a team hub (issue 30). */
+  team: boolean;
+  /** --store: a postgres:// URL for the events and the members. */
+  store?: string;
 }

@@ -28,6 +28,7 @@ import { SERVE } from '../table';
 import { readyUrls, startListeners, type StartedListener } from './serve-listeners';
 import type { ServeOptions } from './serve-options';
 import { humanBanner, logTunnelChanges, startTunnel } from './serve-ready';
+import { pgEventStore, storeFlag, teamGuard } from './serve-team';
 
 export type { ServeOptions } from './serve-options';
 export { baseUrl, listenError } from './serve-listeners';
@@ -53,7 +54,9 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
     sandboxPort,
     open: values.open === true,
     json: values.json === true,
+    team: values.team === true,
   };
+  if (values.store !== undefined) options.store = storeFlag(values.store);
   if (values['service-jwks-url'] !== undefined)
     options.serviceJwksUrl = httpUrlFlag('service-jwks-url', values['service-jwks-url']);
   if (values.users !== undefined) options.users = await usersFlag(values.users);
@@ -72,6 +75,11 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
       throw err;
     }
   }
+  // DESIGN.md "Team hub": off loopback a hub refuses to start without TLS.
+  if (options.team && !isLoopbackAddress(host) && !options.tls)
+    throw new UsageError(
+      `--team: a hub on ${host} (off loopback) requires --tls-cert and --tls-key: member tokens must not cross the network in plain HTTP`,
+    );
   return options;
 }
 
@@ -179,7 +187,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const options = await parseServeFlags(argv, io);
   const log = (line: string) => io.stderr(`dets-console serve: ${line}\n`);
 
-  if (!isLoopbackAddress(options.host)) {
+  if (!isLoopbackAddress(options.host) && !options.team) {
     log(
       `warning: --host ${options.host} is not a loopback address: anyone who can reach this machine ` +
         'can connect, and the access token in the URL is the only protection; the bank endpoints ' +
@@ -200,10 +208,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       log,
       ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      ...(options.store ? { eventStore: pgEventStore(options.store) } : {}),
     },
     stopped,
   );
   const started: StartedListener[] = [];
+  const closeAfter: (() => Promise<void>)[] = [];
   // Listeners stop accepting and finish what is in flight (sandbox, bank, UI), then the core
   // closes the bank endpoints, the sandbox and the event store (flushed to disk).
   const shutdown = async () => {
@@ -213,6 +223,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       for (const l of [...started].reverse()) await l.close().catch(() => undefined);
     } finally {
       await core.close();
+      for (const c of closeAfter) await c().catch(() => undefined);
     }
   };
 
@@ -221,7 +232,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       const imported = await importUsers(core, options.users);
       log(`imported ${imported} test customer${imported === 1 ? '' : 's'} from ${options.users.file}`);
     }
-    await startListeners(core, options, started, log);
+    const team = options.team ? await teamGuard(core, options, log) : undefined;
+    if (team) closeAfter.push(() => team.members.close());
+    await startListeners(core, options, started, log, team?.guard);
   } catch (err) {
     await shutdown();
     throw err;

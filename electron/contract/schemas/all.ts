@@ -7,3 +7,4 @@ export * from './events';
 export * from './bank';
 export * from './rsa-rules';
 export * from './tunnel';
+export * from './team';

@@ -8,7 +8,7 @@ import { Check } from './inspector';
  * notification adds `path`, `transaction_id` (when the body had one) and `outcome`; a callback
  * adds `path`, `status` (the HTTP status answered) and `failed_check` (null when it passed).
  */
-export const EventKind = z.enum(['notification', 'callback', 'exchange', 'trace']);
+export const EventKind = z.enum(['notification', 'callback', 'exchange', 'trace', 'audit']);
 export type EventKind = z.infer<typeof EventKind>;
 
 export const NotificationOutcome = z.enum(['accepted', 'repeat', 'rejected']);

@@ -13,7 +13,8 @@
  */
 import { ConsoleError } from '../../contract/errors';
 import type { EventSummary } from '../../contract/schemas/events';
-import { type EventRow, formatEventId, ROW } from './records';
+import { UncommittedTx } from './append-row';
+import { type EventRow, formatEventId } from './records';
 import type { HealthState } from './store-health';
 import { WriterClient } from './writer';
 import type { ClassCaps, WriterReply } from './writer-protocol';
@@ -56,7 +57,7 @@ export class CommitQueue {
   private coalesceTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   /** Lower-cased transaction_ids appended but not yet committed, for hasUncommitted(). */
-  private readonly uncommittedTx = new Map<string, number>();
+  private readonly uncommittedTx = new UncommittedTx();
   private closed = false;
 
   constructor(
@@ -72,8 +73,7 @@ export class CommitQueue {
     summary: EventSummary,
     how: { durable: boolean; repeatCheck: boolean },
   ): Promise<EventSummary> {
-    const tx = row[ROW.tx_lower];
-    if (tx !== null) this.uncommittedTx.set(tx, (this.uncommittedTx.get(tx) ?? 0) + 1);
+    this.uncommittedTx.add(row);
     return new Promise<EventSummary>((resolve, reject) => {
       this.queue.push({ row, summary, ...how, resolve, reject });
       if (how.durable || this.queue.length >= COALESCE_MAX) this.pump();
@@ -183,13 +183,7 @@ export class CommitQueue {
   }
 
   private forget(p: Pending): void {
-    if (!p.row) return;
-    const tx = p.row[ROW.tx_lower];
-    if (tx !== null) {
-      const n = (this.uncommittedTx.get(tx) ?? 1) - 1;
-      if (n <= 0) this.uncommittedTx.delete(tx);
-      else this.uncommittedTx.set(tx, n);
-    }
+    if (p.row) this.uncommittedTx.remove(p.row);
   }
 
   /**

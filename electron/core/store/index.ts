@@ -10,3 +10,5 @@ export { defaultLog, migrateJsonLinesFile } from './file-migration';
 export { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } from './owner';
 export { recoverIfRequested, requestRecovery } from './recover';
 export { createNotificationRetention, type NotificationRetentionService } from './notification-retention';
+export { openPgEventStore, isPostgresUrl, redactUrl } from './pg-store';
+export { migratePgSchema } from './pg-schema';

@@ -17,10 +17,11 @@ import { dbFile, isDamagedDb, openDatabaseFile, type Database } from './db';
 import type { EventDetail } from '../../contract/schemas/events';
 import { claimProfile, fenceOneShotWriters } from './owner';
 import { readRecords, whereOf } from './reader';
-import { parseEventId, rowOf, type EventRow } from './records';
+import { parseEventId, RETENTION_CLASSES, rowOf, type EventRow } from './records';
 import { copyTables } from './recover-tables';
 import { headerProblems, pageSizeOfFile, rebuiltCopy, scanEventPages } from './salvage';
 import { WriterClient, quickCheck } from './writer';
+import type { ClassCaps } from './writer-protocol';
 
 export interface RecoverReport {
   /** Events copied into the fresh database (read, when the database was sound). */
@@ -297,7 +298,7 @@ function checkpointed(file: string): void {
 }
 
 /** The writer's retention off: a recovery keeps every event it finds. */
-const KEEP_ALL = { ack: null, rejected: null, callback: null, exchange: null, trace: null, refused: null };
+const KEEP_ALL: ClassCaps = Object.fromEntries(RETENTION_CLASSES.map((c) => [c, null])) as ClassCaps;
 
 /**
  * Stores `events` into `fresh` through the writer, which rebuilds their text, search and class

@@ -23,20 +23,13 @@ import type {
   EventSummary,
   StoreHealth,
 } from '../../contract/schemas/events';
+import { type PreparedAppend, prepareAppend, SUMMARY_COLUMNS, summaryOfRow } from './append-row';
 import { CommitQueue } from './commit-queue';
 import { type Database, dbFile, isCorruption, openDatabase } from './db';
 import { eventStats } from './event-stats';
 import { hasLegacyLog, migrateLegacyLog } from './legacy';
 import { type TextTables, bySeq, countOf, newest, readRecords, snapshot, whereOf } from './reader';
-import {
-  DEFAULT_MAX_RECORD_BYTES,
-  EVENT_KINDS,
-  formatEventId,
-  PENDING_ID,
-  parseEventId,
-  ROW,
-  toRow,
-} from './records';
+import { DEFAULT_MAX_RECORD_BYTES, parseEventId } from './records';
 import { SINCE_FIRST_SEQ_SQL } from './sql';
 import { StatementCache } from './statement-cache';
 import { HealthState, SIZE_WARNING_BYTES, sizeOf } from './store-health';
@@ -55,31 +48,9 @@ export const DEFAULT_RETENTION: ClassCaps = {
   exchange: 100_000,
   trace: 100_000,
   refused: 50_000,
+  // Who changed what on a team hub (issue 30): never trimmed to make room.
+  audit: null,
 };
-const SUMMARY_COLUMNS =
-  'seq, at, kind, path, method, status, outcome, transaction_id, failed_check, obj, sub, duration_ms, warning, remote';
-
-function summaryOfRow(r: Record<string, unknown>): EventSummary {
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    id: formatEventId(Number(r.seq)),
-    at: String(r.at),
-    kind: r.kind as EventSummary['kind'],
-    path: text(r.path),
-    method: text(r.method),
-    status: num(r.status),
-    outcome: text(r.outcome) as EventSummary['outcome'],
-    transaction_id: text(r.transaction_id),
-    failed_check: text(r.failed_check),
-    obj: text(r.obj),
-    sub: text(r.sub),
-    duration_ms: num(r.duration_ms),
-    warning: text(r.warning),
-    remote: text(r.remote),
-  };
-}
-
 class SqliteEventStore implements EventStore {
   private readonly queue: CommitQueue;
   private readonly healthState: HealthState;
@@ -186,30 +157,13 @@ class SqliteEventStore implements EventStore {
       return Promise.reject(
         new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),
       );
-    if (!EVENT_KINDS.includes(event.kind))
-      return Promise.reject(badArgument(`kind: ${String(event.kind)} is not an event kind`, 'kind'));
-    const at =
-      typeof event.at === 'string' && !Number.isNaN(Date.parse(event.at))
-        ? event.at
-        : new Date(this.options.now?.() ?? Date.now()).toISOString();
-    const record = { id: '', ...event, at } as EventDetail;
-    // The first key, and never a producer's: the writer gives the id at commit (writer-commit.ts), so
-    // two processes writing to one profile (serve beside the desktop app) never collide.
-    record.id = PENDING_ID;
-    let built: ReturnType<typeof toRow>;
+    let prepared: PreparedAppend;
     try {
-      built = toRow(record, 0, this.maxRecordBytes);
+      prepared = prepareAppend(event, options, this.maxRecordBytes, this.options.now ?? Date.now);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      return Promise.reject(badArgument(`The event cannot be stored as JSON: ${why}`, 'event'));
+      return Promise.reject(err);
     }
-    const { row, summary } = built;
-    const durable = options?.durable === true;
-    const repeatCheck =
-      options?.repeatCheck === true &&
-      event.kind === 'notification' &&
-      event.outcome === 'accepted' &&
-      row[ROW.tx_lower] !== null;
+    const { row, summary, durable, repeatCheck } = prepared;
     return this.queue.add(row, summary, { durable, repeatCheck });
   }
 

@@ -4,6 +4,7 @@ import { CopyField } from '../../ui/copy-field';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Page } from '../../ui/page';
 import { useActiveEnvironment } from '../../data/environments';
+import { useMayCall } from '../../data/app';
 import { DeleteDialog } from './delete-dialog';
 import { ExportDialog } from './export-dialog';
 import { ExternalDialog } from './external-dialog';
@@ -24,6 +25,10 @@ export function KeysPage() {
   const env = useActiveEnvironment();
   const dialog = useKeysStore((s) => s.dialog);
   const open = useKeysStore((s) => s.open);
+  // On a team hub, only an admin holds keys (contract team-roles.ts): the page hides what the role may not do.
+  const mayGenerate = useMayCall('keys.generate');
+  const mayImport = useMayCall('keys.import');
+  const mayAddExternal = useMayCall('keys.addExternal');
   const register = useRegisterWithSandbox();
   const update = useUpdateKey();
   const registered = register.data;
@@ -40,30 +45,36 @@ export function KeysPage() {
       title="Keys"
       actions={
         <>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => open({ kind: 'import' })}
-            data-testid="keys-import"
-          >
-            Import…
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => open({ kind: 'external' })}
-            data-testid="keys-external"
-          >
-            Add a key held elsewhere…
-          </button>
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => open({ kind: 'generate' })}
-            data-testid="keys-generate"
-          >
-            Generate key…
-          </button>
+          {mayImport ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => open({ kind: 'import' })}
+              data-testid="keys-import"
+            >
+              Import…
+            </button>
+          ) : null}
+          {mayAddExternal ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => open({ kind: 'external' })}
+              data-testid="keys-external"
+            >
+              Add a key held elsewhere…
+            </button>
+          ) : null}
+          {mayGenerate ? (
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => open({ kind: 'generate' })}
+              data-testid="keys-generate"
+            >
+              Generate key…
+            </button>
+          ) : null}
         </>
       }
       intro="Your bank’s signing keys. Private parts stay sealed in the vault, or in the HSM, KMS or Vault that holds them; this page sees only public JWKs and fingerprints."

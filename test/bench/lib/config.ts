@@ -10,7 +10,7 @@
  *   BENCH_WARMUP_SECONDS  1.5×S  warm-up per target
  *   BENCH_TOKENS          2000×S distinct bank tokens in the pool
  *   BENCH_VERIFY_EVERY    50     verify the signature of one response body in N during load
- *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui, store)
+ *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui, store, team)
  *   BENCH_TARGETS         all    comma list of target ids to load (e.g. http-floor,crypto-floor)
  *   BENCH_SANDBOX         bundle bundle: core bundled from source; cli: dist/cli/dets-console.js sandbox
  *   BENCH_CRYPTO_FLOOR    sync   sync: crypto.verify/sign on the event loop; async: their thread-pool forms

@@ -1,0 +1,50 @@
+/**
+ * `serve --team [--store postgres://…]` (issue 30; DESIGN.md "Team hub"): the hub's members
+ * (the profile's members file, or the database's table), its door on the UI (core/team
+ * TeamGuard) and the PostgreSQL event store. Wiring only.
+ */
+import type { ConsoleCore } from '../../core/console-core';
+import { isPostgresUrl, openPgEventStore, type EventStore, type EventStoreOptions } from '../../core/store';
+import { FileMemberStore, membersFile, PgMemberStore, TeamGuard, type MemberStore } from '../../core/team';
+import { UsageError } from '../io';
+import type { ServeOptions } from './serve-options';
+
+/** --store: a postgres:// or postgresql:// URL (SQLite, the profile's, is the default). */
+export function storeFlag(value: string): string {
+  if (!isPostgresUrl(value))
+    throw new UsageError(`--store: expected a postgres:// URL (SQLite, the profile's own, is the default)`);
+  try {
+    new URL(value);
+  } catch {
+    throw new UsageError('--store: not a URL');
+  }
+  return value;
+}
+
+/** The core's event store on PostgreSQL. */
+export function pgEventStore(url: string): (options: EventStoreOptions) => Promise<EventStore> {
+  return (options) => openPgEventStore(url, options);
+}
+
+/** The members of the hub (or of `team` commands): the database's with --store, else the profile's. */
+export async function openMembers(dataDir: string, store: string | undefined): Promise<MemberStore> {
+  return store ? PgMemberStore.open(store) : new FileMemberStore(membersFile(dataDir));
+}
+
+/** The hub's door over the core's store, and the member store it reads (closed by serve). */
+export async function teamGuard(
+  core: ConsoleCore,
+  options: ServeOptions,
+  log: (line: string) => void,
+): Promise<{ guard: TeamGuard; members: MemberStore }> {
+  const members = await openMembers(options.dataDir, options.store);
+  const count = (await members.list()).length;
+  if (count === 0) log('team hub: no members yet: add one with `dets-console team add NAME --role admin`');
+  const store = await core.store();
+  const guard = new TeamGuard({
+    members,
+    audit: (event) => store.append(event, { durable: true }),
+    hubName: options.publicUrl ? new URL(options.publicUrl).host : options.host,
+  });
+  return { guard, members };
+}

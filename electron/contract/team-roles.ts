@@ -1,0 +1,103 @@
+/**
+ * The role each method needs on a team hub (DESIGN.md "Team hub"): viewer reads; operator also
+ * replays, runs the sandbox, conformance and the walkthrough, edits the bank's customers and
+ * behaviours and signs JWTs; admin also keys, environments, the vault, the tunnel, retention
+ * and anything that exports secrets. One table, read by the hub (to refuse and to audit) and by
+ * the pages (to hide what a role may not do). A method missing here needs admin
+ * (test/contract/team-roles.test.ts keeps it complete).
+ */
+import type { TeamRole } from './schemas/team';
+
+export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
+  'app.info': 'viewer',
+  'team.session': 'viewer',
+  'inspector.inspect': 'viewer',
+  'bank.status': 'viewer',
+  'bank.customers': 'viewer',
+  'bank.saveCustomer': 'operator',
+  'bank.removeCustomer': 'operator',
+  'bank.importCustomers': 'operator',
+  'bank.exportCustomers': 'operator',
+  'bank.exportCustomersWithKeys': 'admin',
+  'bank.setBehaviours': 'operator',
+  'bank.setForward': 'operator',
+  'bank.setNotifyPrefix': 'admin',
+  'bank.setServiceJwksUrl': 'admin',
+  'bank.recheck': 'operator',
+  'bank.replay': 'operator',
+  'conformance.run': 'operator',
+  'conformance.selfCheck': 'operator',
+  'conformance.trustRunnerJwks': 'operator',
+  'conformance.lastReport': 'viewer',
+  'conformance.export': 'viewer',
+  'env.list': 'viewer',
+  'env.save': 'admin',
+  'env.remove': 'admin',
+  'env.activate': 'admin',
+  'events.query': 'viewer',
+  'events.stats': 'viewer',
+  'events.get': 'viewer',
+  'events.export': 'viewer',
+  'events.health': 'viewer',
+  'events.requestRecovery': 'admin',
+  'events.retention': 'viewer',
+  'events.setRetention': 'admin',
+  'jwt.sign': 'operator',
+  'keys.list': 'viewer',
+  'keys.generate': 'admin',
+  'keys.import': 'admin',
+  'keys.export': 'viewer',
+  'keys.update': 'admin',
+  'keys.delete': 'admin',
+  'sandbox.status': 'viewer',
+  'sandbox.traces': 'viewer',
+  'sandbox.onboard': 'operator',
+  'sandbox.updateCounterparty': 'operator',
+  'sandbox.deleteCounterparty': 'operator',
+  'sandbox.signIn': 'operator',
+  'sandbox.notify': 'operator',
+  'sandbox.rotateKey': 'operator',
+  'sandbox.updateSettings': 'operator',
+  'service.authenticate': 'operator',
+  'service.registerJwk': 'admin',
+  'service.updateJwk': 'admin',
+  'service.listJwks': 'operator',
+  'service.fetchJwks': 'operator',
+  'service.exchanges': 'viewer',
+  'service.rotate': 'admin',
+  'tunnel.status': 'viewer',
+  'tunnel.setPublicUrl': 'admin',
+  'tunnel.start': 'admin',
+  'tunnel.stop': 'admin',
+  'tunnel.probe': 'operator',
+  'vault.status': 'viewer',
+  'vault.unlock': 'admin',
+  'vault.createPassphrase': 'admin',
+  'walkthrough.state': 'viewer',
+  'walkthrough.run': 'operator',
+  'walkthrough.reset': 'operator',
+  'walkthrough.exportPack': 'viewer',
+});
+
+const RANK: Readonly<Record<TeamRole, number>> = { viewer: 0, operator: 1, admin: 2 };
+
+/** The role a method needs (admin for a method the table does not name). */
+export function roleFor(method: string): TeamRole {
+  return Object.hasOwn(METHOD_ROLES, method) ? METHOD_ROLES[method]! : 'admin';
+}
+
+/**
+ * Whether `role` may call `method`.
+ *
+ * @example
+ * mayCall('viewer', 'events.query'); // true
+ * mayCall('viewer', 'bank.replay'); // false
+ */
+export function mayCall(role: TeamRole, method: string): boolean {
+  return RANK[role] >= RANK[roleFor(method)];
+}
+
+/** Whether a call changes something (it needs more than viewer): every such call is audited. */
+export function isMutation(method: string): boolean {
+  return roleFor(method) !== 'viewer';
+}

@@ -1,0 +1,272 @@
+/**
+ * Group commits to PostgreSQL (issue 30 item 4; DESIGN.md "Storage": a notification's 200 only
+ * after the transaction holding it is committed, group commit allowed). What arrives while one
+ * commit runs goes into the next; a durable append resolves only after COMMIT returned. Several
+ * hubs write one database: ids come from the table's sequence, and a repeated transaction_id is
+ * decided inside the transaction under an advisory lock per transaction_id, so two hubs taking
+ * the same notification at once store one `accepted` and one `repeat`.
+ */
+import type { Pool, PoolClient } from 'pg';
+import { ConsoleError } from '../../contract/errors';
+import type { EventSummary } from '../../contract/schemas/events';
+import { UncommittedTx } from './append-row';
+import { PG_EVENTS_CHANNEL } from './pg-schema';
+import { type EventRow, formatEventId, PENDING_ID, ROW } from './records';
+import type { HealthState } from './store-health';
+import type { ClassCaps } from './writer-protocol';
+
+/** Non-durable appends wait at most this long for company. */
+const COALESCE_MS = 20;
+/** …or go at once when this many wait. */
+const COALESCE_MAX = 512;
+/** While writes fail, a retry this often. */
+const RETRY_MS = 1000;
+/** A NOTIFY payload must stay under PostgreSQL's 8000 bytes. */
+const NOTIFY_BYTES = 7000;
+const PENDING_PREFIX = `{"id":"${PENDING_ID}"`;
+
+interface Pending {
+  row: EventRow;
+  summary: EventSummary;
+  durable: boolean;
+  repeatCheck: boolean;
+  resolve: (s: EventSummary) => void;
+  reject: (err: unknown) => void;
+}
+
+/** What one hub announces on the events channel: its id and the summaries it committed. */
+export interface LiveBatch {
+  hub: string;
+  events: (EventSummary | { id: string })[];
+}
+
+/** The columns an INSERT fills from an EventRow, with their PostgreSQL array types. */
+const COLUMNS: [name: string, place: number, type: string][] = [
+  ['seq', ROW.seq, 'bigint'],
+  ['at', ROW.at, 'text'],
+  ['at_ms', 2, 'bigint'],
+  ['kind', ROW.kind, 'text'],
+  ['class', ROW.cls, 'text'],
+  ['path', 5, 'text'],
+  ['method', 6, 'text'],
+  ['status', 7, 'int'],
+  ['outcome', ROW.outcome, 'text'],
+  ['transaction_id', 9, 'text'],
+  ['tx_lower', ROW.tx_lower, 'text'],
+  ['failed_check', 11, 'text'],
+  ['obj', 12, 'text'],
+  ['sub', 13, 'text'],
+  ['duration_ms', 14, 'float8'],
+  ['warning', 15, 'text'],
+  ['remote', 16, 'text'],
+  ['size', ROW.size, 'int'],
+  ['record', ROW.record, 'text'],
+  ['search', ROW.search, 'text'],
+];
+const INSERT_SQL = `INSERT INTO events (${COLUMNS.map((c) => c[0]).join(', ')}) SELECT * FROM unnest(${COLUMNS.map(
+  (c, i) => `$${i + 1}::${c[2]}[]`,
+).join(', ')})`;
+
+/**
+ * The queue of rows on their way to PostgreSQL, one commit in flight at a time.
+ *
+ * @example
+ * const q = new PgCommitQueue(pool, caps, health, 'hub-1', (s) => hub.emit('events.appended', s));
+ * await q.add(row, summary, { durable: true, repeatCheck: true });
+ */
+export class PgCommitQueue {
+  private queue: Pending[] = [];
+  private inFlight: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly uncommittedTx = new UncommittedTx();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly caps: ClassCaps,
+    private readonly health: HealthState,
+    private readonly hubId: string,
+    private readonly committed: (s: EventSummary) => void,
+  ) {}
+
+  /** Queues a row; resolves with its summary (id given) once committed. */
+  add(
+    row: EventRow,
+    summary: EventSummary,
+    how: { durable: boolean; repeatCheck: boolean },
+  ): Promise<EventSummary> {
+    this.uncommittedTx.add(row);
+    return new Promise<EventSummary>((resolve, reject) => {
+      this.queue.push({ row, summary, ...how, resolve, reject });
+      if (how.durable || this.queue.length >= COALESCE_MAX) this.pump();
+      else this.timer ??= setTimeout(() => this.pump(), COALESCE_MS);
+    });
+  }
+
+  /** Whether a transaction_id (lower-cased) waits for its commit here. */
+  hasUncommitted(txLower: string): boolean {
+    return this.uncommittedTx.has(txLower);
+  }
+
+  /** Resolves once everything queued so far is committed (or failed). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.inFlight) {
+      this.pump();
+      await this.inFlight;
+    }
+  }
+
+  private pump(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.inFlight || this.queue.length === 0) return;
+    const batch = this.queue.splice(0);
+    this.inFlight = this.commit(batch).finally(() => {
+      this.inFlight = null;
+      for (const p of batch) this.uncommittedTx.remove(p.row);
+      if (this.queue.length > 0) this.pump();
+    });
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    let client: PoolClient | null = null;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN');
+      await this.markRepeats(client, batch);
+      const seqs = await client.query<{ s: string }>(
+        "SELECT nextval(pg_get_serial_sequence('events', 'seq')) AS s FROM generate_series(1, $1)",
+        [batch.length],
+      );
+      batch.forEach((p, i) => giveSeq(p, Number(seqs.rows[i]!.s)));
+      await client.query(
+        INSERT_SQL,
+        COLUMNS.map(([, place]) => batch.map((p) => p.row[place])),
+      );
+      await this.trim(client, batch);
+      for (const payload of notifyPayloads(
+        this.hubId,
+        batch.map((p) => p.summary),
+      ))
+        await client.query('SELECT pg_notify($1, $2)', [PG_EVENTS_CHANNEL, payload]);
+      await client.query('COMMIT');
+      client.release();
+      this.health.set('ok', null);
+      for (const p of batch) {
+        p.resolve(p.summary);
+        this.committed(p.summary);
+      }
+    } catch (err) {
+      await client?.query('ROLLBACK').catch(() => undefined);
+      client?.release(true);
+      const why = err instanceof Error ? err.message : String(err);
+      this.health.set('failing', why);
+      const failure = new ConsoleError('INTERNAL', `The event store could not write to PostgreSQL: ${why}`);
+      // A durable append is refused (nothing acknowledged); the others wait for a retry.
+      const again = batch.filter((p) => !p.durable);
+      for (const p of batch) if (p.durable) p.reject(failure);
+      for (const p of again) resetSeq(p);
+      if (again.length > 0) {
+        await new Promise((r) => setTimeout(r, RETRY_MS).unref());
+        this.queue.unshift(...again);
+      }
+    }
+  }
+
+  /** Accepted notifications whose transaction_id is already accepted (stored or earlier here) become repeats. */
+  private async markRepeats(client: PoolClient, batch: Pending[]): Promise<void> {
+    const check = batch.filter((p) => p.repeatCheck && p.row[ROW.tx_lower] !== null);
+    if (check.length === 0) return;
+    const keys = [...new Set(check.map((p) => p.row[ROW.tx_lower]!))].sort();
+    // Locks taken in one order by every hub: no deadlock between two hubs' batches.
+    await client.query(
+      'SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 30) AS h FROM unnest($1::text[]) k ORDER BY 1) s',
+      [keys],
+    );
+    const stored = await client.query<{ t: string }>(
+      "SELECT DISTINCT tx_lower AS t FROM events WHERE tx_lower = ANY($1::text[]) AND kind = 'notification' AND outcome = 'accepted'",
+      [keys],
+    );
+    const accepted = new Set(stored.rows.map((r) => r.t));
+    for (const p of batch) {
+      const tx = p.row[ROW.tx_lower];
+      if (p.row[ROW.kind] !== 'notification' || p.row[ROW.outcome] !== 'accepted' || tx === null) continue;
+      if (p.repeatCheck && accepted.has(tx)) markRepeat(p);
+      else accepted.add(tx);
+    }
+  }
+
+  /** Each capped class counted and trimmed to its cap, oldest first, within itself only. */
+  private async trim(client: PoolClient, batch: Pending[]): Promise<void> {
+    const added = new Map<string, number>();
+    for (const p of batch) {
+      const cls = p.row[ROW.cls];
+      const cap = this.caps[cls];
+      if (cap !== null && cap !== undefined) added.set(cls, (added.get(cls) ?? 0) + 1);
+    }
+    for (const [cls, n] of added) {
+      const cap = this.caps[cls as keyof ClassCaps]!;
+      const r = await client.query<{ n: string }>(
+        `INSERT INTO event_counts (class, n) VALUES ($1, (SELECT count(*) FROM events WHERE class = $1))
+         ON CONFLICT (class) DO UPDATE SET n = event_counts.n + $2 RETURNING n`,
+        [cls, n],
+      );
+      const count = Number(r.rows[0]!.n);
+      if (count <= cap) continue;
+      const gone = await client.query(
+        'DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE class = $1 ORDER BY seq LIMIT $2)',
+        [cls, count - cap],
+      );
+      await client.query('UPDATE event_counts SET n = n - $2 WHERE class = $1', [cls, gone.rowCount ?? 0]);
+    }
+  }
+}
+
+function giveSeq(p: Pending, seq: number): void {
+  p.row[ROW.seq] = seq;
+  const record = p.row[ROW.record];
+  if (record.startsWith(PENDING_PREFIX))
+    p.row[ROW.record] = `{"id":"${formatEventId(seq)}"${record.slice(PENDING_PREFIX.length)}`;
+  p.summary = { ...p.summary, id: formatEventId(seq) };
+}
+
+/** After a failed commit: the row is new again (its seq is given at the next commit). */
+function resetSeq(p: Pending): void {
+  const record = p.row[ROW.record];
+  const id = formatEventId(p.row[ROW.seq]);
+  if (p.row[ROW.seq] !== 0 && record.startsWith(`{"id":"${id}"`))
+    p.row[ROW.record] = `${PENDING_PREFIX}${record.slice(`{"id":"${id}"`.length)}`;
+  p.row[ROW.seq] = 0;
+}
+
+function markRepeat(p: Pending): void {
+  p.row[ROW.outcome] = 'repeat';
+  const whole = JSON.parse(p.row[ROW.record]) as { outcome?: string };
+  whole.outcome = 'repeat';
+  p.row[ROW.record] = JSON.stringify(whole);
+  p.summary = { ...p.summary, outcome: 'repeat' };
+}
+
+/** The summaries as NOTIFY payloads under PostgreSQL's limit (a summary too large goes as its id). */
+export function notifyPayloads(hub: string, summaries: EventSummary[]): string[] {
+  const out: string[] = [];
+  let events: LiveBatch['events'] = [];
+  let size = 0;
+  const push = () => {
+    if (events.length > 0) out.push(JSON.stringify({ hub, events } satisfies LiveBatch));
+    events = [];
+    size = 0;
+  };
+  for (const s of summaries) {
+    let item: LiveBatch['events'][number] = s;
+    let bytes = Buffer.byteLength(JSON.stringify(s));
+    if (bytes > NOTIFY_BYTES - 200) {
+      item = { id: s.id };
+      bytes = 30;
+    }
+    if (size + bytes > NOTIFY_BYTES - 100) push();
+    events.push(item);
+    size += bytes + 1;
+  }
+  push();
+  return out;
+}

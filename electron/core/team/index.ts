@@ -1,0 +1,14 @@
+/** The team hub (issue 30): members and their tokens, roles at the door, the audit trail. */
+export { auditEvent, type AuditEntry, type Caller } from './audit';
+export { LOCAL_MEMBER, TeamGuard, type TeamGuardOptions } from './guard';
+export {
+  checkedMember,
+  FileMemberStore,
+  membersFile,
+  type Member,
+  type MemberInfo,
+  type MemberStore,
+} from './members';
+export { PgMemberStore } from './members-pg';
+export { MEMBER_TOKEN_PREFIX, newMemberToken, tokenHash, tokenMatchesHash } from './tokens';
+export { HubClient } from './hub-client';
