@@ -49,6 +49,12 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'keys.export': 'viewer',
   'keys.update': 'admin',
   'keys.delete': 'admin',
+  'keys.addExternal': 'admin',
+  // Scenario files live on the machine that serves: listing or writing its folders is an admin's.
+  'scenario.record': 'viewer',
+  'scenario.list': 'admin',
+  'scenario.save': 'admin',
+  'scenario.run': 'operator',
   'sandbox.status': 'viewer',
   'sandbox.traces': 'viewer',
   'sandbox.onboard': 'operator',
