@@ -14,3 +14,14 @@ export { runSelfCheck, selfCheckCustomer } from './self-check';
 export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
 export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 export { planCases } from './plan';
+export {
+  applyExpectedFailures,
+  EXPECTED_FAILURES_FIELD,
+  expectedFailuresJson,
+  expectedFailuresText,
+  parseExpectedFailures,
+  readExpectedFailures,
+  type CaseOutcome,
+  type ExpectedFailures,
+  type ExpectedFailuresVerdict,
+} from './expected-failures';
