@@ -96,6 +96,7 @@ function sandboxFactory(
       events,
       ...(sealer ? { sealer } : {}),
       onRefused: sandboxRefusalRecorder(store),
+      ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
     });
   });
 }

@@ -21,12 +21,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
-import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
+import type { SandboxSettings } from '../../contract/schemas/sandbox';
+import { Trace } from '../../contract/schemas/sandbox';
 import { describeIssues, readJsonFileOrNull } from '../common';
 import {
   MAX_TRACES,
   StateFile,
   StoredCounterparty,
+  StoredSettings,
   StoredSandboxKey,
   type SandboxState,
 } from './state-schema';
@@ -205,7 +207,7 @@ export class StateStore {
       .all()
       .map((r) => parse(Trace, 'sandbox_traces', String(r.seq), r.record));
     if (!settingsRow && keys.length === 0 && counterparties.length === 0 && traces.length === 0) return null;
-    const settings = settingsRow ? parse(SandboxSettings, 'sandbox_settings', '1', settingsRow.record) : null;
+    const settings = settingsRow ? parse(StoredSettings, 'sandbox_settings', '1', settingsRow.record) : null;
     return { settings, keys, counterparties, traces };
   }
 

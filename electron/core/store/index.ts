@@ -10,3 +10,4 @@ export { defaultLog, migrateJsonLinesFile } from './file-migration';
 export { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } from './owner';
 export { recoverIfRequested, requestRecovery } from './recover';
 export { createNotificationRetention, type NotificationRetentionService } from './notification-retention';
+export { DELIVERY_SQL, DELIVERIES_KEPT } from './sql';
