@@ -30,3 +30,4 @@ export {
   type IssuesLine,
   type PathStyle,
 } from './zod-messages';
+export { PendingSet } from './pending';

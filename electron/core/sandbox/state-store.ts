@@ -23,7 +23,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { SandboxSettings } from '../../contract/schemas/sandbox';
 import { Trace } from '../../contract/schemas/sandbox';
-import { describeIssues, readJsonFileOrNull } from '../common';
+import { describeIssues, PendingSet, readJsonFileOrNull } from '../common';
 import {
   MAX_TRACES,
   StateFile,
@@ -116,7 +116,7 @@ const traceSteps = (t: Trace): Step[] => [
 ];
 
 export class StateStore {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new PendingSet();
 
   private constructor(private readonly pdb: ProfileDb) {}
 
@@ -246,16 +246,12 @@ export class StateStore {
 
   /** Writes are applied in the order they were asked (one writer thread, one queue). */
   private write(steps: Step[]): Promise<void> {
-    const p = this.pdb.write(steps);
-    const tracked = p.catch(() => undefined);
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
-    return p;
+    return this.pending.track(this.pdb.write(steps));
   }
 
   /** Waits for every write asked so far. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+  flush(): Promise<void> {
+    return this.pending.settle();
   }
 
   /** Flushes, then gives the database handle back. */

@@ -25,6 +25,7 @@ import {
   type DeliveryFaults,
   type Ladder,
 } from '../../../contract/schemas/delivery';
+import { PendingSet } from '../../common';
 import { attemptRecord, sendAttempt, type AttemptOutcome } from './attempt';
 import { attemptTimeoutMs, nextStep, type LadderSettings } from './ladder';
 import { DeliveryScheduler } from './scheduler';
@@ -72,7 +73,7 @@ const publicOf = ({ body: _body, ...rest }: StoredDelivery): Delivery => structu
 export class DeliveryEngine {
   private readonly active = new Map<string, StoredDelivery>();
   private readonly finished = new Map<string, StoredDelivery>();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly inFlight = new PendingSet();
   private readonly scheduler: DeliveryScheduler;
   private readonly now: () => number;
   private readonly timeScale: number;
@@ -170,7 +171,7 @@ export class DeliveryEngine {
     if (this.closed) return;
     this.closed = true;
     this.scheduler.close();
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await this.inFlight.settle();
     await this.store.close();
   }
 
@@ -255,9 +256,6 @@ export class DeliveryEngine {
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
-    const settled = p.catch(() => undefined);
-    this.inFlight.add(settled);
-    void settled.finally(() => this.inFlight.delete(settled));
-    return p;
+    return this.inFlight.track(p);
   }
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { Delivery } from '../../../contract/schemas/delivery';
+import { PendingSet } from '../../common';
 import { acquireProfileDb, DELIVERY_SQL, type ProfileDb } from '../../store';
 
 /** A delivery as stored: the public record and the body it sends (no secret: a transaction_id). */
@@ -15,7 +16,7 @@ export const StoredDelivery = Delivery.extend({ body: z.string().max(64 * 1024) 
 export type StoredDelivery = z.infer<typeof StoredDelivery>;
 
 export class DeliveryStore {
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly pending = new PendingSet();
 
   private constructor(private readonly pdb: ProfileDb) {}
 
@@ -77,14 +78,11 @@ export class DeliveryStore {
       ],
       ...(isNew ? [[DELIVERY_SQL.trim, []] as [string, []]] : []),
     ]);
-    const tracked = p.catch(() => undefined);
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
-    return p;
+    return this.pending.track(p);
   }
 
-  async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+  flush(): Promise<void> {
+    return this.pending.settle();
   }
 
   async close(): Promise<void> {
