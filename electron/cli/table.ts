@@ -5,8 +5,7 @@
  * a flag cannot be accepted without being documented, nor documented without being accepted.
  *
  * DESIGN.md "Command line" fixes the interface. Its commands that later issues build (`scenario`,
- * `team`, `attach`, `keys add-external`, conformance's `--notify-*` flags, `--time-scale`) are not
- * here: the usage lists only what works.
+ * `team`, `attach`, `keys add-external`) are not here: the usage lists only what works.
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
@@ -74,6 +73,24 @@ const HOST = {
   about: 'the address to listen on (another than loopback prints a warning)',
 } as const satisfies FlagDef;
 
+/**
+ * `--time-scale F` on `serve` and `sandbox` (issue 27; DESIGN.md "Sandbox service"): a fraction,
+ * so its range is read by io.ts fractionFlag, not numberFlag.
+ */
+const TIME_SCALE = {
+  type: 'string',
+  value: 'F',
+  default: '1',
+  about:
+    'multiply every wait of the notification retry ladder and every delivery timeout by F (0 < F ≤ 1), for CI',
+  range: {
+    min: 0,
+    max: 1,
+    unit: 'a fraction, more than 0',
+    hint: '0.01 plays the whole ladder in about 2.5 s',
+  },
+} as const satisfies FlagDef;
+
 const EXIT_CODES =
   'Exit codes: 0 success, 1 failure, 2 bad usage or input (one line on stderr naming the flag).';
 const READY_LINE =
@@ -135,6 +152,7 @@ export const SERVE = {
       about: 'serve the bank endpoints over HTTPS with this PEM certificate',
     },
     'tls-key': { type: 'string', value: 'FILE', about: '… and this PEM private key' },
+    'time-scale': TIME_SCALE,
   },
   together: [['tls-cert', 'tls-key']],
   notes: [
@@ -152,6 +170,7 @@ export const SANDBOX = {
     host: HOST,
     port: { type: 'string', value: 'PORT', default: '7302', about: 'the sandbox service', range: PORT },
     json: { type: 'boolean', about: 'print only the ready line {"ready":true,"sandbox":…}' },
+    'time-scale': TIME_SCALE,
   },
   notes: [READY_LINE, 'SIGINT/SIGTERM: finish requests in flight, exit 0.', EXIT_CODES],
 } as const satisfies CommandDef;

@@ -21,4 +21,6 @@ export interface ServeOptions {
   tunnel?: TunnelSpec;
   /** --tls-cert/--tls-key, read and checked. */
   tls?: CheckedTls;
+  /** --time-scale: the sandbox's delivery ladder waits and timeouts × F (issue 27). */
+  timeScale: number;
 }

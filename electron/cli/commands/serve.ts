@@ -23,7 +23,15 @@ import { loadTlsFiles, parseTunnelTarget, TlsFileError, type TunnelSpec } from '
 import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { ownerCore } from './owner-core';
 import { isLoopbackAddress, openInBrowser } from '../../headless';
-import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import {
+  EXIT,
+  UsageError,
+  dataDirFlag,
+  fractionFlag,
+  numberFlagOrDefault,
+  parseFlags,
+  type CliIo,
+} from '../io';
 import { SERVE } from '../table';
 import { readyUrls, startListeners, type StartedListener } from './serve-listeners';
 import type { ServeOptions } from './serve-options';
@@ -53,6 +61,7 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
     sandboxPort,
     open: values.open === true,
     json: values.json === true,
+    timeScale: fractionFlag(SERVE, 'time-scale', values['time-scale']),
   };
   if (values['service-jwks-url'] !== undefined)
     options.serviceJwksUrl = httpUrlFlag('service-jwks-url', values['service-jwks-url']);
@@ -200,6 +209,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       log,
       ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      timeScale: options.timeScale,
     },
     stopped,
   );
