@@ -25,3 +25,5 @@ export {
   type ExpectedFailures,
   type ExpectedFailuresVerdict,
 } from './expected-failures';
+export { NOTIFY_CASES, runNotifyCase, runNotifyCases, type NotifyTarget } from './notify-cases';
+export { withNotifyCases } from './notify-report';
