@@ -74,7 +74,7 @@ const GROUPS: Array<[string, string[]]> = [
 ];
 
 /** Commands and flags DESIGN.md lists that later issues build: the usage must not offer them. */
-const NOT_BUILT = ['scenario', 'team', 'attach', 'add-external', '--notify-url', '--notify-prefix'];
+const NOT_BUILT = ['scenario', 'team', 'attach', 'add-external'];
 
 /** `flag` as a whole word of `text` (`--tls` is not found in `--tls-cert`). */
 function hasFlag(text: string, flag: string): boolean {
