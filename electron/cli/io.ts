@@ -178,6 +178,33 @@ export function numberFlag<D extends CommandDef>(
   return n;
 }
 
+/**
+ * A fraction flag (`--time-scale F`): a decimal number in the table's range, more than its
+ * minimum and at most its maximum (0 < F ≤ 1); the table's default when absent; else a
+ * UsageError naming the flag.
+ *
+ * @example
+ * fractionFlag(SANDBOX, 'time-scale', '0.01'); // 0.01
+ */
+export function fractionFlag<D extends CommandDef>(
+  def: D,
+  name: keyof D['flags'] & string,
+  value: string | undefined,
+): number {
+  const flag = (def.flags as Flags)[name];
+  if (!flag?.range || flag.default === undefined) {
+    throw new Error(`${def.name} --${name} has no range or default in the command table`);
+  }
+  const text = value ?? flag.default;
+  const n = /^(\d+(\.\d*)?|\.\d+)(e-?\d+)?$/i.test(text) ? Number(text) : NaN;
+  if (!(n > flag.range.min && n <= flag.range.max)) {
+    throw new UsageError(
+      `--${name}: must be a number more than ${flag.range.min} and at most ${flag.range.max} (e.g. 0.01), not ${JSON.stringify(text)}`,
+    );
+  }
+  return n;
+}
+
 /** {@link numberFlag}, or the flag's default from the table when it is absent. */
 export function numberFlagOrDefault<D extends CommandDef>(
   def: D,

@@ -67,3 +67,21 @@ export const EXIT_CODES =
   'Exit codes: 0 success, 1 failure, 2 bad usage or input (one line on stderr naming the flag).';
 export const READY_LINE =
   'With --json, exactly one JSON line on stdout once every listener is up, and nothing else.';
+
+/**
+ * `--time-scale F` on `serve` and `sandbox` (issue 27; DESIGN.md "Sandbox service"): a fraction,
+ * so its range is read by io.ts fractionFlag, not numberFlag.
+ */
+export const TIME_SCALE = {
+  type: 'string',
+  value: 'F',
+  default: '1',
+  about:
+    'multiply every wait of the notification retry ladder and every delivery timeout by F (0 < F ≤ 1), for CI',
+  range: {
+    min: 0,
+    max: 1,
+    unit: 'a fraction, more than 0',
+    hint: '0.01 plays the whole ladder in about 2.5 s',
+  },
+} as const satisfies FlagDef;

@@ -4,13 +4,22 @@
  * (usage.ts: the top-level one, each command's and each subcommand's `--help`) are made from, so
  * a flag cannot be accepted without being documented, nor documented without being accepted.
  *
- * DESIGN.md "Command line" fixes the interface. Its flags that later issues build (conformance's
- * `--notify-*` flags, serve's `--time-scale`) are not here: the usage lists only what works.
+ * DESIGN.md "Command line" fixes the interface. Its flags that later issues build (attach's
+ * `--forward-to` and `--route`) are not here: the usage lists only what works.
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
 import { DEFAULT_JWKS_PORT } from '../core/conformance/jwks-server';
-import { DATA_DIR, EXIT_CODES, HOST, PORT, READY_LINE, type CommandDef, type GroupDef } from './table-parts';
+import {
+  DATA_DIR,
+  EXIT_CODES,
+  HOST,
+  PORT,
+  READY_LINE,
+  TIME_SCALE,
+  type CommandDef,
+  type GroupDef,
+} from './table-parts';
 import { SCENARIO } from './table-scenario';
 import { ATTACH, TEAM } from './table-team';
 
@@ -84,6 +93,7 @@ export const SERVE = {
       value: 'postgres://…',
       about: 'keep events and members in this PostgreSQL database (several hubs can share one)',
     },
+    'time-scale': TIME_SCALE,
   },
   together: [['tls-cert', 'tls-key']],
   notes: [
@@ -101,6 +111,7 @@ export const SANDBOX = {
     host: HOST,
     port: { type: 'string', value: 'PORT', default: '7302', about: 'the sandbox service', range: PORT },
     json: { type: 'boolean', about: 'print only the ready line {"ready":true,"sandbox":…}' },
+    'time-scale': TIME_SCALE,
   },
   notes: [READY_LINE, 'SIGINT/SIGTERM: finish requests in flight, exit 0.', EXIT_CODES],
 } as const satisfies CommandDef;
@@ -265,21 +276,24 @@ export const JWT = {
 
 export const CONFORMANCE = {
   name: 'conformance',
-  about: 'plays the service against a bank’s callbacks /user_auth, /key and /external_id (spec 4.2)',
+  about:
+    'plays the service against a bank’s callbacks (/user_auth, /key, /external_id; spec 4.2) and its notification endpoints (spec 4.3)',
   flags: {
     'bank-auth-url': {
       type: 'string',
       value: 'URL',
-      required: true,
       about: 'the bank’s bank_auth_url: the callbacks are URL/user_auth, URL/key, URL/external_id',
     },
     obj: {
       type: 'string',
       value: 'OBJ',
-      required: true,
-      about: 'a customer the bank knows (an IBAN or a phone number)',
+      about: 'with --bank-auth-url: a customer the bank knows (an IBAN or a phone number)',
     },
-    sub: { type: 'string', value: 'SUB', required: true, about: 'the sub the bank expects with that obj' },
+    sub: {
+      type: 'string',
+      value: 'SUB',
+      about: 'with --bank-auth-url: the sub the bank expects with that obj',
+    },
     'jwks-port': {
       type: 'string',
       value: 'PORT',
@@ -287,16 +301,43 @@ export const CONFORMANCE = {
       about: 'where the runner serves its JWKS on 127.0.0.1, for the bank under test to trust',
       range: PORT,
     },
+    'notify-url': {
+      type: 'string',
+      value: 'URL',
+      about: 'the host the service posts notifications to: runs the notify.* cases',
+    },
+    'notify-prefix': {
+      type: 'string',
+      value: 'PATH',
+      default: '/api/svc/notify',
+      about: 'the notification path prefix (the public guide uses /api/dcm/notify)',
+    },
+    'notify-probe': {
+      type: 'string',
+      value: 'URL',
+      about: 'GET URL/<transaction_id> answers {"count": N}: every duplicate case then requires N = 1',
+    },
+    'expected-failures': {
+      type: 'string',
+      value: 'FILE',
+      about: 'a JSON object {"<case id>": "<reason>"}: those failures do not fail the run',
+    },
     json: {
       type: 'boolean',
       about: 'stdout: one JSON object {"passed","failed","cases":[…]}; progress on stderr',
     },
-    junit: { type: 'string', value: 'FILE', about: 'also write a JUnit XML report to FILE' },
+    junit: {
+      type: 'string',
+      value: 'FILE',
+      about: 'also write a JUnit XML report to FILE (test case names: case ids)',
+    },
     'data-dir': DATA_DIR,
   },
+  together: [['bank-auth-url', 'obj', 'sub']],
   notes: [
+    'Give --bank-auth-url (with --obj and --sub), --notify-url, or both.',
     'The bank under test trusts http://127.0.0.1:PORT/api/v1/.well-known/jwks.json (PORT: --jwks-port).',
-    'Exit codes: 0 every case passed, 1 a case failed, 2 bad usage.',
+    'Exit codes: 0 every case passed (or failed as --expected-failures lists), 1 a case failed, 2 bad usage.',
   ],
 } as const satisfies CommandDef;
 

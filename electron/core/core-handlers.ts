@@ -36,6 +36,8 @@ export function sandboxHandlers(parts: CoreParts) {
     'sandbox.deleteCounterparty': async (args) => (await sandbox()).deleteCounterparty(args),
     'sandbox.signIn': async (args) => (await sandbox()).signIn(args),
     'sandbox.notify': async (args) => (await sandbox()).notify(args),
+    'sandbox.delivery': async (args) => (await sandbox()).delivery(args),
+    'sandbox.deliveries': async (args) => (await sandbox()).deliveries(args ?? {}),
     'sandbox.rotateKey': async () => {
       await (await sandbox()).rotateKey();
       return sandboxStatus();

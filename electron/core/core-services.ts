@@ -99,6 +99,7 @@ function sandboxFactory(
       events,
       ...(sealer ? { sealer } : {}),
       onRefused: sandboxRefusalRecorder(store),
+      ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
     });
   });
 }

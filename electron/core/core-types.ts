@@ -35,6 +35,8 @@ export interface CoreOptions {
   serviceJwksUrl?: string;
   /** --public-url: the URL the service reaches the bank endpoints at, for this run (issue 14). */
   publicUrl?: string;
+  /** --time-scale F (0 < F ≤ 1): the sandbox's delivery ladder waits and timeouts × F (issue 27). */
+  timeScale?: number;
   /**
    * Bench/test hook only, never set by a host: opens the event store in place of
    * openEventStore (the bench's "recording off" bank, test/bench/servers/bank.ts, passes a store

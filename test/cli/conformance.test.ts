@@ -417,7 +417,8 @@ describe('bad usage exits 2 naming the flag', () => {
       quietIo,
     );
     expect(o).toMatchObject({
-      bankAuthUrl: 'https://staging.bank.example/auth',
+      callbacks: { bankAuthUrl: 'https://staging.bank.example/auth' },
+      notify: null,
       jwksPort: 7303,
       json: false,
       junit: null,

@@ -97,7 +97,7 @@ const GROUPS: Array<[string, string[]]> = [
 ];
 
 /** Commands and flags DESIGN.md lists that later issues build: the usage must not offer them. */
-const NOT_BUILT = ['--notify-prefix'];
+const NOT_BUILT = ['--forward-to', '--route'];
 
 /** `flag` as a whole word of `text` (`--tls` is not found in `--tls-cert`). */
 function hasFlag(text: string, flag: string): boolean {

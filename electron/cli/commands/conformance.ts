@@ -14,24 +14,40 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaseResult, ConformanceReport } from '../../contract/schemas/conformance';
+import { errorField } from '../../contract/errors';
+import { SandboxSettings } from '../../contract/schemas/sandbox';
 import {
+  applyExpectedFailures,
   describeListenError,
+  EXPECTED_FAILURES_FIELD,
+  expectedFailuresJson,
+  expectedFailuresText,
+  NOTIFY_CASES,
+  planCases,
+  readExpectedFailures,
+  runNotifyCases,
   startConformance,
   summaryJson,
   toJunit,
+  withNotifyCases,
   type ConformanceRunner,
-  planCases,
+  type ExpectedFailures,
+  type ExpectedFailuresVerdict,
 } from '../../core/conformance';
+import { DEFAULT_GIVE_UP_MS } from '../../core/conformance/runner';
 import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
 import { CONFORMANCE } from '../table';
 
 export interface ConformanceOptions {
-  bankAuthUrl: string;
-  obj: string;
-  sub: string;
+  /** The callbacks' target; null when only the notification cases run. */
+  callbacks: { bankAuthUrl: string; obj: string; sub: string } | null;
+  /** The notification cases' target (issue 27); null when they do not run. */
+  notify: { url: string; prefix: string; probe: string | null } | null;
   jwksPort: number;
   json: boolean;
   junit: string | null;
+  /** --expected-failures FILE, as given (read before the run). */
+  expectedFailures: string | null;
 }
 
 function required(name: string, value: string | undefined, what: string): string {
@@ -62,14 +78,22 @@ export function httpUrlFlag(flag: string, value: string | undefined, example: st
   return value.replace(/\/+$/, '');
 }
 
-/** --bank-auth-url: the base URL of the bank's callbacks. */
-export function bankAuthUrlFlag(value: string | undefined): string {
+/** --bank-auth-url (or another URL flag, `flag`): the base URL the runner sends to. */
+export function bankAuthUrlFlag(value: string | undefined, flag = 'bank-auth-url'): string {
   if (value === undefined) {
     throw new UsageError(
-      '--bank-auth-url: required (the base URL of your callbacks, e.g. https://staging.bank.example/auth)',
+      `--${flag}: required (the base URL of your callbacks, e.g. https://staging.bank.example/auth)`,
     );
   }
-  return httpUrlFlag('bank-auth-url', value, 'https://staging.bank.example/auth');
+  return httpUrlFlag(flag, value, 'https://staging.bank.example/auth');
+}
+
+/** --notify-prefix: a path like /api/svc/notify (the sandbox's setting has the same rule). */
+function notifyPrefixFlag(value: string): string {
+  const checked = SandboxSettings.shape.notify_path_prefix.safeParse(value);
+  if (!checked.success)
+    throw new UsageError(`--notify-prefix: "${value}" must be a path like /api/svc/notify`);
+  return checked.data;
 }
 
 /** Parses and checks every flag without side effects. */
@@ -81,13 +105,42 @@ export function parseConformanceFlags(argv: string[], io: CliIo): ConformanceOpt
   if (values.junit !== undefined && values.junit.trim() === '') {
     throw new UsageError('--junit: must not be empty (a file to write the JUnit XML report to)');
   }
+  const wantsCallbacks =
+    values['bank-auth-url'] !== undefined || values.obj !== undefined || values.sub !== undefined;
+  if (!wantsCallbacks && values['notify-url'] === undefined) {
+    bankAuthUrlFlag(undefined); // names what is missing: --bank-auth-url (or --notify-url)
+  }
+  if (values['notify-url'] === undefined) {
+    for (const flag of ['notify-prefix', 'notify-probe'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag}: needs --notify-url`);
+    }
+  }
+  if (values['expected-failures'] !== undefined && values['expected-failures'].trim() === '') {
+    throw new UsageError('--expected-failures: must not be empty (a JSON file {"<case id>": "<reason>"})');
+  }
   return {
-    bankAuthUrl: bankAuthUrlFlag(values['bank-auth-url']),
-    obj: required('obj', values.obj, 'a customer the bank knows: an IBAN or a phone number'),
-    sub: required('sub', values.sub, 'the sub the bank expects with that obj'),
+    callbacks: wantsCallbacks
+      ? {
+          bankAuthUrl: bankAuthUrlFlag(values['bank-auth-url']),
+          obj: required('obj', values.obj, 'a customer the bank knows: an IBAN or a phone number'),
+          sub: required('sub', values.sub, 'the sub the bank expects with that obj'),
+        }
+      : null,
+    notify:
+      values['notify-url'] === undefined
+        ? null
+        : {
+            url: bankAuthUrlFlag(values['notify-url'], 'notify-url'),
+            prefix: notifyPrefixFlag(values['notify-prefix'] ?? CONFORMANCE.flags['notify-prefix'].default),
+            probe:
+              values['notify-probe'] === undefined
+                ? null
+                : bankAuthUrlFlag(values['notify-probe'], 'notify-probe'),
+          },
     jwksPort: numberFlagOrDefault(CONFORMANCE, 'jwks-port', values['jwks-port']),
     json: values.json === true,
     junit: values.junit ?? null,
+    expectedFailures: values['expected-failures'] ?? null,
   };
 }
 
@@ -149,52 +202,118 @@ export function exitCodeFor(report: Pick<ConformanceReport, 'failed'>): number {
   return report.failed > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
+/** --expected-failures FILE, read before the run; a UsageError naming the flag when unusable. */
+async function expectedFailuresFlag(file: string | null): Promise<ExpectedFailures | null> {
+  if (file === null) return null;
+  try {
+    return await readExpectedFailures(file);
+  } catch (err) {
+    if (errorField(err) === EXPECTED_FAILURES_FIELD) throw new UsageError((err as Error).message);
+    throw err;
+  }
+}
+
+/** Plays the callback cases (when asked), then the notification cases (when asked): one report. */
+async function playAll(
+  options: ConformanceOptions,
+  runner: ConformanceRunner | null,
+  out: (text: string) => void,
+): Promise<ConformanceReport> {
+  const startedAt = Date.now();
+  const total = (runner?.total ?? 0) + (options.notify ? NOTIFY_CASES.length : 0);
+  let idWidth = Math.max(...planCases(1).map((c) => c.id.length), ...NOTIFY_CASES.map((c) => c.id.length));
+  let done = 0;
+  const onCase = (c: CaseResult) => {
+    done += 1;
+    idWidth = Math.max(idWidth, c.id.length);
+    out(caseLine(c, done, total, idWidth));
+  };
+  const callbacks =
+    runner && options.callbacks ? await runner.run(options.callbacks, { onCase: (c) => onCase(c) }) : null;
+  if (!options.notify) return callbacks!;
+  const cases = await runNotifyCases(
+    {
+      notifyUrl: options.notify.url,
+      prefix: options.notify.prefix,
+      ...(options.notify.probe ? { probeUrl: options.notify.probe } : {}),
+      giveUpMs: DEFAULT_GIVE_UP_MS,
+    },
+    onCase,
+  );
+  return withNotifyCases(callbacks, cases, {
+    notifyUrl: options.notify.url,
+    startedAt,
+    finishedAt: Date.now(),
+  });
+}
+
+/** The report as JUnit sees it: a listed failure is a skipped test case saying why it is expected. */
+function junitReport(report: ConformanceReport, verdict: ExpectedFailuresVerdict | null): ConformanceReport {
+  if (!verdict || verdict.expected.length === 0) return report;
+  const reasons = new Map(verdict.expected.map((e) => [e.id, e.reason]));
+  const cases = report.cases.map((c) => {
+    const reason = reasons.get(c.id);
+    return reason === undefined
+      ? c
+      : { ...c, status: 'skipped' as const, detail: `expected failure (${reason}): ${c.detail}` };
+  });
+  return { ...report, cases, failed: report.failed - reasons.size, skipped: report.skipped + reasons.size };
+}
+
 /** `dets-console conformance`. */
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseConformanceFlags(argv, io);
   if (options.junit !== null) await checkJunitPath(options.junit);
+  const expected = await expectedFailuresFlag(options.expectedFailures);
   // The live table goes where it does not mix with the one JSON object.
   const out = options.json ? io.stderr : io.stdout;
 
-  let runner: ConformanceRunner;
-  try {
-    runner = await startConformance({ jwksPort: options.jwksPort });
-  } catch (err) {
-    throw new UsageError(`--jwks-port: ${describeListenError(err, options.jwksPort)}`);
+  let runner: ConformanceRunner | null = null;
+  if (options.callbacks) {
+    try {
+      runner = await startConformance({ jwksPort: options.jwksPort });
+    } catch (err) {
+      throw new UsageError(`--jwks-port: ${describeListenError(err, options.jwksPort)}`);
+    }
   }
   try {
-    out(
-      `JWKS: configure the bank under test to trust ${runner.jwksUrl}\n` +
-        `Bank: ${options.bankAuthUrl}/user_auth, /key, /external_id  obj ${JSON.stringify(options.obj)}  sub ${JSON.stringify(options.sub)}\n` +
-        `Running ${runner.total} cases…\n\n`,
-    );
-    // One id column for the whole table: the longest id of the plan, known before any case runs.
-    let idWidth = Math.max(...planCases(1).map((c) => c.id.length));
-    const report = await runner.run(
-      { bankAuthUrl: options.bankAuthUrl, obj: options.obj, sub: options.sub },
-      {
-        onCase: (c, done, total) => {
-          idWidth = Math.max(idWidth, c.id.length);
-          out(caseLine(c, done, total, idWidth));
-        },
-      },
-    );
+    if (runner && options.callbacks) {
+      const cb = options.callbacks;
+      out(
+        `JWKS: configure the bank under test to trust ${runner.jwksUrl}\n` +
+          `Bank: ${cb.bankAuthUrl}/user_auth, /key, /external_id  obj ${JSON.stringify(cb.obj)}  sub ${JSON.stringify(cb.sub)}\n`,
+      );
+    }
+    if (options.notify) {
+      out(
+        `Notifications: ${options.notify.url}${options.notify.prefix}/pay-in, /pay-out, /transfer` +
+          `${options.notify.probe ? `  probe ${options.notify.probe}/<transaction_id>` : '  (no --notify-probe: "applied once" is not checked)'}\n`,
+      );
+    }
+    out(`Running ${(runner?.total ?? 0) + (options.notify ? NOTIFY_CASES.length : 0)} cases…\n\n`);
+    const report = await playAll(options, runner, out);
     out(summaryLines(report));
+    const verdict = expected ? applyExpectedFailures(report.cases, expected) : null;
+    if (verdict) out(expectedFailuresText(verdict));
+    const summary = {
+      ...summaryJson(report),
+      ...(verdict ? { expected_failures: expectedFailuresJson(verdict) } : {}),
+    };
     if (options.junit !== null) {
       try {
-        await writeFile(options.junit, toJunit(report));
+        await writeFile(options.junit, toJunit(junitReport(report, verdict)));
         out(`JUnit report: ${options.junit}\n`);
       } catch (err) {
         io.stderr(
           `dets-console conformance: --junit: cannot write ${options.junit}: ${err instanceof Error ? err.message : String(err)}\n`,
         );
-        if (options.json) io.stdout(`${JSON.stringify(summaryJson(report))}\n`);
+        if (options.json) io.stdout(`${JSON.stringify(summary)}\n`);
         return EXIT.USAGE;
       }
     }
-    if (options.json) io.stdout(`${JSON.stringify(summaryJson(report))}\n`);
-    return exitCodeFor(report);
+    if (options.json) io.stdout(`${JSON.stringify(summary)}\n`);
+    return verdict ? verdict.exitCode : exitCodeFor(report);
   } finally {
-    await runner.close();
+    await runner?.close();
   }
 }

@@ -12,7 +12,7 @@
 import { ConsoleError } from '../../contract';
 import type { SandboxListener } from '../../core/sandbox';
 import { isLoopbackAddress } from '../../headless';
-import { EXIT, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import { EXIT, dataDirFlag, fractionFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
 import { SANDBOX } from '../table';
 import { ownerCore } from './owner-core';
 import { baseUrl, createDataDir, hostFlag, listenError } from './serve';
@@ -22,6 +22,8 @@ export interface SandboxCommandOptions {
   host: string;
   port: number;
   json: boolean;
+  /** --time-scale: the delivery ladder's waits and timeouts × F (issue 27). */
+  timeScale: number;
 }
 
 /** Parses and checks every flag without side effects (no folder created, nothing bound). */
@@ -32,6 +34,7 @@ export function parseSandboxFlags(argv: string[], io: CliIo): SandboxCommandOpti
     host: hostFlag(values.host),
     port: numberFlagOrDefault(SANDBOX, 'port', values.port),
     json: values.json === true,
+    timeScale: fractionFlag(SANDBOX, 'time-scale', values['time-scale']),
   };
 }
 
@@ -53,7 +56,10 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
 
   // `sandbox` is a long-running owner of the profile: claimed before anything opens it.
-  const core = await ownerCore({ dataDir: options.dataDir, host: 'cli', owner: 'sandbox', log }, stopped);
+  const core = await ownerCore(
+    { dataDir: options.dataDir, host: 'cli', owner: 'sandbox', log, timeScale: options.timeScale },
+    stopped,
+  );
   let listener: SandboxListener;
   try {
     listener = await core.listenSandbox({ host: options.host, port: options.port });

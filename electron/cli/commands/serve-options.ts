@@ -25,4 +25,6 @@ export interface ServeOptions {
   team: boolean;
   /** --store: a postgres:// URL for the events and the members. */
   store?: string;
+  /** --time-scale: the sandbox's delivery ladder waits and timeouts × F (issue 27). */
+  timeScale: number;
 }

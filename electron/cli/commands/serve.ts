@@ -23,7 +23,15 @@ import { loadTlsFiles, parseTunnelTarget, TlsFileError, type TunnelSpec } from '
 import { type ConsoleCore, type ListenerUrls } from '../../core/console-core';
 import { ownerCore } from './owner-core';
 import { isLoopbackAddress, openInBrowser } from '../../headless';
-import { EXIT, UsageError, dataDirFlag, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
+import {
+  EXIT,
+  UsageError,
+  dataDirFlag,
+  fractionFlag,
+  numberFlagOrDefault,
+  parseFlags,
+  type CliIo,
+} from '../io';
 import { SERVE } from '../table';
 import { readyUrls, startListeners, type StartedListener } from './serve-listeners';
 import type { ServeOptions } from './serve-options';
@@ -55,6 +63,7 @@ export async function parseServeFlags(argv: string[], io: CliIo): Promise<ServeO
     open: values.open === true,
     json: values.json === true,
     team: values.team === true,
+    timeScale: fractionFlag(SERVE, 'time-scale', values['time-scale']),
   };
   if (values.store !== undefined) options.store = storeFlag(values.store);
   if (values['service-jwks-url'] !== undefined)
@@ -209,6 +218,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(options.serviceJwksUrl ? { serviceJwksUrl: options.serviceJwksUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.store ? { eventStore: pgEventStore(options.store) } : {}),
+      timeScale: options.timeScale,
     },
     stopped,
   );

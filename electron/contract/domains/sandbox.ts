@@ -14,6 +14,8 @@ import {
   TracesInput,
   UpdateCounterpartyInput,
 } from '../schemas/sandbox';
+import { DeliveriesInput, Delivery } from '../schemas/delivery';
+import { Guid } from '../schemas/ids';
 import { method, NoInput } from './method';
 
 /** `sandbox.*` methods. */
@@ -56,6 +58,17 @@ export const sandboxMethods = {
     input: NotifyInput,
     output: NotifyResult,
   }),
+  'sandbox.delivery': method({
+    summary: 'One notification delivery: its state, the next attempt and every attempt so far (issue 27).',
+    input: z.object({ delivery_id: Guid }),
+    output: Delivery,
+  }),
+  'sandbox.deliveries': method({
+    summary:
+      'The newest notification deliveries (at most 500), newest first, by counterparty, state or transaction_id.',
+    input: DeliveriesInput.optional(),
+    output: z.array(Delivery),
+  }),
   'sandbox.rotateKey': method({
     summary:
       "Rotate the sandbox's signing key: a new kid signs, the old one stays published for the grace period.",
@@ -76,4 +89,6 @@ export const sandboxEvents = {
   'sandbox.changed': SandboxChange,
   /** A sign-in or notification trace was recorded. */
   'sandbox.traced': Trace,
+  /** A notification delivery changed: an attempt recorded, delivered or escalated (issue 27). */
+  'sandbox.delivery': Delivery,
 } as const;

@@ -75,7 +75,10 @@ export type CaseResult = z.infer<typeof CaseResult>;
 export const ConformanceReport = z.object({
   /** `run` against a bank; `self-check` against a private instance of the console's own bank endpoints. */
   kind: z.enum(['run', 'self-check']),
+  /** Empty when the run played only the notification cases. */
   bank_auth_url: z.string(),
+  /** The host the `notify.*` cases posted to (issue 27); absent when they did not run. */
+  notify_url: z.string().optional(),
   obj: z.string(),
   sub: z.string(),
   /** The URL the bank under test was configured to trust. */

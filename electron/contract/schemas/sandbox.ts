@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Guid } from './ids';
 import { HttpCut } from './events';
+import { DeliveryFaults, Ladder, SequenceStep } from './delivery';
 
 /** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
 export const PublicJwk = z.looseObject({
@@ -112,6 +113,16 @@ export const SandboxSettings = z.object({
   token_ttl_seconds: z.number().int().min(1).max(86_400),
   /** Where notifications are posted under the bank URL (spec 4.3; the guide uses /api/dcm/notify). */
   notify_path_prefix: z.string().regex(/^\/[A-Za-z0-9._~\-/]*[^/]$/, 'must be a path like /api/svc/notify'),
+  /**
+   * The ladder's waits before attempts 2, 3, … in seconds (issue 27: the guide's 1, 2, 4, 8, 16,
+   * 32, then 60); past the list, its last wait repeats. Settings stored before issue 27 take the
+   * guide's values (sandbox/state-schema.ts).
+   */
+  delivery_waits_seconds: z.array(z.number().min(0).max(86_400)).min(1).max(100),
+  /** The most attempts of the `service` ladder, the first included (the guide: 10). */
+  delivery_max_attempts: z.number().int().min(1).max(100),
+  /** No answer within this long counts as no answer (DESIGN.md: 5,000 ms). */
+  delivery_timeout_ms: z.number().int().min(100).max(30_000),
 });
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
 
@@ -192,17 +203,40 @@ export const NotifyInput = z.object({
   to: z.enum(['sender', 'receiver']).optional(),
   /** Send this malformed body instead of `{"transaction_id": "<uuid>"}`; the bank should refuse it. */
   malformed: MalformedNotification.optional(),
+  /** `service` (default): retried on the guide's ladder; `once`: one attempt (issue 27). */
+  ladder: Ladder.optional(),
+  faults: DeliveryFaults.optional(),
+  /**
+   * More notifications of the same transaction_id, each sent once the one before has had its
+   * first attempt judged: `event: "pay-out", sequence: [{event: "pay-in"}]` is a pay-out before
+   * its pay-in (issue 27 item 2, reordering).
+   */
+  sequence: z.array(SequenceStep).min(1).max(5).optional(),
 });
 export type NotifyInput = z.infer<typeof NotifyInput>;
 
 export const NotifyResult = z.object({
   transaction_id: z.string(),
+  /** The delivery this notification is (GET /sandbox/v1/deliveries/{delivery_id}). */
+  delivery_id: z.string(),
   url: z.string(),
   /** The bank's HTTP status, null when it could not be reached. */
   status: z.number().nullable(),
   duration_ms: z.number(),
   error: z.string().nullable(),
   trace: Trace,
+  /** With `sequence`: the later notifications' first attempts, in the order they were sent. */
+  sequence: z
+    .array(
+      z.object({
+        delivery_id: z.string(),
+        event: z.string(),
+        url: z.string(),
+        status: z.number().nullable(),
+        error: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type NotifyResult = z.infer<typeof NotifyResult>;
 

@@ -31,3 +31,4 @@ export {
   type PathStyle,
 } from './zod-messages';
 export { splitShellWords } from './shell-words';
+export { PendingSet } from './pending';

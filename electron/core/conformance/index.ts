@@ -22,3 +22,16 @@ export { quote, answered } from './send';
 export { passedSummary, expectedValid } from './cases/valid';
 export { notRefusedWhy } from './cases/negative';
 export { NEGATIVE_KINDS, ROUTES, type NegativeKind, type PlannedCase, type RouteName } from './plan';
+export {
+  applyExpectedFailures,
+  EXPECTED_FAILURES_FIELD,
+  expectedFailuresJson,
+  expectedFailuresText,
+  parseExpectedFailures,
+  readExpectedFailures,
+  type CaseOutcome,
+  type ExpectedFailures,
+  type ExpectedFailuresVerdict,
+} from './expected-failures';
+export { NOTIFY_CASES, runNotifyCase, runNotifyCases, type NotifyTarget } from './notify-cases';
+export { withNotifyCases } from './notify-report';

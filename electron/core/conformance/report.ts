@@ -113,6 +113,7 @@ export function toJunit(report: ConformanceReport): string {
   lines.push('    <properties>');
   for (const [name, value] of [
     ['bank_auth_url', report.bank_auth_url],
+    ['notify_url', report.notify_url ?? ''],
     ['obj', report.obj],
     ['sub', report.sub],
     ['jwks_url', report.jwks_url],

@@ -83,13 +83,18 @@ export async function send(
   return { result, record: recordOf(label, at, url, headers, token, result) };
 }
 
-function recordOf(
+/**
+ * A call as a report keeps it: the request (method GET unless said), the token decoded, the
+ * answer with its body kept ({@link keptBody}) or why none came, the duration.
+ */
+export function recordOf(
   label: string,
   at: string,
   url: string,
   headers: Record<string, string>,
   token: string | null,
   result: ExchangeResult,
+  method = 'GET',
 ): CaseExchange {
   let response: CaseExchange['response'] = null;
   if (result.ok) {
@@ -104,7 +109,7 @@ function recordOf(
   return {
     label,
     at,
-    request: { method: 'GET', url, headers },
+    request: { method, url, headers },
     token: token === null ? null : decodeForReport(token),
     response,
     error: result.ok ? null : result.message,

@@ -25,6 +25,12 @@ export interface ExchangeRequest {
    * certificate is trusted, self-signed or not and whatever names it carries, and no other.
    */
   pinnedCert?: string;
+  /**
+   * A lost acknowledgement (issue 27, DESIGN.md "Sandbox service" `lost_ack`): close the
+   * connection as soon as the status line and headers arrive, so the answer counts as lost
+   * (`ok: false`, phase `response`, `droppedStatus` naming what the bank had answered).
+   */
+  dropOnStatus?: boolean;
 }
 
 /**
@@ -64,6 +70,8 @@ export type ExchangeResult =
       connectMs: number | null;
       message: string;
       durationMs: number;
+      /** With `dropOnStatus`: the status the bank answered before the connection was closed. */
+      droppedStatus?: number;
     };
 
 function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
@@ -145,6 +153,20 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeResult> {
     sent.on('error', (err) => fail(connectMs === null ? 'connect' : 'response', describeError(err)));
     sent.on('response', (res) => {
       connectMs ??= elapsed();
+      if (request.dropOnStatus) {
+        const status = res.statusCode ?? 0;
+        finish({
+          ok: false,
+          phase: 'response',
+          connected: true,
+          connectMs,
+          message: `the connection was closed as the answer's status line (${status}) arrived: the acknowledgement was lost`,
+          durationMs: elapsed(),
+          droppedStatus: status,
+        });
+        sent.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;

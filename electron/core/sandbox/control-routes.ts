@@ -93,6 +93,7 @@ async function notify(engine: SandboxEngine, { params, body }: RouteContext): Pr
     error: 'bank_unreachable',
     detail: result.error ?? 'the bank could not be reached',
     transaction_id: result.transaction_id,
+    delivery_id: result.delivery_id,
     url: result.url,
     duration_ms: result.duration_ms,
     ...wireTrace(trace),
@@ -135,6 +136,19 @@ function extraRoutes(engine: SandboxEngine): Route[] {
       body: 'json',
       run: async ({ body }) => jsonReply(200, await engine.updateSettings(objectBody(body))),
     },
+    // Issue 27: a delivery with every attempt, and the newest 500 (DESIGN.md "Sandbox service").
+    {
+      method: 'GET',
+      path: '/sandbox/v1/deliveries/:delivery_id',
+      body: 'none',
+      run: async ({ params }) => jsonReply(200, engine.delivery(params.delivery_id)),
+    },
+    {
+      method: 'GET',
+      path: '/sandbox/v1/deliveries',
+      body: 'none',
+      run: async ({ query }) => jsonReply(200, engine.listDeliveries(deliveryQuery(query))),
+    },
     {
       method: 'GET',
       path: '/sandbox/v1/status',
@@ -156,6 +170,16 @@ function traceQuery(query: URLSearchParams): { counterparty_guid?: string; limit
     ...(guid === null ? {} : { counterparty_guid: guid }),
     ...(limit === undefined ? {} : { limit }),
   };
+}
+
+/** GET /sandbox/v1/deliveries' query: counterparty_guid, state, transaction_id, each optional. */
+function deliveryQuery(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['counterparty_guid', 'state', 'transaction_id']) {
+    const value = query.get(name);
+    if (value !== null && value !== '') out[name] = value;
+  }
+  return out;
 }
 
 /**

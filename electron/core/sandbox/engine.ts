@@ -17,11 +17,13 @@ import type {
   Trace,
 } from '../../contract/schemas/sandbox';
 import { NotifyInput, OnboardInput, UpdateCounterpartyInput } from '../../contract/schemas/sandbox';
+import { DeliveriesInput, type Delivery } from '../../contract/schemas/delivery';
 import { invalidArgument } from '../common';
 import type { EventHub } from '../event-hub';
 import { SIGN_IN_FLOW } from '../jwt';
 import { BankJwtVerifier } from './bank-jwt';
-import { badRequest, unauthorized } from './errors';
+import { DeliveryEngine } from './delivery';
+import { badRequest, notFound, unauthorized } from './errors';
 import { newGuid, parseGuid } from './guid';
 import { checkRegistrableJwk } from './jwk-rules';
 import { runNotify } from './notify';
@@ -38,6 +40,8 @@ export interface EngineOptions {
   events: EventHub;
   sealer?: SecretSealer;
   now?: () => number;
+  /** `--time-scale F` (0 < F ≤ 1): every wait of the delivery ladder and every delivery timeout × F. */
+  timeScale?: number;
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -48,6 +52,8 @@ export class SandboxEngine {
   url: string | null = null;
   private settings: SandboxSettings = DEFAULT_SETTINGS;
   private readonly verifier = new BankJwtVerifier();
+  /** Notifications on the service's ladder (delivery/engine.ts); set once the state is loaded. */
+  private deliveryEngine: DeliveryEngine | null = null;
 
   private constructor(
     private readonly events: EventHub,
@@ -85,6 +91,7 @@ export class SandboxEngine {
       now,
     );
     engine.settings = settings;
+    engine.deliveryEngine = engine.openDeliveries(options);
     for (const message of loaded.notices) engine.notice('warning', message);
     if (!options.sealer) {
       engine.notice(
@@ -97,10 +104,49 @@ export class SandboxEngine {
       if (!state?.settings) await store.saveSettings(settings);
       if (loaded.changed || state === null) await store.saveKeys(loaded.keys.toStored(now()));
     } catch (err) {
+      await engine.deliveryEngine.close();
       await store.close();
       throw err;
     }
     return engine;
+  }
+
+  /** The deliveries of this profile, resumed; each change is announced (`sandbox.delivery`). */
+  private openDeliveries(options: EngineOptions): DeliveryEngine {
+    return DeliveryEngine.open({
+      dataDir: options.dataDir,
+      settings: () => this.settings,
+      timeScale: options.timeScale,
+      now: this.now,
+      onChange: (d) => this.events.emit('sandbox.delivery', d),
+      // Issue 27 item 3: an escalation is an event of its own, and shows in the header.
+      onEscalated: (d) =>
+        this.notice(
+          'warning',
+          `Notification ${d.event} ${d.transaction_id} escalated to manual processing after ${d.attempts.filter((a) => !a.copy).length} attempts: ${d.url} never answered 2xx (delivery ${d.delivery_id}).`,
+        ),
+      onProblem: (message) => this.notice('error', message),
+    });
+  }
+
+  private get deliveries(): DeliveryEngine {
+    if (!this.deliveryEngine) throw new Error('the sandbox is not loaded');
+    return this.deliveryEngine;
+  }
+
+  /** GET /sandbox/v1/deliveries/{id}; NOT_FOUND when unknown. */
+  delivery(id: unknown): Delivery {
+    const guid = parseGuid('delivery_id', id);
+    const d = this.deliveries.get(guid);
+    if (!d) throw notFound(`no delivery ${guid}: it never existed here, or it was trimmed`);
+    return d;
+  }
+
+  /** GET /sandbox/v1/deliveries: the newest 500, newest first, filtered. */
+  listDeliveries(input: unknown): Delivery[] {
+    const parsed = DeliveriesInput.safeParse(input ?? {});
+    if (!parsed.success) throw invalidArgument(parsed.error, 'deliveries');
+    return this.deliveries.list(parsed.data);
   }
 
   // ------------------------------------------------------------------------ reading
@@ -254,7 +300,11 @@ export class SandboxEngine {
     const parsed = NotifyInput.safeParse(input);
     if (!parsed.success) throw invalidArgument(parsed.error, 'notification');
     const cp = this.registry.require(parsed.data.counterparty_guid.toLowerCase());
-    const result = await runNotify({ settings: () => this.settings, now: this.now }, cp, parsed.data);
+    const result = await runNotify(
+      { settings: () => this.settings, now: this.now, deliveries: this.deliveries },
+      cp,
+      parsed.data,
+    );
     await this.record(result.trace);
     return result;
   }
@@ -285,9 +335,10 @@ export class SandboxEngine {
     return this.store.flush();
   }
 
-  /** Waits for every pending write and gives the database back. */
-  close(): Promise<void> {
-    return this.store.close();
+  /** Stops the ladder (attempts in flight finish), waits for every pending write, gives the database back. */
+  async close(): Promise<void> {
+    await this.deliveryEngine?.close();
+    await this.store.close();
   }
 
   /**

@@ -13,14 +13,16 @@ import type {
   SandboxSettings,
 } from '../../contract/schemas/sandbox';
 import { badRequest } from './errors';
-import { GIVE_UP_MS, joinUrl } from './sign-in-flow';
+import type { DeliveryEngine } from './delivery';
+import { joinUrl } from './sign-in-flow';
 import { traceBody, traceHeaders, TraceBuilder } from './trace';
 import { userAgent } from './user-agent';
-import { exchange } from '../http';
 
 export interface NotifyDeps {
   settings: () => SandboxSettings;
   now: () => number;
+  /** Delivers on the ladder and records each attempt (delivery/engine.ts). */
+  deliveries: DeliveryEngine;
 }
 
 type Side = 'sender' | 'receiver';
@@ -83,24 +85,42 @@ function judgeStatus(status: number, malformed: MalformedNotification | undefine
       ];
 }
 
+/** Where a notification of `event` (to `to`) goes for this counterparty; BAD_ARGUMENT naming the missing URL. */
+function targetUrl(
+  deps: NotifyDeps,
+  counterparty: Counterparty,
+  event: NotifyInput['event'],
+  to: Side | undefined,
+): { side: Side; url: string } {
+  const side = sideFor(event, to);
+  const field = FIELD[side];
+  const base = counterparty[field];
+  if (!base) {
+    throw badRequest(
+      `the counterparty has no ${field}, where ${event} notifications go; set it with PATCH /sandbox/v1/counterparties/${counterparty.counterparty_guid}`,
+      field,
+    );
+  }
+  return { side, url: joinUrl(base, `${deps.settings().notify_path_prefix}/${event}`) };
+}
+
 /**
- * Sends one notification and records how it went. A missing URL for that side is BAD_ARGUMENT
- * naming the field; a bank that cannot be reached is a result with `status: null` and `error`.
+ * Sends one notification the way the service does (issue 27): a delivery on its ladder
+ * (delivery/engine.ts), answered once the first attempt is judged, with a trace of that attempt.
+ * With `sequence`, the later notifications of the same transaction_id follow, each once the one
+ * before has had its first attempt judged. A missing URL for a side is BAD_ARGUMENT naming the
+ * field; a bank that cannot be reached is a result with `status: null` and `error`.
  */
 export async function runNotify(
   deps: NotifyDeps,
   counterparty: Counterparty,
   input: NotifyInput,
 ): Promise<NotifyResult> {
-  const side = sideFor(input.event, input.to);
-  const field = FIELD[side];
-  const base = counterparty[field];
-  if (!base) {
-    throw badRequest(
-      `the counterparty has no ${field}, where ${input.event} notifications go; set it with PATCH /sandbox/v1/counterparties/${counterparty.counterparty_guid}`,
-      field,
-    );
-  }
+  const { side, url } = targetUrl(deps, counterparty, input.event, input.to);
+  const later = (input.sequence ?? []).map((step) => ({
+    ...step,
+    ...targetUrl(deps, counterparty, step.event, step.to),
+  }));
   if (input.malformed !== undefined && input.transaction_id !== undefined) {
     throw badRequest(
       'transaction_id: a malformed notification carries no valid transaction_id; leave out one of transaction_id and malformed',
@@ -108,7 +128,6 @@ export async function runNotify(
     );
   }
   const transactionId = input.transaction_id ?? randomUUID();
-  const url = joinUrl(base, `${deps.settings().notify_path_prefix}/${input.event}`);
   const body =
     input.malformed !== undefined
       ? MALFORMED_BODY[input.malformed](transactionId)
@@ -118,48 +137,66 @@ export async function runNotify(
 
   const statusTitle = input.malformed !== undefined ? 'refused with HTTP 400' : 'HTTP status 200';
   const trace = new TraceBuilder('notify', counterparty.counterparty_guid, deps.now);
-  const answer = await exchange({ method: 'POST', url, headers, body, giveUpMs: GIVE_UP_MS });
+  const base = {
+    counterparty_guid: counterparty.counterparty_guid,
+    transaction_id: transactionId,
+    body,
+    ladder: input.ladder,
+  };
+  const { delivery, first } = await deps.deliveries.start({
+    ...base,
+    event: input.event,
+    url,
+    faults: input.faults,
+  });
+  const sequence: NonNullable<NotifyResult['sequence']> = [];
+  for (const step of later) {
+    const next = await deps.deliveries.start({ ...base, event: step.event, url: step.url });
+    sequence.push({
+      delivery_id: next.delivery.delivery_id,
+      event: step.event,
+      url: step.url,
+      status: next.first.status,
+      error: next.first.error,
+    });
+  }
   const request = { method: 'POST', url, headers, body };
-  if (!answer.ok) {
-    const error = answer.connected
-      ? `the bank did not answer: ${answer.message}`
-      : `could not reach the bank: ${answer.message}`;
+  const common = {
+    transaction_id: transactionId,
+    delivery_id: delivery.delivery_id,
+    url,
+    ...(later.length > 0 ? { sequence } : {}),
+  };
+  if (first.status === null) {
+    const error = first.error ?? 'no answer';
     trace.step('delivered', `POST ${what} to the ${side} bank`, 'failed', error, {
-      duration_ms: answer.durationMs,
+      duration_ms: first.durationMs,
       request,
     });
     trace.step('status', statusTitle, 'skipped', 'not judged: there is no answer');
-    return {
-      transaction_id: transactionId,
-      url,
-      status: null,
-      duration_ms: answer.durationMs,
-      error,
-      trace: trace.finish(),
-    };
+    return { ...common, status: null, duration_ms: first.durationMs, error, trace: trace.finish() };
   }
   trace.step(
     'delivered',
     `POST ${what} to the ${side} bank`,
     'passed',
-    `${input.malformed !== undefined ? `body ${body}` : `transaction_id ${transactionId}`} delivered; the bank answered ${answer.status} in ${Math.round(answer.durationMs)} ms`,
+    `${input.malformed !== undefined ? `body ${body}` : `transaction_id ${transactionId}`} delivered; the bank answered ${first.status} in ${Math.round(first.durationMs)} ms`,
     {
-      duration_ms: answer.durationMs,
+      duration_ms: first.durationMs,
       request,
       response: {
-        status: answer.status,
-        headers: traceHeaders(answer.headers),
-        body: traceBody(answer.body.length > 0 ? answer.body : null, answer.truncated),
+        status: first.status,
+        headers: traceHeaders(first.responseHeaders ?? {}),
+        body: traceBody(first.responseBody, false),
       },
     },
   );
-  const [passed, detail] = judgeStatus(answer.status, input.malformed);
+  const [passed, detail] = judgeStatus(first.status, input.malformed);
   trace.step('status', statusTitle, passed ? 'passed' : 'failed', detail);
   return {
-    transaction_id: transactionId,
-    url,
-    status: answer.status,
-    duration_ms: answer.durationMs,
+    ...common,
+    status: first.status,
+    duration_ms: first.durationMs,
     error: null,
     trace: trace.finish(),
   };

@@ -64,6 +64,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     // item 7); the HTTP control route keeps the spec's whole answer (control-routes.ts).
     signIn: async (input) => maskSignInResult(await engine.signIn(input.counterparty_guid, input.token)),
     notify: (input) => engine.notify(input),
+    delivery: async (input) => engine.delivery(input.delivery_id),
+    deliveries: async (input) => engine.listDeliveries(input ?? {}),
     rotateKey: async () => {
       await engine.rotateKey();
     },

@@ -8,6 +8,11 @@
  * the field is null and the private key never leaves memory (DESIGN.md "Secrets").
  */
 import { z } from 'zod';
+import {
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  SERVICE_LADDER_MAX_ATTEMPTS,
+  SERVICE_LADDER_WAITS_SECONDS,
+} from '../../contract/schemas/delivery';
 import { Counterparty, PublicJwk, SandboxSettings, Trace } from '../../contract/schemas/sandbox';
 import { privateMembers } from '../jwt';
 
@@ -37,10 +42,29 @@ export const StoredCounterparty = Counterparty.extend({
   jwks: z.array(Counterparty.shape.jwks.element.extend({ jwk: PublicOnly })),
 });
 
+/** The delivery ladder's settings as the guide has them (issue 27), for settings stored before them. */
+export const DELIVERY_SETTING_DEFAULTS = {
+  delivery_waits_seconds: [...SERVICE_LADDER_WAITS_SECONDS],
+  delivery_max_attempts: SERVICE_LADDER_MAX_ATTEMPTS,
+  delivery_timeout_ms: DEFAULT_DELIVERY_TIMEOUT_MS,
+} as const;
+
+/**
+ * Settings as stored: a row written before issue 27 has no delivery settings and takes the
+ * guide's; everything else must be there.
+ */
+export const StoredSettings = z.preprocess(
+  (v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? { ...DELIVERY_SETTING_DEFAULTS, delivery_waits_seconds: [...SERVICE_LADDER_WAITS_SECONDS], ...v }
+      : v,
+  SandboxSettings,
+);
+
 export const StateFile = z.object({
   format: z.literal(STATE_FORMAT),
   version: z.literal(STATE_VERSION),
-  settings: SandboxSettings,
+  settings: StoredSettings,
   keys: z.array(StoredSandboxKey),
   counterparties: z.array(StoredCounterparty),
   traces: z.array(Trace).max(MAX_TRACES),

@@ -21,12 +21,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
-import { SandboxSettings, Trace } from '../../contract/schemas/sandbox';
-import { describeIssues, readJsonFileOrNull } from '../common';
+import type { SandboxSettings } from '../../contract/schemas/sandbox';
+import { Trace } from '../../contract/schemas/sandbox';
+import { describeIssues, PendingSet, readJsonFileOrNull } from '../common';
 import {
   MAX_TRACES,
   StateFile,
   StoredCounterparty,
+  StoredSettings,
   StoredSandboxKey,
   type SandboxState,
 } from './state-schema';
@@ -114,7 +116,7 @@ const traceSteps = (t: Trace): Step[] => [
 ];
 
 export class StateStore {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new PendingSet();
 
   private constructor(private readonly pdb: ProfileDb) {}
 
@@ -205,7 +207,7 @@ export class StateStore {
       .all()
       .map((r) => parse(Trace, 'sandbox_traces', String(r.seq), r.record));
     if (!settingsRow && keys.length === 0 && counterparties.length === 0 && traces.length === 0) return null;
-    const settings = settingsRow ? parse(SandboxSettings, 'sandbox_settings', '1', settingsRow.record) : null;
+    const settings = settingsRow ? parse(StoredSettings, 'sandbox_settings', '1', settingsRow.record) : null;
     return { settings, keys, counterparties, traces };
   }
 
@@ -244,16 +246,12 @@ export class StateStore {
 
   /** Writes are applied in the order they were asked (one writer thread, one queue). */
   private write(steps: Step[]): Promise<void> {
-    const p = this.pdb.write(steps);
-    const tracked = p.catch(() => undefined);
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
-    return p;
+    return this.pending.track(this.pdb.write(steps));
   }
 
   /** Waits for every write asked so far. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+  flush(): Promise<void> {
+    return this.pending.settle();
   }
 
   /** Flushes, then gives the database handle back. */

@@ -9,6 +9,7 @@ import type {
   SignInResult,
   Trace,
 } from '../../contract/schemas/sandbox';
+import type { DeliveriesInput, Delivery } from '../../contract/schemas/delivery';
 import type { EventHub } from '../event-hub';
 import type { RefusedRequest } from '../http';
 import type { SecretSealer } from '../vault';
@@ -28,6 +29,8 @@ export interface SandboxOptions {
    * anything else.
    */
   onRefused?: (refused: RefusedRequest) => void;
+  /** `--time-scale F` (0 < F ≤ 1, default 1): the delivery ladder's waits and timeouts × F. */
+  timeScale?: number;
 }
 
 export interface SandboxListener {
@@ -51,6 +54,10 @@ export interface Sandbox {
   deleteCounterparty(input: { counterparty_guid: string }): Promise<{ deleted: string }>;
   signIn(input: { counterparty_guid: string; token: string }): Promise<SignInResult>;
   notify(input: NotifyInput): Promise<NotifyResult>;
+  /** One notification delivery with its attempts (issue 27); NOT_FOUND when unknown. */
+  delivery(input: { delivery_id: string }): Promise<Delivery>;
+  /** The newest deliveries (at most 500), newest first. */
+  deliveries(input?: DeliveriesInput): Promise<Delivery[]>;
   rotateKey(): Promise<void>;
   updateSettings(partial: Partial<SandboxSettings>): Promise<SandboxSettings>;
   /** Signs a service JWT (X-Session-ID style: flow, obj, sub, iat, exp) with the active key. */

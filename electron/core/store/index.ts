@@ -12,3 +12,4 @@ export { recoverIfRequested, requestRecovery } from './recover';
 export { createNotificationRetention, type NotificationRetentionService } from './notification-retention';
 export { openPgEventStore, isPostgresUrl, redactUrl } from './pg-store';
 export { migratePgSchema } from './pg-schema';
+export { DELIVERY_SQL, DELIVERIES_KEPT } from './sql';

@@ -185,9 +185,57 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX events_kind_seq ON events (kind);
     `,
   },
+  {
+    // Version 9 (issue 27): the sandbox's notification deliveries, one row per delivery with its
+    // attempts (the record: contract/schemas/delivery.ts Delivery), so a delivery on the
+    // service's retry ladder survives a restart and resumes (the state and the next attempt's
+    // time are columns: the resume reads `delivering` rows by next_at_ms).
+    version: 9,
+    sql: `
+      CREATE TABLE sandbox_deliveries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        delivery_id TEXT NOT NULL UNIQUE,
+        counterparty_guid TEXT NOT NULL,
+        tx_lower TEXT NOT NULL,
+        state TEXT NOT NULL,
+        next_at_ms INTEGER,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX sandbox_deliveries_state ON sandbox_deliveries (state, next_at_ms);
+      CREATE INDEX sandbox_deliveries_tx ON sandbox_deliveries (tx_lower);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+// ------------------------------------------------------------------- the sandbox's deliveries
+
+/** Finished deliveries kept (the newest); deliveries still on their ladder are never trimmed. */
+export const DELIVERIES_KEPT = 10_000;
+
+/**
+ * The statements of the sandbox's deliveries (MIGRATIONS version 9; sandbox/delivery/store.ts),
+ * here with the schema so another store (issue 30's PostgreSQL) ports them in one place.
+ * Parameters are positional: see each statement's comment.
+ */
+export const DELIVERY_SQL = {
+  /** delivery_id, counterparty_guid, tx_lower, state, next_at_ms, record. */
+  upsert: `INSERT INTO sandbox_deliveries (delivery_id, counterparty_guid, tx_lower, state, next_at_ms, record)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (delivery_id) DO UPDATE SET state = excluded.state, next_at_ms = excluded.next_at_ms,
+      record = excluded.record`,
+  /** Keeps the newest DELIVERIES_KEPT finished deliveries (run as a new one is added). */
+  trim: `DELETE FROM sandbox_deliveries WHERE state <> 'delivering' AND seq <=
+    (SELECT seq FROM sandbox_deliveries ORDER BY seq DESC LIMIT 1 OFFSET ${DELIVERIES_KEPT})`,
+  /** Every delivery still on its ladder, to resume after a restart. */
+  active: "SELECT delivery_id, record FROM sandbox_deliveries WHERE state = 'delivering' ORDER BY seq",
+  /** The newest finished ones (?: how many), newest first. */
+  recentFinished:
+    "SELECT delivery_id, record FROM sandbox_deliveries WHERE state <> 'delivering' ORDER BY seq DESC LIMIT ?",
+  /** One by id. */
+  byId: 'SELECT delivery_id, record FROM sandbox_deliveries WHERE delivery_id = ?',
+} as const;
 
 // ------------------------------------------------------------------------- the writer's rows
 

@@ -149,6 +149,10 @@ describe('other controls', () => {
       key_grace_seconds: 600,
       token_ttl_seconds: 300,
       notify_path_prefix: '/api/svc/notify',
+      // Issue 27: the service's public guide's retry ladder.
+      delivery_waits_seconds: [1, 2, 4, 8, 16, 32, 60, 60, 60],
+      delivery_max_attempts: 10,
+      delivery_timeout_ms: 5000,
     });
     const typo = await call(sb.url, 'PATCH', '/sandbox/v1/settings', { json: { token_ttl: 10 } });
     expect(typo.status).toBe(400);

@@ -127,13 +127,19 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(
-  options: { dataDir?: string; sealer?: SecretSealer; now?: () => number } = {},
+  options: { dataDir?: string; sealer?: SecretSealer; now?: () => number; timeScale?: number } = {},
 ): Promise<RunningSandbox> {
   const dataDir = options.dataDir ?? (await tempDir());
   const events = new EventHub();
   const emitted: Array<{ event: string; payload: unknown }> = [];
   events.onAny((event, payload) => emitted.push({ event, payload }));
-  const sandbox = await createSandbox({ dataDir, events, sealer: options.sealer, now: options.now });
+  const sandbox = await createSandbox({
+    dataDir,
+    events,
+    sealer: options.sealer,
+    now: options.now,
+    ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
+  });
   const listener = await sandbox.listen({ host: '127.0.0.1', port: 0 });
   let closed = false;
   const close = async () => {

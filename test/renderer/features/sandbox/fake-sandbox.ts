@@ -53,6 +53,9 @@ export function status(extra: Partial<SandboxStatus> = {}): SandboxStatus {
       key_grace_seconds: 86_400,
       token_ttl_seconds: 300,
       notify_path_prefix: '/api/svc/notify',
+      delivery_waits_seconds: [1, 2, 4, 8, 16, 32, 60, 60, 60],
+      delivery_max_attempts: 10,
+      delivery_timeout_ms: 5000,
     },
     ...extra,
   };
@@ -138,6 +141,7 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
       const t = trace({ kind: 'notify', steps: [step('delivered', 'passed', { duration_ms: 12 })] });
       return {
         transaction_id: input.transaction_id ?? '6c1b1d5e-7f0a-4b8e-9d3c-2a1f0e9b8c7d',
+        delivery_id: '0b7e4a52-8f6c-4d3e-9a1b-2c3d4e5f6a7b',
         url: 'http://127.0.0.1:9/api/svc/notify/pay-in',
         status: 200,
         duration_ms: 12,

@@ -392,6 +392,7 @@ describe('SandboxPage: a counterparty', () => {
     const fake = withCounterparty({ bank_receiver_url: 'http://127.0.0.1:9300' });
     fake.sandbox.notify.mockResolvedValueOnce({
       transaction_id: '6c1b1d5e-7f0a-4b8e-9d3c-2a1f0e9b8c7d',
+      delivery_id: '0b7e4a52-8f6c-4d3e-9a1b-2c3d4e5f6a7b',
       url: 'http://127.0.0.1:9300/api/svc/notify/pay-in',
       status: 400,
       duration_ms: 9,
