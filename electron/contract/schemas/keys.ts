@@ -50,6 +50,15 @@ export const SpecJwk = z.object({
 });
 export type SpecJwk = z.infer<typeof SpecJwk>;
 
+/** A key's status in one environment that uses it (issue 26; DESIGN.md "Environments"). */
+export const KeyEnvironmentStatus = z.object({
+  /** The environment's id ("sandbox" for the built-in one). */
+  environment: z.string(),
+  name: z.string(),
+  status: KeyStatus,
+});
+export type KeyEnvironmentStatus = z.infer<typeof KeyEnvironmentStatus>;
+
 /** What the renderer may know of a key: never private material. */
 export const KeyInfo = z.object({
   kid: Kid,
@@ -67,6 +76,12 @@ export const KeyInfo = z.object({
   fingerprint: z.string(),
   /** The public JWK with exactly the spec's fields (2.1): alg, e, kid, kty, n, use = sig. */
   public_jwk: SpecJwk,
+  /**
+   * The key's status in each environment that uses it (active there, or retired there), the
+   * sandbox first; empty when none does. `status` above is the profile-wide status the key store
+   * keeps (what a key with no environment shows). Absent from keys.generate/import/update answers.
+   */
+  environments: z.array(KeyEnvironmentStatus).optional(),
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
