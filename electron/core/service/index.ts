@@ -5,6 +5,7 @@ export { createEnvironmentStore } from './environments';
 export { createServiceClient, specJwk } from './client';
 export { serviceWords } from './explain';
 export { authenticateUrl } from './target';
+export { environmentJwksSources } from './jwks-sources';
 export {
   keyListRows,
   preferredKid,
