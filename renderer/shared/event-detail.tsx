@@ -68,6 +68,14 @@ export function EventDetailView({
           {formatLocal(d.at)}
         </time>
         {d.remote ? ` · from ${d.remote}` : ''}
+        {d.environment ? (
+          <span
+            data-testid="event-environment"
+            title="The environment whose service published the token's kid (DESIGN.md “Environments”)"
+          >
+            {` · environment ${d.environment.name}`}
+          </span>
+        ) : null}
         {d.transaction_id ? ` · transaction_id ${d.transaction_id}` : ''}
         {d.obj ? ` · obj ${d.obj}` : ''}
         {d.sub ? ` · sub ${d.sub}` : ''}

@@ -102,3 +102,14 @@ describe('compact records', () => {
     ).toBeNull();
   });
 });
+
+describe('the environment a callback belongs to (issue 26)', () => {
+  it('names the environment whose service published the kid, and nothing when none did', () => {
+    const s = summary({ id: 'c9', path: '/user_auth', failed_check: null, status: 200 });
+    show(detail(s, { environment: { id: 'env-1', name: 'Staging' } }));
+    expect(screen.getByTestId('event-environment').textContent).toBe(' · environment Staging');
+    cleanup();
+    show(detail(s, { environment: null }));
+    expect(screen.queryByTestId('event-environment')).toBeNull();
+  });
+});
