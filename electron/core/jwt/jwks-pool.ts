@@ -94,7 +94,10 @@ export class JwksPool {
     }
     // A kid a cached set already holds: no network, no waiting on a slow neighbour.
     const cached = sources.find((s) => this.clientFor(s.url).state().kids.includes(kid));
-    if (cached) return { ...(await this.clientFor(cached.url).keySetFor(kid, deadlineMs)), source: cached };
+    if (cached) {
+      const source = this.named(cached);
+      return { ...(await this.clientFor(source.url).keySetFor(kid, deadlineMs)), source };
+    }
     return this.race(sources, primary, kid, deadlineMs);
   }
 
@@ -116,7 +119,7 @@ export class JwksPool {
             answers.set(source, lookup);
             if (hasKid(lookup, kid)) {
               settled = true;
-              resolve({ ...lookup, source });
+              resolve({ ...lookup, source: this.named(source) });
             } else if (answers.size === sources.length) {
               settled = true;
               resolve(this.nowhere(primary, answers));
@@ -156,6 +159,15 @@ export class JwksPool {
   stop(): void {
     this.stopped = true;
     for (const c of this.clients.values()) c.stop();
+  }
+
+  /**
+   * The source to name for a key found at `source.url`: when environments share one JWKS URL
+   * (the same service under two names), the header's one among them, else the first; the
+   * verdict is the same whichever is named.
+   */
+  private named(source: JwksSource): JwksSource {
+    return this.sources.find((s) => s.url === source.url && s.active) ?? source;
   }
 
   private primary(): JwksSource | null {

@@ -5,10 +5,9 @@
  * 127.0.0.1, a second HTTP server on 127.0.0.1 standing in for a real service's JWKS, its tokens
  * signed with node:crypto directly (an outsider, not the library under test).
  */
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { cryptoJwt, signInClaims, startRealService } from '../../support/real-service';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import type { ConsoleCore } from '../../../electron/core/console-core';
@@ -22,38 +21,7 @@ const CUSTOMER = {
   key: 'k-0123456789',
 };
 
-/** A "real" service: its RSA key, and its JWKS served on 127.0.0.1 under {base}/api/v1/.well-known/jwks.json. */
-async function realService(): Promise<{ base: string; kid: string; privateKey: KeyObject }> {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = `real-${randomBytes(4).toString('hex')}`;
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    if (req.url !== '/api/v1/.well-known/jwks.json') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  onTestFinished(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, kid, privateKey };
-}
-
-/** A compact RS256 JWS made with node:crypto alone. */
-function cryptoJwt(privateKey: KeyObject, kid: string, payload: Record<string, unknown>): string {
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const input = `${b64({ alg: 'RS256', kid, typ: 'JWT' })}.${b64(payload)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
-}
-
-const claims = () => {
-  const now = Math.floor(Date.now() / 1000);
-  return { flow: 'sign-in', obj: CUSTOMER.obj, sub: CUSTOMER.sub, iat: now - 5, exp: now + 300 };
-};
+const claims = () => signInClaims(CUSTOMER.obj, CUSTOMER.sub);
 
 /** The stored event of the callback answered with `res` (the newest callback after `seen`). */
 async function eventAfter(core: ConsoleCore, seen: Set<string>): Promise<EventDetail> {
@@ -78,7 +46,7 @@ describe('callbacks judged against the environment that published their kid', ()
     await core.listenSandbox({ host: '127.0.0.1', port: 0 });
     const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
     await valueOf(core, 'bank.saveCustomer', CUSTOMER);
-    const real = await realService();
+    const real = await startRealService();
     const staging = await valueOf<Environment>(core, 'env.save', { name: 'Staging', base_url: real.base });
     const sandbox = await core.sandbox();
     const seen = new Set<string>();
@@ -122,7 +90,7 @@ describe('callbacks judged against the environment that published their kid', ()
   });
 
   it('--service-jwks-url stays an explicit override: only its keys are trusted', async () => {
-    const real = await realService();
+    const real = await startRealService();
     const { core } = await tempCore({ serviceJwksUrl: `${real.base}/api/v1/.well-known/jwks.json` });
     await core.listenSandbox({ host: '127.0.0.1', port: 0 });
     const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
