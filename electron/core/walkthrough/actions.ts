@@ -16,6 +16,7 @@ import type { Sandbox } from '../sandbox';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
 import { NOTIFY_ROUTES } from './fact-types';
 import { quote, serviceAnswer } from './derive/shared';
+import { adoptDefaults } from './env-defaults';
 import { messageOf } from './message';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 import { specJwk } from '../service';
@@ -109,6 +110,7 @@ async function compose(ctx: ActionContext): Promise<ComposedToken> {
     q.obj = obj;
     q.sub = sub;
   });
+  await adoptDefaults(ctx.deps, ctx.env, obj, sub);
   return composed;
 }
 
