@@ -50,6 +50,13 @@ export const SpecJwk = z.object({
 });
 export type SpecJwk = z.infer<typeof SpecJwk>;
 
+/**
+ * Days a key the console makes for onboarding or rotation is valid when no date is given: the
+ * walkthrough's keys and a rotation's next key alike (issue 26 item 5), so a key never silently
+ * lasts forever.
+ */
+export const DEFAULT_KEY_DAYS = 365;
+
 /** A key's status in one environment that uses it (issue 26; DESIGN.md "Environments"). */
 export const KeyEnvironmentStatus = z.object({
   /** The environment's id ("sandbox" for the built-in one). */
