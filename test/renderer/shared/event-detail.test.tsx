@@ -113,3 +113,18 @@ describe('the environment a callback belongs to (issue 26)', () => {
     expect(screen.queryByTestId('event-environment')).toBeNull();
   });
 });
+
+describe('Copy as curl says when its token expires (issue 26)', () => {
+  it('names the expiry of the X-Session-ID the copy carries, and says when it has passed', () => {
+    const s = summary({ id: 'c10', path: '/user_auth', failed_check: null, status: 200 });
+    const future = Math.floor(Date.now() / 1000) + 300;
+    show(detail(s, { token: { header: { alg: 'RS256' }, payload: { exp: future } } }));
+    expect(screen.getByTestId('event-copy-curl')).toBeTruthy();
+    const note = screen.getByTestId('event-curl-expiry');
+    expect(note.textContent).toMatch(/^its X-Session-ID expires /);
+    expect(note.getAttribute('title')).toBe(new Date(future * 1000).toISOString());
+    cleanup();
+    show(detail(s, { token: { header: { alg: 'RS256' }, payload: { exp: 1_700_000_000 } } }));
+    expect(screen.getByTestId('event-curl-expiry').textContent).toMatch(/expired .*answered 401 exp/);
+  });
+});
