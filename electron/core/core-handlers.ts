@@ -10,6 +10,7 @@ import { rebuildCallbackDetail } from './bank';
 import { parseJsonText } from './common';
 import type { CoreParts } from './core-services';
 import { inspectToken } from './jwt';
+import { withEnvironments } from './service';
 import { exportEvents, requestRecovery } from './store';
 import { TunnelError } from './tunnel';
 import { APP_NAME, APP_VERSION } from './version';
@@ -53,7 +54,16 @@ export function serviceHandlers({ services }: CoreParts) {
     'vault.status': () => vault().status(),
     'vault.unlock': (args) => vault().unlock(args.passphrase),
     'vault.createPassphrase': (args) => vault().createPassphraseVault(args.passphrase),
-    'keys.list': () => keys().list(),
+    // Each key with its status per environment (issue 26; DESIGN.md "Environments"); a damaged
+    // environments file (reported by env.list) leaves the keys listed, without environments.
+    'keys.list': async () => {
+      const list = await keys().list();
+      const envs = await environments()
+        .list()
+        .then((v) => v.environments)
+        .catch(() => []);
+      return withEnvironments(list, envs);
+    },
     'keys.generate': (args) => keys().generate(args),
     'keys.import': (args) => keys().import(args),
     'keys.addExternal': (args) => keys().addExternal(args),

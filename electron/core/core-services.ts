@@ -14,7 +14,12 @@ import { createDownloads, type Downloads } from './downloads';
 import type { EventHub } from './event-hub';
 import { createKeyStore } from './keys';
 import { createSandbox, type Sandbox } from './sandbox';
-import { createComposer, createEnvironmentStore, createServiceClient } from './service';
+import {
+  createComposer,
+  createEnvironmentStore,
+  createServiceClient,
+  environmentJwksSources,
+} from './service';
 import { openEventStore, type EventReader, type EventStore } from './store';
 import { createTunnelService, type TunnelService } from './tunnel';
 import { openVault } from './vault';
@@ -104,6 +109,16 @@ function sandboxFactory(
   });
 }
 
+/** Every environment's service JWKS (a damaged environments file: the sandbox's alone). */
+async function jwksOfEnvironments(services: CoreServices, listeners: Listeners) {
+  const sandbox = listeners.sandboxJwksUrl();
+  return services
+    .environments()
+    .list()
+    .then((list) => environmentJwksSources(list, sandbox))
+    .catch(() => (sandbox ? [{ environment: 'sandbox', name: 'Sandbox', url: sandbox, active: true }] : []));
+}
+
 /** The bank endpoints, built on first use over the open store. */
 function bankFactory(
   options: CoreOptions,
@@ -116,15 +131,10 @@ function bankFactory(
       events: parts.events,
       store: await parts.store(),
       pairs: services.pairs(),
-      // The flag, else the active environment's, else the sandbox's own (DESIGN.md "Bank endpoints").
-      serviceJwksUrl: async () =>
-        options.serviceJwksUrl ??
-        (await services
-          .environments()
-          .get()
-          .then((env) => env.effective_jwks_url)
-          .catch(() => null)) ??
-        listeners.sandboxJwksUrl(),
+      // The flag alone when given (DESIGN.md "Command line": an explicit override); else every
+      // environment's service JWKS (issue 26, DESIGN.md "Environments").
+      serviceJwksUrl: async () => options.serviceJwksUrl ?? null,
+      environmentJwks: () => jwksOfEnvironments(services, listeners),
       vault: services.vault(),
       signServiceToken: async (claims) => (await parts.sandbox()).signServiceToken(claims),
       fetch: parts.fetch,

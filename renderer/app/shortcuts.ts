@@ -7,9 +7,16 @@ function isEditable(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/** The shown page's own search box, if it has one. */
+function pageSearch(): HTMLInputElement | null {
+  const box = document.querySelector<HTMLInputElement>('main input[type="search"]');
+  return box && !box.disabled ? box : null;
+}
+
 /**
- * Global keyboard shortcuts: Ctrl/Cmd+K anywhere, or "/" outside a text field, focuses the token
- * input (switching to the Inspector first).
+ * Global keyboard shortcuts: Ctrl/Cmd+K anywhere focuses the token input (switching to the
+ * Inspector first); "/" outside a text field does too, unless the page has a search box of its
+ * own, which it then focuses.
  */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
@@ -18,6 +25,14 @@ export function useGlobalShortcuts(): void {
       const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !isEditable(e.target);
       if (!modK && !slash) return;
       e.preventDefault();
+      // Issue 26 item 6: "/" on a page with a search box of its own (Callbacks, Notifications)
+      // focuses that box, as "/" does on most sites; Ctrl/Cmd+K still opens the Inspector.
+      const own = slash ? pageSearch() : null;
+      if (own) {
+        own.focus();
+        own.select();
+        return;
+      }
       navigate('inspector');
       useUiStore.getState().requestFocus('token-input');
     };

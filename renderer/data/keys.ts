@@ -5,6 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodInput } from '../../electron/contract';
+import { preferredKid } from '../../electron/contract/key-status';
 import { KeyBits, SigningAlg, type KeyInfo } from '../../electron/contract/schemas/keys';
 import type { Environment } from '../../electron/contract/schemas/service';
 import { useApi } from '../api/client-context';
@@ -35,10 +36,18 @@ export function useKeys() {
   return useQuery({ queryKey: keysKeys.list(), queryFn: () => api.keys.list() });
 }
 
-/** The key a form starts with: the environment's, else the first active one, else the first. */
-export function defaultKid(keys: KeyInfo[], envKid: string | null | undefined): string {
-  if (envKid) return envKid;
-  return (keys.find((k) => k.status === 'active') ?? keys[0])?.kid ?? '';
+/**
+ * The key a form signing for `env` starts with: the environment's active key, never one the
+ * environment retired (contract/key-status.ts, issue 26); '' when there is none. `among`: only
+ * these kids (e.g. the keys a sandbox counterparty registered).
+ */
+export function defaultKid(
+  keys: KeyInfo[],
+  env: Pick<Environment, 'active_kid' | 'retired_kids'> | null | undefined,
+  among?: readonly string[],
+): string {
+  if (env?.active_kid && among === undefined) return env.active_kid;
+  return preferredKid(keys, env ?? null, among) ?? '';
 }
 
 /** A key's public part in one format; reading it changes nothing, so it is a query. */

@@ -10,6 +10,24 @@ import { DurationBar } from './duration-bar';
 import { curlCommand, rawRequest, rawResponse, readEvent, type EventReading } from './event-http';
 import './event-detail.css';
 
+/**
+ * When the X-Session-ID a copied curl carries stops verifying (issue 26 item 5: "Copy as curl"
+ * runs only while its token lives, about six minutes, and nothing said so).
+ */
+function TokenExpiry({ detail }: { detail: EventDetail }) {
+  const exp = detail.token?.payload?.exp;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return null;
+  const at = new Date(exp * 1000).toISOString();
+  const past = exp * 1000 <= Date.now();
+  return (
+    <span className={past ? 'text-warn' : 'muted'} data-testid="event-curl-expiry" title={at}>
+      {past
+        ? `its X-Session-ID expired ${formatLocal(at)}: the copy is answered 401 exp`
+        : `its X-Session-ID expires ${formatLocal(at)}`}
+    </span>
+  );
+}
+
 type BodyView = 'pretty' | 'raw';
 
 /**
@@ -68,6 +86,14 @@ export function EventDetailView({
           {formatLocal(d.at)}
         </time>
         {d.remote ? ` · from ${d.remote}` : ''}
+        {d.environment ? (
+          <span
+            data-testid="event-environment"
+            title="The environment whose service published the token's kid (DESIGN.md “Environments”)"
+          >
+            {` · environment ${d.environment.name}`}
+          </span>
+        ) : null}
         {d.transaction_id ? ` · transaction_id ${d.transaction_id}` : ''}
         {d.obj ? ` · obj ${d.obj}` : ''}
         {d.sub ? ` · sub ${d.sub}` : ''}
@@ -97,6 +123,7 @@ export function EventDetailView({
       ) : null}
       <div className="event-detail-actions">
         {curl ? <CopyButton text={() => curl} label="Copy as curl" testId="event-copy-curl" /> : null}
+        {curl ? <TokenExpiry detail={d} /> : null}
         {raw ? <CopyButton text={() => raw} label="Copy as raw HTTP" testId="event-copy-raw" /> : null}
         <button type="button" className="btn btn-small" onClick={exportJson} data-testid="event-export">
           Export JSON

@@ -39,9 +39,3 @@ export function KidSelect({
     </select>
   );
 }
-
-/** The key a form starts with: the environment's, else the first active one, else the first. */
-export function defaultKid(keys: KeyInfo[], envKid: string | null | undefined): string {
-  if (envKid) return envKid;
-  return (keys.find((k) => k.status === 'active') ?? keys[0])?.kid ?? '';
-}

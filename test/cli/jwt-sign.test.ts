@@ -141,7 +141,9 @@ describe('the built CLI (dist/cli/dets-console.js)', () => {
     expect(payload).toMatchObject({ flow: 'sign-in', obj: IBAN, sub: 'ci@bank.example' });
 
     const list = await run(['keys', 'list', '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([{ kid, alg: 'RS384', status: 'active', expires: null }]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { kid, alg: 'RS384', status: 'active', expires: null, environment: null },
+    ]);
     const exported = JSON.parse((await run(['keys', 'export', kid])).stdout) as object;
     expect(exported).toEqual(jwk);
   });

@@ -93,14 +93,23 @@ describe('dets-console keys (keychain vault)', () => {
     expect(r.stdout).toContain(`  fingerprint  ${await calculateJwkThumbprint(jwk as never, 'sha256')} `);
   });
 
-  it('list --json prints [{"kid","alg","status","expires"}]; text mode prints a table', async () => {
+  it('list --json prints [{"kid","alg","status","expires","environment"}]; text mode prints a table', async () => {
     const r = await cli(['keys', 'list', '--json'], dataDir);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(list).toHaveLength(2);
-    for (const entry of list) expect(Object.keys(entry)).toEqual(['kid', 'alg', 'status', 'expires']);
-    expect(list[0]).toMatchObject({ alg: 'RS256', status: 'active', expires: null });
-    expect(list[1]).toEqual({ kid: 'cli-text', alg: 'PS256', status: 'next', expires: '2099-12-31' });
+    for (const entry of list) {
+      expect(Object.keys(entry)).toEqual(['kid', 'alg', 'status', 'expires', 'environment']);
+    }
+    // No environment uses these keys yet: their profile-wide status, environment null (issue 26).
+    expect(list[0]).toMatchObject({ alg: 'RS256', status: 'active', expires: null, environment: null });
+    expect(list[1]).toEqual({
+      kid: 'cli-text',
+      alg: 'PS256',
+      status: 'next',
+      expires: '2099-12-31',
+      environment: null,
+    });
 
     const text = await cli(['keys', 'list'], dataDir);
     const lines = text.stdout.trimEnd().split('\n');
@@ -327,7 +336,7 @@ describe('dets-console keys (passphrase vault)', () => {
     const r = await cli(['keys', 'list', '--json'], dataDir, { stdinIsTTY: true });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
-      { kid: 'env-opened', alg: 'RS256', status: 'active', expires: null },
+      { kid: 'env-opened', alg: 'RS256', status: 'active', expires: null, environment: null },
     ]);
   });
 });

@@ -14,6 +14,7 @@ import { promises as fs } from 'node:fs';
 import type { KeyInfo, VaultStatus } from '../../contract/schemas/keys';
 import type { ErrorData } from '../../contract/errors';
 import { createConsoleCore, type ConsoleCore } from '../../core/console-core';
+import { keyListRows } from '../../core/service';
 import { type DatabaseHold, holdForOneShotWrite, recoveryWaitLine } from '../../core/store/owner';
 import {
   EXIT,
@@ -230,9 +231,8 @@ export async function list(argv: string[], io: CliIo): Promise<number> {
   return withCore(dataDir, io, async (core) => {
     const keys = await call<KeyInfo[]>(core, 'keys.list', undefined, {});
     if (values.json) {
-      io.stdout(
-        `${JSON.stringify(keys.map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, expires: k.expires })))}\n`,
-      );
+      // One row per environment a key has a status in (issue 26; docs/cli.md).
+      io.stdout(`${JSON.stringify(keyListRows(keys))}\n`);
     } else if (keys.length === 0) {
       io.stdout('No signing keys in this profile yet: create one with `dets-console keys generate`.\n');
     } else {
@@ -242,10 +242,16 @@ export async function list(argv: string[], io: CliIo): Promise<number> {
   });
 }
 
+/** The key's status in each environment that uses it ("active (Sandbox)"), else its profile-wide one. */
+function statusCell(k: KeyInfo): string {
+  const envs = k.environments ?? [];
+  return envs.length === 0 ? k.status : envs.map((e) => `${e.status} (${e.name})`).join(', ');
+}
+
 function table(keys: KeyInfo[]): string {
   const rows = [
     ['KID', 'ALG', 'BITS', 'STATUS', 'EXPIRES', 'FINGERPRINT', 'LABEL'],
-    ...keys.map((k) => [k.kid, k.alg, String(k.bits), k.status, expiry(k), k.fingerprint, k.label]),
+    ...keys.map((k) => [k.kid, k.alg, String(k.bits), statusCell(k), expiry(k), k.fingerprint, k.label]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows

@@ -74,6 +74,12 @@ export const EventDetail = EventSummary.extend({
       payload: z.record(z.string(), z.unknown()).nullable(),
     })
     .nullable(),
+  /**
+   * Callbacks: the environment whose service published the kid the token names (issue 26;
+   * DESIGN.md "Environments"); id null for a --service-jwks-url no environment has. Absent or
+   * null when no JWKS held the kid, and in events stored before.
+   */
+  environment: z.object({ id: z.string().nullable(), name: z.string() }).nullable().optional(),
   /** The service JWKS as the check saw it: URL, kids, fetched_at, stale, keys left out, duplicate kids. */
   jwks: JwksStatus.extend({ url: z.string() }).nullable(),
   /** Forward mode: what the engineer's backend answered and how it was judged. */

@@ -61,6 +61,22 @@ export type KeyHolder = z.infer<typeof KeyHolder>;
 /** The longest signing command accepted, in characters. */
 export const MAX_SIGN_COMMAND_CHARS = 4096;
 
+/**
+ * Days a key the console makes for onboarding or rotation is valid when no date is given: the
+ * walkthrough's keys and a rotation's next key alike (issue 26 item 5), so a key never silently
+ * lasts forever.
+ */
+export const DEFAULT_KEY_DAYS = 365;
+
+/** A key's status in one environment that uses it (issue 26; DESIGN.md "Environments"). */
+export const KeyEnvironmentStatus = z.object({
+  /** The environment's id ("sandbox" for the built-in one). */
+  environment: z.string(),
+  name: z.string(),
+  status: KeyStatus,
+});
+export type KeyEnvironmentStatus = z.infer<typeof KeyEnvironmentStatus>;
+
 /** What the renderer may know of a key: never private material. */
 export const KeyInfo = z.object({
   kid: Kid,
@@ -85,6 +101,12 @@ export const KeyInfo = z.object({
    * a vault key.
    */
   sign_command: z.array(z.string()).nullable(),
+  /**
+   * The key's status in each environment that uses it (active there, or retired there), the
+   * sandbox first; empty when none does. `status` above is the profile-wide status the key store
+   * keeps (what a key with no environment shows). Absent from keys.generate/import/update answers.
+   */
+  environments: z.array(KeyEnvironmentStatus).optional(),
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 

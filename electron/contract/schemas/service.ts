@@ -37,6 +37,13 @@ export const Environment = z.object({
    * tunnel's or the Bank page's.
    */
   public_url: z.string().nullable().optional(),
+  /**
+   * Keys that were this environment's active_kid and were replaced: retired here, whatever they
+   * are elsewhere (DESIGN.md "Environments"). Absent from older cores: none.
+   */
+  retired_kids: z.array(z.string()).optional(),
+  /** When a real environment was added (ISO 8601); null for the sandbox and older files. */
+  created_at: z.string().nullable().optional(),
 });
 export type Environment = z.infer<typeof Environment>;
 

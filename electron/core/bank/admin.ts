@@ -21,6 +21,7 @@ import { badArgument, firstIssueMessage } from '../common';
 import { parseCustomers, toView } from './customers';
 import { type BankSettings, checkBehaviours, checkNotifyPrefix } from './settings';
 import type { BankState } from './state';
+import type { JwksSource } from '../jwt';
 
 /** The status as it is now; service_jwks_url is the client's last URL (status() fills a missing one). */
 export function statusNow(state: BankState): BankStatus {
@@ -61,12 +62,34 @@ export function announce(state: BankState): void {
 }
 
 /**
- * The service JWKS URL in force: the bank's own setting first (issue 13 item 6: the Conformance
- * page points it at the runner's JWKS), else what the host says (--service-jwks-url, the
- * environment, the sandbox).
+ * An explicit service JWKS URL: the bank's own setting first (issue 13 item 6: the Conformance
+ * page points it at the runner's JWKS), else what the host says (--service-jwks-url); null when
+ * callbacks are judged against every environment's JWKS.
  */
-export async function serviceJwksUrl(state: BankState): Promise<string | null> {
+export async function overrideJwksUrl(state: BankState): Promise<string | null> {
   return state.settings.get().service_jwks_url ?? (await state.options.serviceJwksUrl());
+}
+
+/**
+ * The JWKS callbacks are judged against (issue 26; DESIGN.md "Environments"): an explicit URL
+ * alone, named after the environment that publishes there when one does; else every
+ * environment's service JWKS, the header's environment changing none of them.
+ */
+export async function jwksSources(state: BankState): Promise<JwksSource[]> {
+  const override = await overrideJwksUrl(state);
+  const envs = (await state.options.environmentJwks?.().catch(() => [])) ?? [];
+  if (override === null) return envs;
+  const owner = envs.find((s) => s.url === override);
+  const name =
+    owner?.name ??
+    (state.settings.get().service_jwks_url ? 'the Bank page’s JWKS URL' : '--service-jwks-url');
+  return [{ environment: owner?.environment ?? null, name, url: override, active: true }];
+}
+
+/** The service JWKS URL in force for the header's environment: the override, else the active environment's. */
+export async function serviceJwksUrl(state: BankState): Promise<string | null> {
+  const sources = await jwksSources(state);
+  return (sources.find((s) => s.active) ?? sources[0])?.url ?? null;
 }
 
 /** The status, after loading the customers again if their last load failed (a vault unlocked since). */

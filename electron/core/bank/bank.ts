@@ -18,7 +18,7 @@
  * what is under test; intake.ts).
  */
 import path from 'node:path';
-import { JwksClient } from '../jwt';
+import { JwksPool } from '../jwt';
 import * as admin from './admin';
 import { createCustomerDirectory, toView } from './customers';
 import { KID_WAIT_NOTE } from './intake';
@@ -38,8 +38,8 @@ async function createBankState(options: BankOptions): Promise<BankState> {
   const vault = options.vault;
   const customers = createCustomerDirectory({ dir, sealer: vault ? () => vault.sealer() : undefined });
   await customers.load();
-  const jwks: JwksClient = new JwksClient({
-    url: () => admin.serviceJwksUrl(state),
+  const jwks: JwksPool = new JwksPool({
+    sources: () => admin.jwksSources(state),
     fetch: options.fetch,
     now,
     onChange: () => admin.announce(state),

@@ -94,6 +94,8 @@ export function callbackEvent(a: AnsweredCallback): NewEvent {
   // The client's state as it is (a frozen snapshot shared until it changes), not a copy.
   event.jwks = verdict?.jwks.url ? (verdict.jwks as JwksState & { url: string }) : null;
   event.forward = forward ? forwardRecord(forward, judged?.forwardVerdicts ?? []) : null;
+  // Issue 26: the environment whose service published the token's kid.
+  event.environment = verdict?.environment ?? null;
   // The decoded token and the checks are rebuilt on read from the raw token and this.
   if (judged) event.data = recordVerdict(judged.detail);
   return event;

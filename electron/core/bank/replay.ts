@@ -42,6 +42,7 @@ export async function recheck(state: BankState, id: string): Promise<EventDetail
     warning: verdict.warning,
     checks: verdict.checks,
     token: verdict.decoded ? { header: verdict.decoded.header, payload: verdict.decoded.payload } : null,
+    environment: verdict.environment,
     jwks: verdict.jwks.url
       ? {
           url: verdict.jwks.url,

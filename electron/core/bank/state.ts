@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Customer } from '../../contract/schemas/bank';
 import type { EventSummary } from '../../contract/schemas/events';
 import type { Reply, RouteTable, RunningServer } from '../http';
-import type { JwksClient } from '../jwt';
+import type { JwksPool } from '../jwt';
 import type { CustomerDirectory } from './customers';
 import type { ForwardOutcome } from './forward';
 import type { SettingsStore } from './settings';
@@ -49,7 +49,8 @@ export interface BankState {
   readonly now: () => number;
   readonly settings: SettingsStore;
   readonly customers: CustomerDirectory;
-  readonly jwks: JwksClient;
+  /** Every environment's service JWKS, or the override alone (admin.ts jwksSources). */
+  readonly jwks: JwksPool;
   /** The running listeners: the first one's URL is the status's. */
   readonly servers: Set<RunningServer>;
   /** Appends not yet settled: close waits for them. */

@@ -13,6 +13,7 @@ import type { EventHub } from '../event-hub';
 import type { EventStore } from '../store';
 import type { Vault } from '../vault';
 import type { TlsMaterial } from '../http';
+import type { JwksSource } from '../jwt';
 
 /** obj/sub pairs the console signed, so the bank endpoints can check a callback's sub (DESIGN.md). */
 export interface SignedPairs {
@@ -78,10 +79,16 @@ export interface BankOptions {
   store: EventStore;
   pairs: SignedPairs;
   /**
-   * Where the service's keys are fetched when the bank's own setting is null: --service-jwks-url,
-   * else the active environment's, else the sandbox's.
+   * An explicit service JWKS URL when the bank's own setting is null (--service-jwks-url, a
+   * conformance run's JWKS): when it gives one, callbacks are judged against it alone. Null:
+   * against every environment's (`environmentJwks`).
    */
   serviceJwksUrl: () => Promise<string | null>;
+  /**
+   * Every environment's service JWKS, in a fixed order, the active one flagged (issue 26: a
+   * callback is judged against the environment whose service published its kid). Absent: none.
+   */
+  environmentJwks?: () => Promise<JwksSource[]>;
   /** For customers' secret keys when a vault is unlocked. */
   vault?: Pick<Vault, 'sealer'>;
   /** Signs a fresh X-Session-ID for replays (the sandbox's key). */

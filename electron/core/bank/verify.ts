@@ -11,7 +11,7 @@ import type { Check } from '../../contract/schemas/inspector';
 import type { Customer } from '../../contract/schemas/bank';
 import { ENGINE_CHECK_IDS, verifyToken, type DecodedToken, type EngineCheckId } from '../jwt';
 import { CALLBACK_BUDGET_MS } from './forward';
-import type { JwksClient, JwksState } from '../jwt';
+import type { JwksLookup, JwksSource, JwksState } from '../jwt';
 
 /** The bank's check ids, in order (DESIGN.md "Bank endpoints"). */
 export const BANK_CHECK_IDS = ENGINE_CHECK_IDS.filter((id) => id !== 'lifetime');
@@ -32,10 +32,19 @@ export interface Verdict {
   sub: string | null;
   warning: string | null;
   jwks: JwksState;
+  /** The environment whose service JWKS held the token's kid (issue 26), or null. */
+  environment: { id: string | null; name: string } | null;
 }
 
 export interface VerifyDeps {
-  jwks: Pick<JwksClient, 'keySetFor' | 'state'>;
+  /** The service JWKS: one environment's (a JwksClient) or every environment's (a JwksPool). */
+  jwks: {
+    keySetFor(
+      kid: string | undefined,
+      deadlineMs: number,
+    ): Promise<JwksLookup & { source?: JwksSource | null }>;
+    state(): JwksState;
+  };
   customer: (obj: string) => Customer | undefined;
   subsFor: (obj: string) => Promise<string[]>;
   nowSeconds: () => number;
@@ -60,6 +69,7 @@ export async function verifySessionToken(
   deps: VerifyDeps,
 ): Promise<Verdict> {
   let jwksState: JwksState | null = null;
+  let source: JwksSource | null = null;
   let customer: Customer | null = null;
   let warning: string | null = null;
   const token = Array.isArray(header) ? header[0] : header;
@@ -77,6 +87,9 @@ export async function verifySessionToken(
       forKid: async (kid) => {
         const found = await deps.jwks.keySetFor(kid, deadline);
         jwksState = found.state;
+        // The environment is the one whose JWKS holds the kid: none when no set has it.
+        const holds = found.set !== null && (kid === undefined || kid === '' || found.set.lookup(kid).found);
+        source = holds ? (found.source ?? null) : null;
         if (!found.set && found.state.url === null) {
           return { set: null, detail: `no service JWKS URL is configured: ${deps.noUrlHint}` };
         }
@@ -138,5 +151,12 @@ export async function verifySessionToken(
     sub: claim(payload, 'sub'),
     warning: v.ok ? warning : null,
     jwks: jwksState ?? deps.jwks.state(),
+    environment: environmentOf(source),
   };
+}
+
+/** What an event says of the environment a source belongs to. */
+function environmentOf(source: JwksSource | null): Verdict['environment'] {
+  const s = source as JwksSource | null;
+  return s ? { id: s.environment, name: s.name } : null;
 }

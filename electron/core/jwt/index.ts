@@ -70,6 +70,7 @@ export {
   MIN_RSA_BITS,
 } from './rsa';
 export { JwksClient } from './jwks-client';
+export { JwksPool, type JwksPoolOptions, type JwksSource, type PoolLookup } from './jwks-pool';
 export {
   JWKS_MIN_INTERVAL_MS,
   JWKS_MAX_AGE_MS,

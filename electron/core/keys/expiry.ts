@@ -3,6 +3,8 @@
  * the desktop app, `serve` and the CLI agree wherever they run.
  */
 
+import { DEFAULT_KEY_DAYS } from '../../contract/schemas/keys';
+
 const DAY_MS = 86_400_000;
 
 /** The UTC calendar day of `ms`, YYYY-MM-DD. */
@@ -19,6 +21,16 @@ export function utcDay(ms: number): string {
 export function daysUntil(day: string, nowMs: number): number {
   const today = Date.parse(`${utcDay(nowMs)}T00:00:00Z`);
   return Math.round((Date.parse(`${day}T00:00:00Z`) - today) / DAY_MS);
+}
+
+/**
+ * The last valid day of a key made now with the default validity (DEFAULT_KEY_DAYS, UTC).
+ *
+ * @example
+ * defaultExpiry(Date.UTC(2026, 0, 1)); // '2027-01-01'
+ */
+export function defaultExpiry(nowMs: number): string {
+  return utcDay(nowMs + DEFAULT_KEY_DAYS * DAY_MS);
 }
 
 /** True once the last valid day has passed. */

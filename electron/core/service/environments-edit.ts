@@ -10,6 +10,7 @@ import { ConsoleError } from '../../contract/errors';
 import type { SaveEnvironmentInput } from '../../contract/schemas/service';
 import { badArgument } from '../common';
 import { SANDBOX_ENVIRONMENT_ID, type StoredFile, type StoredReal } from './environments-file';
+import { retiredAfter, type KeyProfile } from './key-environments';
 import { environmentNotFound, SANDBOX_NAME, stripTrailingSlashes } from './environments-view';
 
 type SaveInput = z.output<typeof SaveEnvironmentInput>;
@@ -51,11 +52,16 @@ export function checkNameFree(state: StoredFile, name: string, exceptId: string 
   }
 }
 
-/** The per-profile fields the input sets (counterparty_guid, active_kid, default obj/sub). */
-function profileOf(input: SaveInput) {
+/**
+ * The per-profile fields the input sets (counterparty_guid, active_kid, default obj/sub); a new
+ * active_kid retires the one it replaces in this environment only (key-environments.ts).
+ */
+function profileOf(input: SaveInput, current: KeyProfile) {
   return {
     ...(input.counterparty_guid !== undefined ? { counterparty_guid: input.counterparty_guid } : {}),
-    ...(input.active_kid !== undefined ? { active_kid: input.active_kid } : {}),
+    ...(input.active_kid !== undefined
+      ? { active_kid: input.active_kid, retired_kids: retiredAfter(current, input.active_kid) }
+      : {}),
     ...(input.default_obj !== undefined ? { default_obj: input.default_obj } : {}),
     ...(input.default_sub !== undefined ? { default_sub: input.default_sub } : {}),
   };
@@ -73,7 +79,7 @@ function saveSandbox(state: StoredFile, input: SaveInput): string {
       fixed[0],
     );
   }
-  state.sandbox = { ...state.sandbox, ...profileOf(input) };
+  state.sandbox = { ...state.sandbox, ...profileOf(input, state.sandbox) };
   return SANDBOX_ENVIRONMENT_ID;
 }
 
@@ -84,7 +90,7 @@ function updateReal(state: StoredFile, id: string, input: SaveInput): string {
   if (input.name !== undefined) checkNameFree(state, input.name, current.id);
   state.environments[index] = {
     ...current,
-    ...profileOf(input),
+    ...profileOf(input, current),
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
     ...(input.base_url !== undefined ? { base_url: checkBaseUrl(input.base_url) } : {}),
     ...(input.service_jwks_url !== undefined ? { service_jwks_url: input.service_jwks_url } : {}),
@@ -114,7 +120,9 @@ function addReal(state: StoredFile, input: SaveInput): string {
     default_sub: null,
     service_jwks_url: input.service_jwks_url ?? null,
     public_url: input.public_url ?? null,
-    ...profileOf(input),
+    retired_kids: [],
+    created_at: new Date().toISOString(),
+    ...profileOf(input, { active_kid: null, retired_kids: [] }),
   };
   state.environments.push(env);
   return env.id;

@@ -19,6 +19,11 @@ const StoredProfile = z.object({
   active_kid: nullableText,
   default_obj: nullableText,
   default_sub: nullableText,
+  /**
+   * Keys that were this environment's active_kid and were replaced (issue 26, DESIGN.md
+   * "Environments": a key's status belongs to an environment). Absent in older files: none.
+   */
+  retired_kids: z.array(z.string()).default([]),
 });
 const StoredReal = StoredProfile.extend({
   id: z.string().min(1),
@@ -27,6 +32,11 @@ const StoredReal = StoredProfile.extend({
   service_jwks_url: nullableText,
   /** Issue 14; absent in files written before it, read as null. */
   public_url: nullableText,
+  /**
+   * When the environment was added (issue 26: its walkthrough counts only what its service sent
+   * after it existed). Absent in files written before it: null, nothing is excluded by time.
+   */
+  created_at: nullableText,
 });
 /** A real environment as stored. */
 export type StoredReal = z.infer<typeof StoredReal>;
@@ -38,16 +48,24 @@ const StoredFile = z.object({
     active_kid: null,
     default_obj: null,
     default_sub: null,
+    retired_kids: [],
   }),
   environments: z.array(StoredReal).default([]),
 });
 /** The whole file as read. */
 export type StoredFile = z.infer<typeof StoredFile>;
 
-const emptyState = (): StoredFile => ({
+/** The state of a profile without an environments file: the sandbox only, nothing set. */
+export const emptyState = (): StoredFile => ({
   version: 1,
   active_id: SANDBOX_ENVIRONMENT_ID,
-  sandbox: { counterparty_guid: null, active_kid: null, default_obj: null, default_sub: null },
+  sandbox: {
+    counterparty_guid: null,
+    active_kid: null,
+    default_obj: null,
+    default_sub: null,
+    retired_kids: [],
+  },
   environments: [],
 });
 

@@ -28,6 +28,7 @@ function sandboxView(state: StoredFile, sandboxUrl: SandboxUrl): Environment {
     ...state.sandbox,
     service_jwks_url: null,
     effective_jwks_url: base ? derivedJwksUrl(base) : null,
+    created_at: null,
   };
 }
 
@@ -44,6 +45,8 @@ function realView(env: StoredReal): Environment {
     service_jwks_url: env.service_jwks_url,
     effective_jwks_url: env.service_jwks_url ?? derivedJwksUrl(env.base_url),
     public_url: env.public_url,
+    retired_kids: env.retired_kids,
+    created_at: env.created_at,
   };
 }
 

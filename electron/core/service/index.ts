@@ -5,3 +5,12 @@ export { createEnvironmentStore } from './environments';
 export { createServiceClient, specJwk } from './client';
 export { serviceWords } from './explain';
 export { authenticateUrl } from './target';
+export { environmentJwksSources } from './jwks-sources';
+export {
+  keyListRows,
+  preferredKid,
+  retiredAfter,
+  statusIn,
+  withEnvironments,
+  type KeyListRow,
+} from './key-environments';

@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { KeyInfo } from '../../contract/schemas/keys';
 import type { RotateInput, Rotation } from '../../contract/schemas/service';
+import { defaultExpiry } from '../keys';
 import { authenticateWith } from './authenticate';
 import type { ClientContext } from './client-context';
 import { sendJwk } from './jwk-operations';
@@ -106,7 +107,8 @@ async function generate(run: RotationRun, input: Input): Promise<Rotation | null
       counterparty_guid: guid,
       ...(input.alg !== undefined ? { alg: input.alg } : {}),
       ...(input.bits !== undefined ? { bits: input.bits } : {}),
-      ...(input.expires !== undefined ? { expires: input.expires } : {}),
+      // No date given: the default validity, as the walkthrough's keys (issue 26 item 5).
+      expires: input.expires ?? defaultExpiry(run.ctx.now()),
     });
   } catch (err) {
     return fail(run, 'generate', `no key was generated: ${messageOf(err)}. ${stillActive(run)}.`);

@@ -129,5 +129,7 @@ export function blankEvent(kind: NewEvent['kind'], at: string): NewEvent {
     token: null,
     jwks: null,
     forward: null,
+    // Issue 26: the environment whose service published a callback's kid (bank/recording.ts).
+    environment: null,
   };
 }

@@ -16,9 +16,11 @@ import type { Sandbox } from '../sandbox';
 import { DEFAULT_OBJ, DEFAULT_SUB } from './facts';
 import { NOTIFY_ROUTES } from './fact-types';
 import { quote, serviceAnswer } from './derive/shared';
+import { adoptDefaults } from './env-defaults';
 import { messageOf } from './message';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 import { specJwk } from '../service';
+import { defaultExpiry } from '../keys';
 
 export interface ActionResult {
   ok: boolean;
@@ -29,8 +31,6 @@ export interface ActionResult {
 const FRESH_SECONDS = 60;
 /** The walkthrough's tokens live this long (the sandbox accepts up to an hour). */
 const TOKEN_TTL_SECONDS = 600;
-/** Keys the walkthrough creates expire in a year: step 8 rotates before then. */
-const KEY_DAYS = 365;
 
 /** What to do when an action fails before the service or the bank could record anything. */
 const THROWN_FIXES: Record<StepId, string> = {
@@ -50,10 +50,6 @@ export interface ActionContext {
   env: Environment;
   input: z.output<typeof RunStepInput>;
   now: () => number;
-}
-
-function inDays(now: number, days: number): string {
-  return new Date(now + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 async function activeKey(ctx: ActionContext): Promise<KeyInfo> {
@@ -109,6 +105,7 @@ async function compose(ctx: ActionContext): Promise<ComposedToken> {
     q.obj = obj;
     q.sub = sub;
   });
+  await adoptDefaults(ctx.deps, ctx.env, obj, sub);
   return composed;
 }
 
@@ -208,7 +205,8 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
       !all.some((k) => k.status === 'active') || current?.status === 'active' ? 'active' : 'next';
     const key = await keys.generate({
       label: `walkthrough key (${ctx.env.name})`,
-      expires: inDays(ctx.now(), KEY_DAYS),
+      // Keys the walkthrough creates expire in a year (DEFAULT_KEY_DAYS): step 8 rotates before then.
+      expires: defaultExpiry(ctx.now()),
       status,
     });
     await ctx.deps.services.environments().save({ id: ctx.env.id, active_kid: key.kid });
@@ -398,7 +396,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
         : null;
     const rotation = await ctx.deps.services
       .service()
-      .rotate(resume ? { next_kid: resume } : { expires: inDays(ctx.now(), KEY_DAYS) });
+      .rotate(resume ? { next_kid: resume } : { expires: defaultExpiry(ctx.now()) });
     await ctx.progress.update(ctx.env.id, (p) => {
       p.rotation = rotation;
     });

@@ -99,7 +99,7 @@ async function ownSignIn(progress: Progress, old: OldProfile): Promise<Own['sign
 }
 
 /** A notify trace's route and transaction_id, from the request it sent; null when it sent none. */
-function notified(trace: Trace): { route: string; transaction_id: string } | null {
+export function notified(trace: Trace): { route: string; transaction_id: string } | null {
   const sent = sentRequest(trace);
   if (!sent?.url || sent.body === null) return null;
   try {

@@ -22,7 +22,7 @@ export function effectiveValues(
   env: Environment | null,
 ): ComposerValues {
   return {
-    kid: draft.kid ?? defaultKid(keys, env?.active_kid),
+    kid: draft.kid ?? defaultKid(keys, env),
     obj: draft.obj ?? env?.default_obj ?? '',
     sub: draft.sub ?? env?.default_sub ?? '',
     iat: draft.iat,

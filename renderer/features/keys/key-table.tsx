@@ -1,3 +1,4 @@
+import { statusIn } from '../../../electron/contract/key-status';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
@@ -35,6 +36,8 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
       header: 'status',
       cell: (k) => <StatusSelect k={k} pending={statusPending === k.kid} onStatus={onStatus} />,
     },
+    // Issue 26 (DESIGN.md "Environments"): a key's status belongs to an environment.
+    { header: 'environments', cell: (k) => <EnvironmentStatuses k={k} env={env} /> },
     {
       header: 'expires',
       cell: (k) => <ExpiryCell k={k} />,
@@ -57,7 +60,7 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
         className: `key-row ${highlight === k.kid ? 'is-new' : ''} key-status-${k.status}`,
         'data-testid': `key-row-${k.kid}`,
         'data-kid': k.kid,
-        'data-status': k.status,
+        'data-status': (env && statusIn(env, k.kid)) ?? k.status,
         'data-expiry': expiryLevel(k.expires_in_days),
       })}
       actions={(k) => (
@@ -170,6 +173,34 @@ function StatusSelect({
         </option>
       ))}
     </select>
+  );
+}
+
+/** The key's status in each environment that uses it, the header's environment marked. */
+function EnvironmentStatuses({ k, env }: { k: KeyInfo; env: Environment | null }) {
+  const list = k.environments ?? [];
+  if (list.length === 0) {
+    return (
+      <span className="muted" title="No environment uses this key: its status above is the profile's">
+        none
+      </span>
+    );
+  }
+  return (
+    <ul className="key-env-statuses">
+      {list.map((e) => (
+        <li
+          key={e.environment}
+          className={`badge ${e.status === 'active' ? 'badge-pass' : 'badge-skip'} ${env?.id === e.environment ? 'is-current' : ''}`}
+          title={`${e.status} in ${e.name}${env?.id === e.environment ? ' (the environment the header shows)' : ''}`}
+          data-testid="key-env-status"
+          data-environment={e.environment}
+          data-status={e.status}
+        >
+          {e.name}: {e.status}
+        </li>
+      ))}
+    </ul>
   );
 }
 

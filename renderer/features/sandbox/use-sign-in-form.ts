@@ -8,7 +8,8 @@ import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { analyzeTokenText } from '../../shared/token-text';
 import { useCustomers } from '../../data/bank';
 import { useSignJwt } from '../../data/jwt';
-import { useKeys } from '../../data/keys';
+import { defaultKid, useKeys } from '../../data/keys';
+import { useEnvironments } from '../../data/environments';
 import { useSignIn } from '../../data/sandbox';
 import { EMPTY_SIGN_IN, showTrace, useSandboxStore, type SignInDraft } from './sandbox-store';
 
@@ -30,6 +31,7 @@ export function useSignInForm(counterparty: Counterparty) {
   const draft = useSandboxStore((s) => s.signInDrafts[guid]) ?? EMPTY_SIGN_IN;
   const setDraft = useSandboxStore((s) => s.setSignInDraft);
   const keys = useKeys();
+  const sandboxEnv = useEnvironments().data?.environments.find((e) => e.kind === 'sandbox') ?? null;
   const customers = useCustomers();
   const sign = useSignJwt();
   const signIn = useSignIn(showTrace);
@@ -38,7 +40,9 @@ export function useSignInForm(counterparty: Counterparty) {
   const vaultKeys = keys.data ?? [];
   const registered = vaultKeys.filter((k) => kids.includes(k.kid));
   const mode = draft.mode ?? (registered.length > 0 ? 'compose' : 'paste');
-  const kid = draft.kid ?? registered[0]?.kid ?? '';
+  // The sandbox environment's active key when the counterparty registered it, never a key the
+  // sandbox retired (issue 26: the form preselected the first vault key even when retired).
+  const kid = draft.kid ?? defaultKid(vaultKeys, sandboxEnv, kids);
   const customerList = customers.data ?? [];
   const obj = draft.obj ?? customerList[0]?.obj ?? '';
   const sub = draft.sub ?? customerList[0]?.sub ?? '';

@@ -45,7 +45,7 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
   const pasted = useServiceStore((s) => s.pastedToken);
   const setPasted = useServiceStore((s) => s.setPastedToken);
   const authenticate = useAuthenticate();
-  const kid = draft.kid ?? defaultKid(keys, env?.active_kid);
+  const kid = draft.kid ?? defaultKid(keys, env);
   const obj = draft.obj ?? env?.default_obj ?? '';
   const sub = draft.sub ?? env?.default_sub ?? '';
   const { token, stripped } = analyzeTokenText(pasted);

@@ -23,7 +23,7 @@ export function JwkPanel({ env }: { env: Environment | null }) {
   const setJwkGuid = useServiceStore((s) => s.setJwkGuid);
   const op = useJwkOperation();
   // A key waiting for its turn (status next) is the one to register; else the environment's.
-  const chosen = storedKid ?? keys.find((k) => k.status === 'next')?.kid ?? defaultKid(keys, env?.active_kid);
+  const chosen = storedKid ?? keys.find((k) => k.status === 'next')?.kid ?? defaultKid(keys, env);
   const guidProblem = problemOf(schemas.JwkOperationInput.shape.jwk_guid.unwrap(), jwkGuid);
   const run = (o: JwkOperation) => op.mutate(o);
   const withKey = () => ({ kid: chosen, ...(jwkGuid.trim() !== '' ? { jwk_guid: jwkGuid.trim() } : {}) });

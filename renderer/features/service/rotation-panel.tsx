@@ -1,3 +1,4 @@
+import { DEFAULT_KEY_DAYS } from '../../../electron/contract/schemas/keys';
 import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { Dialog } from '../../ui/dialog';
@@ -51,7 +52,14 @@ const STEP_STATUS: Record<Rotation['steps'][number]['status'], Status> = {
 const ROTATE_SPECS: readonly FieldSpec<RotateDraft>[] = [
   { key: 'alg', id: 'rotate-alg', label: 'Algorithm', values: ALGS },
   { key: 'bits', id: 'rotate-bits', label: 'Bits', values: BITS, parse: Number },
-  { key: 'expires', id: 'rotate-expires', label: 'New key expires', hint: 'optional', type: 'date' },
+  // Empty: the core gives the new key the default validity, as the walkthrough's keys (issue 26).
+  {
+    key: 'expires',
+    id: 'rotate-expires',
+    label: 'New key expires',
+    hint: `default: in ${DEFAULT_KEY_DAYS} days`,
+    type: 'date',
+  },
 ];
 
 /**

@@ -85,6 +85,10 @@ const UNAVAILABLE_HEADLINE: Partial<Record<NonNullable<VaultStatus['code']>, str
   VAULT_DAMAGED: 'The vault file is damaged: signing keys cannot be used.',
 };
 
+/** What an engineer can do, in plain words, whatever the keychain's own message was. */
+const UNAVAILABLE_WHAT_TO_DO =
+  'Start or unlock the system keychain (GNOME Keyring or KWallet on Linux, Keychain on macOS, Credential Manager on Windows) and reload, or keep the keys in a passphrase vault.';
+
 function UnavailableBanner({ status }: { status: VaultStatus }) {
   const [open, setOpen] = useState(false);
   return (
@@ -105,8 +109,13 @@ function UnavailableBanner({ status }: { status: VaultStatus }) {
             {UNAVAILABLE_HEADLINE[status.code ?? 'KEYCHAIN_UNAVAILABLE'] ??
               UNAVAILABLE_HEADLINE.KEYCHAIN_UNAVAILABLE}
           </strong>{' '}
-          <span data-testid="vault-detail">{status.detail}</span>
+          <span data-testid="vault-plain">{UNAVAILABLE_WHAT_TO_DO}</span>
         </p>
+        {/* Issue 26 item 6: the raw error (a D-Bus message) behind a disclosure, not in the headline. */}
+        <details className="vault-raw" data-testid="vault-raw">
+          <summary>What the keychain said</summary>
+          <span data-testid="vault-detail">{status.detail}</span>
+        </details>
         {status.kind !== null ? (
           // A vault already exists (its key was in the keychain): a passphrase vault cannot replace
           // it without orphaning every key sealed with it, so the only way is to fix the keychain.

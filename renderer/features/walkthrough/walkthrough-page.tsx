@@ -266,8 +266,10 @@ function WalkthroughProgress({ state }: { state: WalkthroughState }) {
       </div>
       {state.done === state.total ? (
         <p className="banner banner-pass wt-complete" data-testid="walkthrough-complete">
-          Every step is proven. Export the evidence pack for the onboarding sign-off, then repeat the
-          walkthrough against a real environment (switch it in the header).
+          {/* Issue 26 item 5: the banner fits the environment it is shown for. */}
+          {state.environment.kind === 'sandbox'
+            ? 'Every step is proven. Export the evidence pack for the onboarding sign-off, then repeat the walkthrough against a real environment (switch it in the header).'
+            : `Every step is proven against ${state.environment.name}. Export the evidence pack and send it with the onboarding sign-off to the service team.`}
         </p>
       ) : null}
     </div>

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SecretSealer } from '../../../electron/core/vault/sealer';
 import type { Vault } from '../../../electron/core/vault';
 import { ConsoleError } from '../../../electron/contract/errors';
+import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 
 export function testSealer(key: Buffer = randomBytes(32)): SecretSealer {
   return {
@@ -75,4 +76,15 @@ export function privateMaterialIn(dir: string, secrets: string[]): string[] {
     for (const [i, s] of secrets.entries()) if (text.includes(s)) found.push(`${file}: secret #${i}`);
   }
   return found;
+}
+
+/** A key as keys.list shows it, for rules that read only its kid and status. */
+export function keyInfoOf(kid: string, status: KeyInfo['status']): KeyInfo {
+  return {
+    ...{ kid, alg: 'RS256', bits: 2048, label: '', counterparty_guid: null, status },
+    ...{ created_at: '2026-01-01T00:00:00.000Z', expires: null, expires_in_days: null, fingerprint: kid },
+    public_jwk: { alg: 'RS256', e: 'AQAB', kid, kty: 'RSA', n: `n-${kid}`, use: 'sig' },
+    holder: 'vault',
+    sign_command: null,
+  };
 }

@@ -5,14 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleError } from '../../../electron/contract/errors';
 import { applySave, checkBaseUrl, checkNameFree } from '../../../electron/core/service/environments-edit';
-import type { StoredFile } from '../../../electron/core/service/environments-file';
+import { emptyState } from '../../../electron/core/service/environments-file';
 
-const blank = (): StoredFile => ({
-  version: 1,
-  active_id: 'sandbox',
-  sandbox: { counterparty_guid: null, active_kid: null, default_obj: null, default_sub: null },
-  environments: [],
-});
+const blank = emptyState;
 
 function refusal(fn: () => unknown): { code: string; field: unknown } {
   try {

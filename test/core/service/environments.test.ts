@@ -51,6 +51,8 @@ describe('environment store', () => {
         default_sub: null,
         service_jwks_url: null,
         effective_jwks_url: null,
+        retired_kids: [],
+        created_at: null,
       },
     ]);
     setSandboxUrl('http://127.0.0.1:40111');

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { methods } from '../../../electron/contract';
+import { DEFAULT_KEY_DAYS } from '../../../electron/contract/schemas/keys';
 import type { Rotation } from '../../../electron/contract/schemas/service';
 import {
   activateReal,
@@ -61,6 +62,18 @@ describe('rotate', () => {
     expect(listed.map((r) => r.data.kid).sort()).toEqual([oldKid, newKid].sort());
 
     expect(eventsOf(running, 'service.rotated')).toEqual([rotation]);
+  });
+
+  it('gives the new key the default validity when no date is given (365 days, as the walkthrough’s keys; issue 26)', async () => {
+    const running = await startCore();
+    const rotation = await running.service.rotate({});
+    expect(rotation.state).toBe('done');
+    const expected = new Date(Date.now() + DEFAULT_KEY_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const key = await running.keys.get(rotation.to_kid as string);
+    // The day may turn between the rotation and this line: either day is the default.
+    const tomorrow = new Date(Date.parse(`${expected}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect([expected, tomorrow]).toContain(key.expires);
+    expect(key.expires).not.toBeNull();
   });
 
   it('stops where the sandbox refuses (the signing key is not registered), changes nothing, and resumes with next_kid', async () => {

@@ -71,6 +71,14 @@ describe('step 2, registration', () => {
       action_input: 'counterparty_guid',
     });
   });
+  it('on a real environment: done carries a time, for the evidence pack (issue 26)', () => {
+    const saved = { ...real, counterparty_guid: 'g-1', created_at: '2026-03-01T10:00:00.000Z' };
+    // Saved by this step: when it was saved.
+    const attempts = { register: { at: '2026-03-01T10:05:00.000Z', ok: true, reason: null, fix: null } };
+    expect(registerStep(ctxOf({ env: saved, sandbox: null, attempts })).at).toBe('2026-03-01T10:05:00.000Z');
+    // Given on the Environments page: when the environment was made.
+    expect(registerStep(ctxOf({ env: saved, sandbox: null })).at).toBe('2026-03-01T10:00:00.000Z');
+  });
 });
 
 describe('step 3, the composed JWT', () => {

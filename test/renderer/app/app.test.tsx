@@ -260,4 +260,19 @@ describe('App shell', () => {
     fireEvent.keyDown(obj, { key: '/' });
     expect(document.activeElement).toBe(obj);
   });
+
+  it('"/" focuses the page’s own search box where there is one; Ctrl+K still opens the Inspector (issue 26)', async () => {
+    const { api } = fakeApi();
+    render(
+      <App resolution={{ kind: 'ready', client: testClient(api, 'desktop', statusStore('connected')) }} />,
+    );
+    fireEvent.click(screen.getByTestId('nav-callbacks'));
+    const search = await screen.findByTestId('callbacks-search');
+    screen.getByTestId('nav-callbacks').focus();
+    fireEvent.keyDown(window, { key: '/' });
+    await waitFor(() => expect(document.activeElement).toBe(search));
+    search.blur();
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('token-input')));
+  });
 });

@@ -102,3 +102,29 @@ describe('compact records', () => {
     ).toBeNull();
   });
 });
+
+describe('the environment a callback belongs to (issue 26)', () => {
+  it('names the environment whose service published the kid, and nothing when none did', () => {
+    const s = summary({ id: 'c9', path: '/user_auth', failed_check: null, status: 200 });
+    show(detail(s, { environment: { id: 'env-1', name: 'Staging' } }));
+    expect(screen.getByTestId('event-environment').textContent).toBe(' · environment Staging');
+    cleanup();
+    show(detail(s, { environment: null }));
+    expect(screen.queryByTestId('event-environment')).toBeNull();
+  });
+});
+
+describe('Copy as curl says when its token expires (issue 26)', () => {
+  it('names the expiry of the X-Session-ID the copy carries, and says when it has passed', () => {
+    const s = summary({ id: 'c10', path: '/user_auth', failed_check: null, status: 200 });
+    const future = Math.floor(Date.now() / 1000) + 300;
+    show(detail(s, { token: { header: { alg: 'RS256' }, payload: { exp: future } } }));
+    expect(screen.getByTestId('event-copy-curl')).toBeTruthy();
+    const note = screen.getByTestId('event-curl-expiry');
+    expect(note.textContent).toMatch(/^its X-Session-ID expires /);
+    expect(note.getAttribute('title')).toBe(new Date(future * 1000).toISOString());
+    cleanup();
+    show(detail(s, { token: { header: { alg: 'RS256' }, payload: { exp: 1_700_000_000 } } }));
+    expect(screen.getByTestId('event-curl-expiry').textContent).toMatch(/expired .*answered 401 exp/);
+  });
+});

@@ -4,6 +4,12 @@
  */
 import { type DeriveContext, draft, type Draft, quote } from './shared';
 
+/** When a real environment's counterparty_guid was saved, as well as the records tell. */
+function savedAt(ctx: DeriveContext): string | null {
+  const attempt = ctx.facts.attempts.register;
+  return attempt?.ok ? attempt.at : (ctx.env.created_at ?? null);
+}
+
 /**
  * Derives step 2 from the sandbox's counterparty, or the saved counterparty_guid.
  *
@@ -59,6 +65,9 @@ export function registerStep(ctx: DeriveContext): Draft {
     d = draft(
       'done',
       `counterparty_guid ${env.counterparty_guid} saved: the service registered the JWK at onboarding.`,
+      // Issue 26 item 5: the evidence pack's step 2 had no time. When this step saved the guid,
+      // else when the environment was made (the guid was given on the Environments page).
+      { at: savedAt(ctx) },
     );
     d.action = 'Save the counterparty_guid';
     d.action_input = 'counterparty_guid';

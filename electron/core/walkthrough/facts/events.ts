@@ -9,6 +9,7 @@ import type { CoreDeps } from '../../core-types';
 import { bodyDetail, verdictDetail } from '../../store';
 import { NOTIFY_ROUTES, type CallbackFact, type NotificationFact } from '../fact-types';
 import type { Own, Progress } from '../progress';
+import { callbackOf, countsSince, notificationOf, sandboxDelivered } from './real-traffic';
 
 /** How many of the newest callbacks are read in full (for the 401's detail and forward verdicts). */
 const DETAIL_LIMIT = 5;
@@ -50,7 +51,7 @@ export async function gatherEvents(deps: CoreDeps, input: EventsInput): Promise<
     const store = await deps.store();
     await readCallbacks(store, input, out);
     if (input.env.kind === 'sandbox') await readOwnNotifications(store, input, out);
-    else await readRouteNotifications(store, input, out);
+    else await readRouteNotifications(store, input, out, await sandboxDelivered(deps, input.env));
     out.notifications.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
   } catch {
     // no event store: steps 6 and 7 stay pending, as nothing proves them
@@ -60,23 +61,42 @@ export async function gatherEvents(deps: CoreDeps, input: EventsInput): Promise<
 
 /**
  * The walkthrough's GET /user_auth callbacks. Sandbox: the callbacks the walkthrough's own
- * sign-ins caused. A real service calls on its own: the walkthrough's obj and sub are what tie
- * its callbacks to the walkthrough.
+ * sign-ins caused. A real service calls on its own: its callbacks are those whose kid its own
+ * JWKS published, for the walkthrough's obj and sub, since the environment exists
+ * (real-traffic.ts).
  */
 async function readCallbacks(store: Store, input: EventsInput, out: EventFacts): Promise<void> {
-  const { env, progress, obj, sub } = input;
+  if (input.env.kind !== 'sandbox') return readRealCallbacks(store, input, out);
+  const { progress } = input;
   const since = progress.reset_at ?? undefined;
   // `text` narrows to events naming the obj (a substring search); the exact match is ours.
-  const cbPage = await store.query({ kind: 'callback', path: '/user_auth', text: obj, since, limit: 200 });
+  const cbPage = await store.query({
+    kind: 'callback',
+    path: '/user_auth',
+    text: input.obj,
+    since,
+    limit: 200,
+  });
   const ownCallbacks = new Set(progress.own.sign_ins.flatMap((x) => (x.callback_id ? [x.callback_id] : [])));
-  const mine = cbPage.events
-    .filter((e) => (env.kind === 'sandbox' ? ownCallbacks.has(e.id) : e.obj === obj && e.sub === sub))
-    .slice(0, 50);
+  const mine = cbPage.events.filter((e) => ownCallbacks.has(e.id)).slice(0, 50);
   out.outside.callbacks = cbPage.events.length - mine.length;
   for (const [i, e] of mine.entries()) {
     const full = i < DETAIL_LIMIT ? await store.get(e.id).catch(() => null) : null;
     out.callbacks.push(callbackFact(e, full));
   }
+}
+
+/** A real environment's callbacks: its obj/sub, its service's kid, since it exists (newest 50 read whole). */
+async function readRealCallbacks(store: Store, input: EventsInput, out: EventFacts): Promise<void> {
+  const { env, progress, obj, sub } = input;
+  const since = countsSince(env, progress.reset_at);
+  const cbPage = await store.query({ kind: 'callback', path: '/user_auth', text: obj, since, limit: 200 });
+  const candidates = cbPage.events.filter((e) => e.obj === obj && e.sub === sub).slice(0, 50);
+  for (const e of candidates) {
+    const full = await store.get(e.id).catch(() => null);
+    if (callbackOf(env, full)) out.callbacks.push(callbackFact(e, full));
+  }
+  out.outside.callbacks = cbPage.events.length - out.callbacks.length;
 }
 
 /**
@@ -100,9 +120,18 @@ async function readOwnNotifications(store: Store, input: EventsInput, out: Event
   out.outside.notifications = Math.max(0, total.total - out.notifications.length);
 }
 
-/** A real service's notifications, per route, so a flood on one route (a load test) cannot hide the others. */
-async function readRouteNotifications(store: Store, input: EventsInput, out: EventFacts): Promise<void> {
-  const since = input.progress.reset_at ?? undefined;
+/**
+ * A real service's notifications, per route, so a flood on one route (a load test) cannot hide
+ * the others; only those stored since the environment exists, neither delivered by the built-in
+ * sandbox nor repeats of a transaction already stored (real-traffic.ts).
+ */
+async function readRouteNotifications(
+  store: Store,
+  input: EventsInput,
+  out: EventFacts,
+  sandboxIds: ReadonlySet<string>,
+): Promise<void> {
+  const since = countsSince(input.env, input.progress.reset_at);
   for (const route of NOTIFY_ROUTES) {
     const page = await store.query({
       kind: 'notification',
@@ -110,7 +139,10 @@ async function readRouteNotifications(store: Store, input: EventsInput, out: Eve
       since,
       limit: 20,
     });
-    for (const e of page.events) out.notifications.push(toNotification(e, route));
+    for (const e of page.events) {
+      if (notificationOf(e, sandboxIds)) out.notifications.push(toNotification(e, route));
+      else out.outside.notifications += 1;
+    }
   }
 }
 

@@ -30,6 +30,39 @@ const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe('KeysPage: the table', () => {
+  it('shows each environment’s status of a key; the row follows the header’s environment (issue 26)', async () => {
+    const staging = realEnv({ active_kid: 'real-key', retired_kids: ['sandbox-key'] });
+    const sandbox = sandboxEnv({ active_kid: 'sandbox-key' });
+    const environments = [
+      { environment: 'sandbox', name: 'Sandbox', status: 'active' as const },
+      { environment: staging.id, name: staging.name, status: 'retired' as const },
+    ];
+    await renderPage(
+      fakeConsole({
+        environments: [sandbox, staging],
+        activeId: 'sandbox',
+        keys: [
+          // Profile-wide, the second walkthrough retired the sandbox's key.
+          keyInfo('sandbox-key', { status: 'retired', environments }),
+          keyInfo('real-key', {
+            status: 'active',
+            environments: [{ environment: staging.id, name: staging.name, status: 'active' }],
+          }),
+          keyInfo('spare', { status: 'next', environments: [] }),
+        ],
+      }),
+    );
+    expect(row('sandbox-key').getAttribute('data-status')).toBe('active');
+    const chips = within(row('sandbox-key')).getAllByTestId('key-env-status');
+    expect(chips.map((c) => [c.getAttribute('data-environment'), c.getAttribute('data-status')])).toEqual([
+      ['sandbox', 'active'],
+      [staging.id, 'retired'],
+    ]);
+    expect(chips[0]!.textContent).toBe('Sandbox: active');
+    expect(row('spare').textContent).toContain('none');
+    expect(row('spare').getAttribute('data-status')).toBe('next');
+  });
+
   it('keeps a cut kid and label readable in their title', async () => {
     const kid = '5f0c9a2e-7d41-4b8a-9c3e-0a1b2c3d4e5f';
     await renderPage(

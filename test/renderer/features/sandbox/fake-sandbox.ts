@@ -11,6 +11,7 @@ import type {
 import type { z } from 'zod';
 import type { CustomerView } from '../../../../electron/contract/schemas/bank';
 import type { KeyInfo } from '../../../../electron/contract/schemas/keys';
+import type { Environment } from '../../../../electron/contract/schemas/service';
 import { contractApi } from '../../support/contract-api';
 import { sandboxAppHandlers, signedJwt } from '../../support/fake-console';
 
@@ -101,6 +102,8 @@ export function trace(extra: Partial<Trace> = {}): Trace {
 export interface ComposeParts {
   keys?: KeyInfo[];
   customers?: Array<z.infer<typeof CustomerView>>;
+  /** env.list's environments (the sandbox's active and retired keys); absent: none answered. */
+  environments?: Environment[];
 }
 
 export function fakeSandboxApi(initial: SandboxStatus = status(), parts: ComposeParts = {}) {
@@ -172,8 +175,15 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
     sign: vi.fn(async (input: MethodInput<'jwt.sign'>) => signedJwt(input)),
   };
 
+  const env = {
+    list: vi.fn(async () => ({
+      active_id: 'sandbox',
+      environments: structuredClone(parts.environments ?? []),
+    })),
+  };
   const { api, emit } = contractApi({
     keys,
+    env,
     bank,
     jwt,
     app: sandboxAppHandlers(),

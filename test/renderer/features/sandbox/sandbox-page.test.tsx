@@ -16,7 +16,7 @@ import {
   step,
   trace,
 } from './fake-sandbox';
-import { keyInfo } from '../../support/fake-console';
+import { keyInfo, sandboxEnv } from '../../support/fake-console';
 
 beforeEach(() => resetSandboxStore());
 afterEach(() => cleanup());
@@ -386,6 +386,43 @@ describe('SandboxPage: a counterparty', () => {
     // Paste stays an option.
     fireEvent.click(within(item).getByTestId('sign-in-mode-paste'));
     expect(within(item).getByTestId('sign-in-token')).toBeTruthy();
+  });
+
+  it('preselects the sandbox environment’s active key, never a key the sandbox retired (issue 26)', async () => {
+    const registered = counterparty({
+      bank_auth_url: 'http://127.0.0.1:9100',
+      jwks: [
+        ...counterparty().jwks,
+        {
+          jwk_guid: 'j2',
+          jwk: { ...PUBLIC_JWK, kid: 'old-key' },
+          registered_at: '2025-01-01T12:00:00.000Z',
+          via: 'put',
+        },
+      ],
+    });
+    const fake = fakeSandboxApi(status({ counterparties: [registered] }), {
+      // The first vault key is the one the sandbox retired, and another environment's walkthrough
+      // left bank-key-1 "retired" profile-wide: the sandbox's own record decides.
+      keys: [keyInfo('old-key', { status: 'active' }), keyInfo('bank-key-1', { status: 'retired' })],
+      customers: [
+        {
+          obj: 'DE89370400440532013000',
+          sub: 'ops@bank.example',
+          external_id: 'e',
+          phone: '+49',
+          key_hint: 'x',
+        },
+      ],
+      environments: [sandboxEnv({ active_kid: 'bank-key-1', retired_kids: ['old-key'] })],
+    });
+    const { item } = await openCounterparty(fake);
+    await waitFor(() =>
+      expect((within(item).getByTestId('sign-in-kid') as HTMLSelectElement).value).toBe('bank-key-1'),
+    );
+    fireEvent.click(within(item).getByTestId('run-sign-in'));
+    await within(item).findByTestId('sign-in-result');
+    expect(fake.jwt.sign).toHaveBeenCalledWith(expect.objectContaining({ kid: 'bank-key-1' }));
   });
 
   it('sends a malformed notification and calls the bank’s refusal a pass', async () => {

@@ -55,6 +55,12 @@ describe('VaultBanner', () => {
     const banner = await screen.findByTestId('vault-banner');
     expect(banner.getAttribute('data-state')).toBe('unavailable');
     expect(screen.getByTestId('vault-detail').textContent).toBe(NO_KEYCHAIN.detail);
+    // Issue 26: plain words up front; the keychain's raw message behind a closed disclosure.
+    expect(screen.getByTestId('vault-plain').textContent).toMatch(/Start or unlock the system keychain/);
+    const raw = screen.getByTestId('vault-raw') as HTMLDetailsElement;
+    expect(raw.tagName).toBe('DETAILS');
+    expect(raw.open).toBe(false);
+    expect(raw.contains(screen.getByTestId('vault-detail'))).toBe(true);
     fireEvent.click(screen.getByTestId('vault-create-open'));
     const warning = screen.getByTestId('vault-fallback-warning').textContent!;
     expect(warning).toContain('Fallback for machines without a keychain');

@@ -140,6 +140,23 @@ function renderWith(
 const action = (id: StepId) => screen.getByTestId(`step-action-${id}`) as HTMLButtonElement;
 
 describe('WalkthroughPage guidance', () => {
+  it('the done banner fits the environment: a real one is not told to go to a real environment (issue 26)', async () => {
+    const all = [...WALKTHROUGH_STEP_IDS];
+    const sandboxDone = stateWith(all);
+    const { setState } = renderWith(sandboxDone);
+    expect((await screen.findByTestId('walkthrough-complete')).textContent).toContain(
+      'repeat the walkthrough against a real environment',
+    );
+    cleanup();
+    const realDone = stateWith(all);
+    realDone.environment = { ...realDone.environment, id: 'env-1', name: 'Staging', kind: 'real' };
+    setState(realDone);
+    renderWith(realDone);
+    const banner = await screen.findByTestId('walkthrough-complete');
+    expect(banner.textContent).toContain('Every step is proven against Staging');
+    expect(banner.textContent).not.toContain('against a real environment');
+  });
+
   it('makes only the next step primary; a step whose earlier step is not done is disabled and says which', async () => {
     renderWith(stateWith(['key']));
     await screen.findByTestId('walkthrough-steps');
