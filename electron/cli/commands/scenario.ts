@@ -11,11 +11,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { ScenarioCase, ScenarioFile, ScenarioReport } from '../../contract/schemas/scenario';
-import { describeListenError } from '../../core/conformance';
+import { describeListenError, parseExpectedFailures } from '../../core/conformance';
 import {
   applyExpectedFailures,
   httpDelivery,
-  parseExpectedFailures,
   parseScenario,
   refsNeeded,
   runScenario,
@@ -50,7 +49,7 @@ export interface ScenarioRunOptions {
   obj?: string;
   sub?: string;
   timeScale: number;
-  expected: Map<string, string>;
+  expected: ReadonlyMap<string, string>;
   jwksPort: number;
   json: boolean;
   junit: string | null;

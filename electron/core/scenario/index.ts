@@ -13,7 +13,7 @@ export {
   type DeliveryRequest,
   type DeliveryOutcome,
 } from './delivery';
-export { applyExpectedFailures, parseExpectedFailures, unknownIds } from './expected';
+export { applyExpectedFailures, unknownIds } from './expected';
 export { runSummary, scenarioJunit } from './report';
 export { recordScenario, type Recorded } from './record';
 export { scenarioHandlers, type ScenarioHandlerDeps } from './handlers';
