@@ -57,6 +57,8 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'scenario.run': 'operator',
   'sandbox.status': 'viewer',
   'sandbox.traces': 'viewer',
+  'sandbox.delivery': 'viewer',
+  'sandbox.deliveries': 'viewer',
   'sandbox.onboard': 'operator',
   'sandbox.updateCounterparty': 'operator',
   'sandbox.deleteCounterparty': 'operator',

@@ -73,7 +73,7 @@ describe('dets-console keys add-external', () => {
 
     const list = await cli(['keys', 'list', '--json'], dataDir);
     expect(JSON.parse(list.stdout)).toEqual([
-      { kid: 'hsm-2026', alg: 'RS256', status: 'active', expires: null },
+      { kid: 'hsm-2026', alg: 'RS256', status: 'active', expires: null, environment: null },
     ]);
     const exported = await cli(['keys', 'export', 'hsm-2026', '--format', 'pem'], dataDir);
     expect(createPublicKey(exported.stdout).equals(createPublicKey(pem))).toBe(true);

@@ -28,6 +28,7 @@ let server: HeadlessServer;
 let kid: string;
 let token: string;
 let eventIds: string[] = [];
+let deliveryIds: string[] = [];
 /** Answers of the actions run to set the scene: they reach the page too. */
 const actionAnswers: Array<[string, unknown]> = [];
 
@@ -101,6 +102,10 @@ beforeAll(async () => {
   eventIds = (
     (await call('events.query', { limit: 10_000 })) as { events: Array<{ id: string }> }
   ).events.map((e) => e.id);
+  deliveryIds = ((await call('sandbox.deliveries', undefined)) as Array<{ delivery_id: string }>).map(
+    (d) => d.delivery_id,
+  );
+  expect(deliveryIds.length).toBeGreaterThan(0);
 }, 120_000);
 
 afterAll(async () => {
@@ -116,6 +121,8 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'inspector.inspect': () => [{ token }, { token, expectedObj: OBJ, expectedSub: SUB }],
   'sandbox.status': () => [undefined],
   'sandbox.traces': () => [undefined, { limit: 1000 }],
+  'sandbox.deliveries': () => [undefined, { state: 'delivered' }],
+  'sandbox.delivery': () => deliveryIds.map((delivery_id) => ({ delivery_id })),
   'vault.status': () => [undefined],
   'keys.list': () => [undefined],
   'keys.export': () => [

@@ -90,5 +90,5 @@ export const sandboxEvents = {
   /** A sign-in or notification trace was recorded. */
   'sandbox.traced': Trace,
   /** A notification delivery changed: an attempt recorded, delivered or escalated (issue 27). */
-  'sandbox.delivery': Delivery,
+  'sandbox.attempted': Delivery,
 } as const;

@@ -118,7 +118,7 @@ export class SandboxEngine {
       settings: () => this.settings,
       timeScale: options.timeScale,
       now: this.now,
-      onChange: (d) => this.events.emit('sandbox.delivery', d),
+      onChange: (d) => this.events.emit('sandbox.attempted', d),
       // Issue 27 item 3: an escalation is an event of its own, and shows in the header.
       onEscalated: (d) =>
         this.notice(
