@@ -84,6 +84,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
   const scenario = scenarioHandlers({
     deps,
     walkthroughState: (envId) => walkthrough['walkthrough.state']({ env_id: envId }),
+    ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
   });
   const handlers: Handlers = {
     ...walkthrough,

@@ -6,21 +6,28 @@ import { DialogActions } from './dialog-actions';
 import { ErrorPanel } from './error-panel';
 
 /**
- * "Save as scenario" (issue 28 item 2), on the Callbacks and Notifications pages: the events listed
- * now (the filters are the selection) recorded as a scenario file in the scenario folder, as
+ * "Save as scenario" (issue 28 item 2), on the Callbacks and Notifications pages: the selected
+ * events (row selection, shared/row-selection.tsx), or when none is selected every event listed
+ * under the current filters, recorded as a scenario file in the scenario folder, as
  * `dets-console scenario record --events` does: each a step, tokens and transaction_ids fresh on
- * every run. `what` names them ("callbacks"); the button's test id is `${testId}`.
+ * every run. The button says which it will save. `what` names them ("callbacks"); the button's
+ * test id is `${testId}`.
  */
 export function SaveScenarioButton({
-  eventIds,
+  selectedIds,
+  listedIds,
   what,
   testId,
 }: {
-  eventIds: readonly string[];
+  selectedIds: readonly string[];
+  listedIds: readonly string[];
   what: string;
   testId: string;
 }) {
   const [open, setOpen] = useState(false);
+  const some = selectedIds.length > 0;
+  const eventIds = some ? selectedIds : listedIds;
+  const whose = some ? `${selectedIds.length.toLocaleString('en')} selected ${what}` : `${what} listed now`;
   return (
     <>
       <button
@@ -29,11 +36,16 @@ export function SaveScenarioButton({
         disabled={eventIds.length === 0}
         onClick={() => setOpen(true)}
         data-testid={testId}
-        title={`Record the ${what} listed now as a scenario file`}
+        data-scope={some ? 'selected' : 'listed'}
+        title={`Record the ${whose} as a scenario file`}
       >
-        Save as scenario
+        {some
+          ? `Save ${selectedIds.length.toLocaleString('en')} selected as scenario`
+          : 'Save all listed as scenario'}
       </button>
-      {open ? <SaveScenarioDialog eventIds={eventIds} what={what} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <SaveScenarioDialog eventIds={eventIds} whose={whose} what={what} onClose={() => setOpen(false)} />
+      ) : null}
     </>
   );
 }
@@ -43,10 +55,13 @@ const MAX_EVENTS = 1000;
 
 function SaveScenarioDialog({
   eventIds,
+  whose,
   what,
   onClose,
 }: {
   eventIds: readonly string[];
+  /** "2 selected callbacks", "callbacks listed now". */
+  whose: string;
   what: string;
   onClose: () => void;
 }) {
@@ -81,9 +96,12 @@ function SaveScenarioDialog({
             save.mutate({ folder: dir.trim(), file, name: name.trim(), event_ids: [...ids] });
           }}
         >
-          <p className="muted">
-            The {ids.length.toLocaleString('en')} {what} listed now, one step each (repeats of a notification
-            fold into its step).
+          <p className="muted" data-testid="save-scenario-scope">
+            {eventIds.length > ids.length
+              ? `The first ${ids.length.toLocaleString('en')} of the ${whose}`
+              : `The ${whose}`}{' '}
+            ({ids.length.toLocaleString('en')} events), one step each (repeats of a notification fold into its
+            step).
           </p>
           <TextField id="save-scenario-folder" label="Folder" value={dir} onChange={setDir} mono />
           <TextField

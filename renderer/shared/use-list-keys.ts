@@ -5,7 +5,8 @@ import { useEffect, useRef, type RefObject } from 'react';
  * the page has focus (issue 13 item 1: no Tab presses first). The keys are heard on the document,
  * so they work whatever holds focus, except where they mean something else: typing in a field,
  * and Enter on a button or link. The arrow keys move the cursor only while the list itself has
- * focus, so elsewhere they still scroll the page.
+ * focus, so elsewhere they still scroll the page. With `onToggle`, x selects (or unselects) the
+ * row under the cursor (issue 28 item 2: row selection without the mouse).
  */
 export function useListKeys({
   ids,
@@ -14,6 +15,7 @@ export function useListKeys({
   onMove,
   onOpen,
   onClose,
+  onToggle,
 }: {
   /** The rows' ids in order: read on a key press only (a list of 20,000 is not copied per render). */
   ids: () => readonly string[];
@@ -22,10 +24,11 @@ export function useListKeys({
   onMove: (id: string) => void;
   onOpen: (id: string) => void;
   onClose: () => void;
+  onToggle?: (id: string) => void;
 }): void {
-  const latest = useRef({ ids, cursorId, onMove, onOpen, onClose });
+  const latest = useRef({ ids, cursorId, onMove, onOpen, onClose, onToggle });
   useEffect(() => {
-    latest.current = { ids, cursorId, onMove, onOpen, onClose };
+    latest.current = { ids, cursorId, onMove, onOpen, onClose, onToggle };
   });
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
@@ -33,7 +36,14 @@ export function useListKeys({
       const target = ev.target instanceof HTMLElement ? ev.target : null;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       if (target?.closest('[role="dialog"]')) return;
-      const { ids: idsOf, cursorId: cursor, onMove: move, onOpen: open, onClose: close } = latest.current;
+      const {
+        ids: idsOf,
+        cursorId: cursor,
+        onMove: move,
+        onOpen: open,
+        onClose: close,
+        onToggle: toggle,
+      } = latest.current;
       const list = idsOf();
       const inList = !!target && !!listRef.current?.contains(target);
       const at = cursor === null ? -1 : list.indexOf(cursor);
@@ -49,6 +59,9 @@ export function useListKeys({
         open(list[Math.max(0, at)]!);
       } else if (ev.key === 'Escape') {
         close();
+      } else if (ev.key === 'x' && toggle && at >= 0) {
+        ev.preventDefault();
+        toggle(list[at]!);
       }
     };
     document.addEventListener('keydown', onKey);

@@ -106,8 +106,10 @@ const run = (b: Backend, ...extra: string[]) =>
     b.notify.url,
     '--jwks-port',
     String(b.jwksPort),
+    // The notifications go through the sandbox's delivery engine: a refused one is retried on
+    // the service's ladder (243 s of waits) until it escalates; 0.01 plays that in 2.4 s.
     '--time-scale',
-    '0.1',
+    '0.01',
     ...extra,
   ]);
 
@@ -176,6 +178,8 @@ describe('scenario run against a bank with planted faults', () => {
     expect(detail['pay-in']).toMatch(/answered 409/);
     // The referenced transaction_id is the one pay-in sent: the bank has seen it, so 409 again.
     expect(detail['pay-in-again']).toContain(detail['pay-in']!.match(/transaction_id ([0-9a-f-]{36})/)![1]);
+    // Refused every time, it went the whole way down the service's ladder (the delivery engine).
+    expect(detail['pay-in-again']).toMatch(/#10 retry 10: 409/);
     expect(r.stderr).toMatch(/✗ ci-flow:sign-in/);
   });
 

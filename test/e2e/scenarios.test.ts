@@ -1,7 +1,8 @@
 /**
  * Issue 28 end to end (`dets-console serve` on a fresh profile, the built renderer in headless
- * Chromium, page modules): callbacks the sandbox's walkthrough caused are saved as a scenario
- * from the Callbacks page, the Scenarios page lists that file in the folder and runs it against
+ * Chromium, page modules): of the callbacks the sandbox's walkthrough caused (two sign-ins), one
+ * is ticked from the keyboard (after select all and none) and saved as a scenario from the
+ * Callbacks page, the file holds that one step and no other, the Scenarios page lists that file in the folder and runs it against
  * the active environment's bank, and the report shows every step passed: the recorded flow
  * replays with fresh tokens.
  */
@@ -21,18 +22,29 @@ afterAll(async () => {
 });
 
 describe('Save as scenario, then run it from the Scenarios page', () => {
-  it('saves the listed callbacks as a file and replays it green, every step in the report', async () => {
+  it('saves the selected callbacks as a file and replays it green, every step in the report', async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'dets-e2e-scenarios-'));
-    for (const step of ['key', 'register', 'compose', 'authenticate', 'callbacks', 'sign-in']) {
+    // Two sign-ins: two /user_auth callbacks, of which the test saves one.
+    for (const step of ['key', 'register', 'compose', 'authenticate', 'callbacks', 'sign-in', 'sign-in']) {
       const r = (await api('walkthrough.run', { step })) as { ok: boolean; message: string };
       expect(r.ok, `${step}: ${r.message}`).toBe(true);
     }
     const callbacks = new CallbacksPageModel(session().page);
     await callbacks.openConsole(session().serve.ready.ui);
     await callbacks.open();
-    await callbacks.rows.first().waitFor();
-    const listed = await callbacks.ids();
-    expect(listed.length).toBeGreaterThan(0);
+    await callbacks.rows.nth(1).waitFor();
+    const signIns = await callbacks.idsOfRoute('/user_auth');
+    expect(signIns.length).toBeGreaterThanOrEqual(2);
+    // Select all listed, then untick all but the newest sign-in: the file holds that one only.
+    await callbacks.byTestId('callbacks-select-all').check();
+    expect(await callbacks.selectedCount()).toBe((await callbacks.ids()).length);
+    await callbacks.byTestId('callbacks-select-all').uncheck();
+    expect(await callbacks.selectedCount()).toBe(0);
+    await callbacks.select(signIns.slice(0, 1));
+    expect(await callbacks.selectedCount()).toBe(1);
+    expect(await callbacks.byTestId('callbacks-save-scenario').innerText()).toBe(
+      'Save 1 selected as scenario',
+    );
 
     const saved = await callbacks.saveAsScenario(folder, 'from-callbacks');
     expect(saved).toContain(path.join(folder, 'from-callbacks.json'));
@@ -41,8 +53,7 @@ describe('Save as scenario, then run it from the Scenarios page', () => {
       steps: Array<{ kind: string }>;
     };
     expect(file.name).toBe('from-callbacks');
-    expect(file.steps.length).toBe(listed.length);
-    expect(file.steps.map((s) => s.kind)).toContain('sign-in');
+    expect(file.steps.map((s) => s.kind)).toEqual(['sign-in']);
 
     const scenarios = new ScenariosPageModel(session().page);
     await scenarios.open();

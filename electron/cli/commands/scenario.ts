@@ -9,12 +9,14 @@
  * With --json the table goes to stderr and stdout carries the ready line and one JSON report.
  * Exit codes: 0 every step passed or failed as expected, 1 a step failed, 2 bad usage or input.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ScenarioCase, ScenarioFile, ScenarioReport } from '../../contract/schemas/scenario';
 import { describeListenError, parseExpectedFailures } from '../../core/conformance';
 import {
   applyExpectedFailures,
-  httpDelivery,
+  engineDelivery,
   parseScenario,
   refsNeeded,
   runScenario,
@@ -22,6 +24,7 @@ import {
   scenarioJunit,
   startScenarioKeys,
   unknownIds,
+  type NotificationDelivery,
   type ScenarioKeys,
 } from '../../core/scenario';
 import {
@@ -203,6 +206,7 @@ function summaryText(reports: ScenarioReport[]): string {
 async function runAll(
   options: ScenarioRunOptions,
   keys: ScenarioKeys,
+  delivery: NotificationDelivery,
   out: (t: string) => void,
 ): Promise<ScenarioReport[]> {
   const reports: ScenarioReport[] = [];
@@ -216,8 +220,7 @@ async function runAll(
         ...(options.obj === undefined ? {} : { obj: options.obj }),
         ...(options.sub === undefined ? {} : { sub: options.sub }),
       },
-      delivery: httpDelivery,
-      timeScale: options.timeScale,
+      delivery,
       giveUpMs: GIVE_UP_MS,
       rotated: null,
     };
@@ -227,6 +230,25 @@ async function runAll(
     reports.push(applyExpectedFailures(report, options.expected));
   }
   return reports;
+}
+
+/**
+ * Runs every file through one delivery engine (issue 28 item 3: the sandbox's, with the run's
+ * --time-scale) whose deliveries live in a temporary folder, removed with the engine at the end.
+ */
+async function runWithEngine(
+  options: ScenarioRunOptions,
+  keys: ScenarioKeys,
+  out: (t: string) => void,
+): Promise<ScenarioReport[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dets-scenario-deliveries-'));
+  const delivery = engineDelivery({ dataDir, timeScale: options.timeScale });
+  try {
+    return await runAll(options, keys, delivery, out);
+  } finally {
+    await delivery.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** `dets-console scenario run`. */
@@ -242,7 +264,7 @@ export async function scenarioRunCommand(argv: string[], io: CliIo): Promise<num
   try {
     if (options.json) io.stdout(`${JSON.stringify({ ready: true, jwks: keys.jwksUrl })}\n`);
     out(`JWKS: configure the bank under test to trust ${keys.jwksUrl}\n`);
-    const reports = await runAll(options, keys, out);
+    const reports = await runWithEngine(options, keys, out);
     out(summaryText(reports));
     let code: number = reports.some((r) => r.failed > 0) ? EXIT.FAILED : EXIT.OK;
     if (options.junit !== null) {

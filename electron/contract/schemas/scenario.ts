@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANSWER_CHECK_IDS } from './inspector';
 import { MalformedNotification, NotifyEvent } from './sandbox';
+import { DeliveryFaults, Ladder } from './delivery';
 
 /**
  * A scenario file (issue 28; DESIGN.md "Scenarios"): a flow a bank team keeps in git and runs on
@@ -95,17 +96,6 @@ export const CallbackStep = z
   })
   .strict();
 
-/** The sandbox's delivery faults (DESIGN.md "Sandbox service", notify `faults`). */
-export const DeliveryFaults = z
-  .object({
-    duplicates: z.number().int().min(0).max(10).optional(),
-    concurrent: z.boolean().optional(),
-    lost_ack: z.boolean().optional(),
-    timeout_ms: z.number().int().min(100).max(30_000).optional(),
-  })
-  .strict();
-export type DeliveryFaults = z.infer<typeof DeliveryFaults>;
-
 export const NotificationStep = z
   .object({
     name: StepName,
@@ -115,7 +105,13 @@ export const NotificationStep = z
     /** Absent: a fresh UUID each run; or a UUID, or a reference (`${payin.transaction_id}`). */
     transaction_id: RefText.optional(),
     malformed: MalformedNotification.optional(),
+    /** The sandbox's delivery faults (DESIGN.md "Sandbox service", notify `faults`): the engine's own schema. */
     faults: DeliveryFaults.optional(),
+    /**
+     * The delivery engine's ladder: `service` (retried as the service does, the default for a
+     * valid body) or `once` (the default for a malformed body, which the bank must refuse).
+     */
+    ladder: Ladder.optional(),
     /** Default: `accepted` (every copy answered 200), `refused` (a 4xx) for a malformed body. */
     expect: z.enum(['accepted', 'refused']).optional(),
   })

@@ -22,9 +22,8 @@ export interface ScenarioTarget {
 export interface RunContext {
   keys: ScenarioKeys;
   target: ScenarioTarget;
+  /** The delivery engine notification steps go through (its `--time-scale` set when opened). */
   delivery: NotificationDelivery;
-  /** 0 < F ≤ 1 (`--time-scale`). */
-  timeScale: number;
   /** A callback with no complete answer after this long is given up (well past the 1 s budget). */
   giveUpMs: number;
   /** The key a `rotated` step published in this run (one per run, as the suite's rotation case). */

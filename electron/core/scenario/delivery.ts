@@ -1,34 +1,36 @@
 /**
- * How a notification step reaches the bank (DESIGN.md "Sandbox service", notify `faults`): the
- * narrow interface a step needs (send one notification with its faults, learn how each attempt
- * went) and, for now, a plain HTTP implementation of it.
+ * How a notification step reaches the bank (issue 28 item 3; DESIGN.md "Scenarios" and "Sandbox
+ * service", notify `faults`): through the sandbox's delivery engine (sandbox/delivery, issue 27),
+ * the one code path that delivers like the service: the retry ladder, duplicates spaced 200 ms or
+ * at once, a lost acknowledgement, a timeout, all scaled by the run's `--time-scale`.
  *
- * The sandbox's delivery engine (issue 27: the service's retry ladder, lost acks, timeouts,
- * `--time-scale`) is to implement {@link NotificationDelivery} in its place; until it lands this
- * one makes the first attempt, the duplicates (spaced 200 ms, or all at once), and after a lost
- * acknowledgement one more attempt with the same body, as the service's ladder would next.
+ * A step waits for its delivery to end (delivered or escalated) and for every duplicate copy to
+ * be recorded, then sees the attempts in the order they were recorded, each with its role.
  *
- * Threat model: the bank is untrusted: each answer is read with a size cap and a time limit
- * (http/exchange) and only its status is kept.
+ * Threat model: the bank is untrusted; the engine reads each answer with a size cap and a time
+ * limit (sandbox/delivery/attempt.ts) and the ladder is bounded (at most 10 attempts), so a step
+ * always ends. The deliveries live in a folder of the run's own (a temporary one), never mixed
+ * with the sandbox's.
  */
-import http from 'node:http';
-import https from 'node:https';
-import type { DeliveryFaults } from '../../contract/schemas/scenario';
-import { exchange } from '../http';
+import type { Delivery, DeliveryFaults, Ladder } from '../../contract/schemas/delivery';
+import { DELIVERY_SETTING_DEFAULTS, DeliveryEngine } from '../sandbox';
 
-/** One notification to deliver: where, what body, with which faults. */
+/** One notification to deliver: where, what body, with which faults, on which ladder. */
 export interface DeliveryRequest {
   url: string;
   body: string;
+  event: Delivery['event'];
+  transaction_id: string;
   faults: DeliveryFaults;
-  /** 0 < F ≤ 1: multiplies every wait and timeout (`--time-scale`). */
-  timeScale: number;
+  /** `service` (the guide's ladder) or `once` (one attempt). */
+  ladder: Ladder;
 }
 
 /** One attempt: the status the bank answered (null: nothing answered, or the answer was lost). */
 export interface DeliveryAttempt {
+  /** 1, 2, … in the order the attempts were recorded, copies included. */
   n: number;
-  /** `first`, `duplicate`, `after lost ack`. */
+  /** `first`, `first, ack lost`, `retry 2`, `duplicate`, `duplicate, at once`. */
   role: string;
   status: number | null;
   error: string | null;
@@ -36,85 +38,86 @@ export interface DeliveryAttempt {
 }
 
 export interface DeliveryOutcome {
+  /** `escalated`: the ladder ran out without a 2xx (the service would hand it to manual processing). */
+  state: 'delivered' | 'escalated';
   attempts: DeliveryAttempt[];
 }
 
 /** What a notification step needs of a delivery engine. */
 export interface NotificationDelivery {
   deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
-}
-
-/** The service's default delivery timeout (DESIGN.md: 5,000 ms). */
-const DEFAULT_TIMEOUT_MS = 5000;
-/** Duplicates are spaced 200 ms apart unless concurrent (DESIGN.md notify `faults`). */
-const DUPLICATE_SPACING_MS = 200;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const HEADERS = { 'Content-Type': 'application/json' };
-
-/** One POST whose connection is closed as soon as the status line arrives (`lost_ack`). */
-function postLosingAck(
-  url: string,
-  body: string,
-  giveUpMs: number,
-): Promise<Omit<DeliveryAttempt, 'n' | 'role'>> {
-  const started = performance.now();
-  const target = new URL(url);
-  const lib = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    const done = (status: number | null, error: string) =>
-      resolve({ status, error, duration_ms: Math.round(performance.now() - started) });
-    const req = lib.request(target, { method: 'POST', headers: HEADERS, agent: false }, (res) => {
-      req.destroy();
-      done(null, `the acknowledgement (${res.statusCode}) was lost: the connection closed as it arrived`);
-    });
-    req.setTimeout(giveUpMs, () => {
-      req.destroy();
-      done(null, `no answer within ${giveUpMs} ms`);
-    });
-    req.on('error', (err) => done(null, err.message));
-    req.end(body);
-  });
+  /** Stops the engine (attempts in flight are waited for); the run calls it once at its end. */
+  close(): Promise<void>;
 }
 
 /**
- * Delivery over plain HTTP: the first attempt (its ack lost when `lost_ack`, then sent again),
- * then the duplicates.
+ * The counterparty a scenario's deliveries are filed under: a run has none (the bank under test
+ * is given by URL), and the engine files every delivery under one.
+ */
+const SCENARIO_COUNTERPARTY = '00000000-0000-0000-0000-000000000000';
+
+const roleOf = (a: Delivery['attempts'][number], d: Delivery): string => {
+  if (a.copy) return d.faults.concurrent ? 'duplicate, at once' : 'duplicate';
+  if (a.n === 1) return d.faults.lost_ack ? 'first, ack lost' : 'first';
+  return `retry ${a.n}`;
+};
+
+/** The delivery as a step judges it. */
+function outcomeOf(d: Delivery): DeliveryOutcome {
+  return {
+    state: d.state === 'escalated' ? 'escalated' : 'delivered',
+    attempts: d.attempts.map((a, i) => ({
+      n: i + 1,
+      role: roleOf(a, d),
+      status: a.status,
+      error: a.error,
+      duration_ms: Math.round(a.duration_ms),
+    })),
+  };
+}
+
+/** Ended: off its ladder, and every duplicate copy recorded. */
+const ended = (d: Delivery) =>
+  d.state !== 'delivering' && d.attempts.filter((a) => a.copy).length >= (d.faults.duplicates ?? 0);
+
+/**
+ * Opens a delivery engine on `dataDir` with the service's ladder (the guide's waits, 10 attempts,
+ * 5,000 ms timeout) scaled by `timeScale`.
  *
  * @example
- * const outcome = await httpDelivery.deliver({ url, body, faults: { duplicates: 2 }, timeScale: 1 });
+ * const delivery = engineDelivery({ dataDir, timeScale: 0.01 });
+ * const { state, attempts } = await delivery.deliver({ url, body, event: 'pay-in', transaction_id, faults: {}, ladder: 'service' });
+ * await delivery.close();
  */
-export const httpDelivery: NotificationDelivery = {
-  async deliver({ url, body, faults, timeScale }) {
-    const giveUpMs = Math.max(100, Math.round((faults.timeout_ms ?? DEFAULT_TIMEOUT_MS) * timeScale));
-    const attempts: DeliveryAttempt[] = [];
-    const post = async (role: string): Promise<DeliveryAttempt> => {
-      const r = await exchange({ method: 'POST', url, headers: HEADERS, body, giveUpMs });
-      return {
-        n: 0,
-        role,
-        status: r.ok ? r.status : null,
-        error: r.ok ? null : r.message,
-        duration_ms: Math.round(r.durationMs),
-      };
-    };
-    const push = (a: DeliveryAttempt) => attempts.push({ ...a, n: attempts.length + 1 });
-    if (faults.lost_ack) {
-      push({ n: 0, role: 'first, ack lost', ...(await postLosingAck(url, body, giveUpMs)) });
-      push(await post('again after the lost ack'));
-    } else {
-      push(await post('first'));
-    }
-    const copies = faults.duplicates ?? 0;
-    if (faults.concurrent) {
-      const all = await Promise.all(Array.from({ length: copies }, () => post('duplicate, at once')));
-      all.forEach(push);
-    } else {
-      for (let i = 0; i < copies; i++) {
-        await sleep(DUPLICATE_SPACING_MS * timeScale);
-        push(await post('duplicate'));
-      }
-    }
-    return { attempts };
-  },
-};
+export function engineDelivery(options: { dataDir: string; timeScale: number }): NotificationDelivery {
+  const waiting = new Map<string, (d: Delivery) => void>();
+  const engine = DeliveryEngine.open({
+    dataDir: options.dataDir,
+    settings: () => DELIVERY_SETTING_DEFAULTS,
+    timeScale: options.timeScale,
+    onChange: (d) => {
+      if (ended(d)) waiting.get(d.delivery_id)?.(d);
+    },
+  });
+  return {
+    async deliver(request) {
+      const { delivery } = await engine.start({
+        counterparty_guid: SCENARIO_COUNTERPARTY,
+        transaction_id: request.transaction_id,
+        event: request.event,
+        url: request.url,
+        body: request.body,
+        ladder: request.ladder,
+        faults: request.faults,
+      });
+      // Checked and registered in one turn: no change can slip between the two.
+      const now = engine.get(delivery.delivery_id) ?? delivery;
+      const done = ended(now)
+        ? now
+        : await new Promise<Delivery>((resolve) => waiting.set(delivery.delivery_id, resolve));
+      waiting.delete(delivery.delivery_id);
+      return outcomeOf(done);
+    },
+    close: () => engine.close(),
+  };
+}

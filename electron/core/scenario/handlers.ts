@@ -25,7 +25,7 @@ import type { CoreDeps } from '../core-types';
 import { EventHub } from '../event-hub';
 import { openEventStore } from '../store';
 import type { RunContext } from './context';
-import { httpDelivery } from './delivery';
+import { engineDelivery } from './delivery';
 import { startScenarioKeys } from './keys';
 import { parseScenario } from './load';
 import { recordScenario } from './record';
@@ -40,6 +40,11 @@ export interface ScenarioHandlerDeps {
   deps: CoreDeps;
   /** The walkthrough's state of an environment (its steps name the events that proved them). */
   walkthroughState: (envId: string) => Promise<WalkthroughState>;
+  /**
+   * The host's --time-scale (issue 27, the sandbox's): a run from the Scenarios page plays the
+   * delivery ladder at the same pace as the sandbox. Default 1 (the service's own pace).
+   */
+  timeScale?: number;
 }
 
 type RecordArgs = Parameters<Handlers['scenario.record']>[0];
@@ -161,11 +166,13 @@ async function runFile(h: ScenarioHandlerDeps, folder: string, file: string): Pr
     await bank.setForward(status.forward);
     await bank.setNotifyPrefix(status.notify_path_prefix);
     const listener = await bank.listen({ host: '127.0.0.1', port: 0 });
+    // The run's own deliveries, in its temporary folder (issue 28 item 3: the sandbox's engine).
+    const delivery = engineDelivery({ dataDir: dir, timeScale: h.timeScale ?? 1 });
+    closers.unshift(() => delivery.close());
     const ctx: RunContext = {
       keys,
       target: { bankAuthUrl: listener.url, notifyUrl: listener.url },
-      delivery: httpDelivery,
-      timeScale: 1,
+      delivery,
       giveUpMs: 5000,
       rotated: null,
     };

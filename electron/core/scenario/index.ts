@@ -8,7 +8,7 @@ export { runScenario, stepTitle, type ScenarioHooks } from './run';
 export type { RunContext, ScenarioTarget } from './context';
 export { startScenarioKeys, type ScenarioKeys } from './keys';
 export {
-  httpDelivery,
+  engineDelivery,
   type NotificationDelivery,
   type DeliveryRequest,
   type DeliveryOutcome,

@@ -44,8 +44,17 @@ export async function runNotifyStep(
   const url = `${ctx.target.notifyUrl}${prefix}/${step.event}`;
   const body =
     step.malformed === undefined ? JSON.stringify({ transaction_id: id }) : malformedBody(step.malformed, id);
-  const faults = step.faults ?? {};
-  const { attempts } = await ctx.delivery.deliver({ url, body, faults, timeScale: ctx.timeScale });
+  // A malformed body is sent once by default: the bank must refuse it, and the ladder would
+  // retry a refusal like any other failure (sandbox/delivery/ladder.ts).
+  const ladder = step.ladder ?? (step.malformed === undefined ? 'service' : 'once');
+  const { state, attempts } = await ctx.delivery.deliver({
+    url,
+    body,
+    event: step.event,
+    transaction_id: id,
+    faults: step.faults ?? {},
+    ladder,
+  });
   const expect = step.expect ?? (step.malformed === undefined ? 'accepted' : 'refused');
   const sent = `POST ${prefix}/${step.event} ${step.malformed === undefined ? `transaction_id ${id}` : `a ${step.malformed} body`}`;
   const log = attempts.map(attemptText).join('; ');
@@ -63,15 +72,17 @@ export async function runNotifyStep(
         };
   }
   const wrong = answeredAttempts.find((a) => a.status !== 200);
-  if (answeredAttempts.length === 0 || wrong) {
+  if (answeredAttempts.length === 0 || wrong || state === 'escalated') {
     const why =
       answeredAttempts.length === 0
         ? 'no attempt was answered'
-        : `attempt #${wrong!.n} (${wrong!.role}) was answered ${wrong!.status}; spec 4.3 expects 200 for every delivery of a transaction_id, repeats included`;
+        : wrong
+          ? `attempt #${wrong.n} (${wrong.role}) was answered ${wrong.status}; spec 4.3 expects 200 for every delivery of a transaction_id, repeats included`
+          : `the delivery escalated (its ${ladder} ladder ran out without a 2xx: the service would hand it to manual processing)`;
     return {
       status: 'failed',
       detail: `${sent}: ${why}; ${log}`,
-      failed_check: answeredAttempts.length === 0 ? 'reachable' : 'status',
+      failed_check: answeredAttempts.length === 0 ? 'reachable' : wrong ? 'status' : 'delivered',
       outputs,
     };
   }

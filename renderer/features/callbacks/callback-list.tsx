@@ -1,5 +1,6 @@
 import { ErrorPanel } from '../../shared/error-panel';
 import { formatClock } from '../../shared/format';
+import { RowCheckbox } from '../../shared/row-selection';
 import { StatusMark } from '../../shared/status-mark';
 import { DurationBar } from '../../shared/duration-bar';
 import { CALLBACK_LIMIT } from '../../data/callbacks';
@@ -30,6 +31,7 @@ export function CallbackList({ p }: { p: CallbacksPageState }) {
       ) : (
         <>
           <div className="callback-row callback-row-head" aria-hidden="true">
+            <span />
             <span>time</span>
             <span>route</span>
             <span>obj</span>
@@ -77,6 +79,11 @@ function CallbackRow({ e, top, p }: { e: CallbackEvent; top: number; p: Callback
       aria-selected={e.id === selectedId}
       onClick={() => p.select(e.id)}
     >
+      <RowCheckbox
+        checked={p.selection.isSelected(e.id)}
+        onToggle={() => p.selection.toggle(e.id)}
+        label={`Select the ${routeOf(e.path)} callback at ${formatClock(e.at)}`}
+      />
       <time dateTime={e.at} title={e.at}>
         {formatClock(e.at)}
       </time>

@@ -1,3 +1,4 @@
+import { SelectionBar } from '../../shared/row-selection';
 import { SaveScenarioButton } from '../../shared/save-scenario';
 import { StoreSearch } from '../../shared/store-search';
 import { Toggle } from '../../ui/toggle';
@@ -43,13 +44,15 @@ export function CallbacksToolbar({ p }: { p: CallbacksPageState }) {
       >
         {total.toLocaleString('en')} match{total === 1 ? '' : 'es'}
       </span>
+      <SelectionBar selection={p.selection} listed={shown.length} what="callbacks" testId="callbacks" />
       <SaveScenarioButton
-        eventIds={shown.map((e) => e.id)}
+        selectedIds={p.selection.selectedListed}
+        listedIds={p.shownIds}
         what="callbacks"
         testId="callbacks-save-scenario"
       />
       <span className="kbd-hint muted">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> select
       </span>
     </div>
   );

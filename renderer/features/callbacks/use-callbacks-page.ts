@@ -6,6 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
+import { useRowSelection } from '../../shared/row-selection';
 import { useThrottledValue } from '../../shared/use-throttled-value';
 import { useEventStreamState } from '../../api/client-context';
 import { useSettledSearch } from '../../shared/store-search';
@@ -44,6 +45,8 @@ export function useCallbacksPage() {
   const histogramOf = useThrottledValue(shown, HISTOGRAM_EVERY_MS);
   const filtering = callbacks.isPlaceholderData || settledText !== text;
   const { scroller, virtualizer } = useCallbackList(shown, cursorId, callbacks);
+  const shownIds = useMemo(() => shown.map((e) => e.id), [shown]);
+  const selection = useRowSelection(shownIds);
 
   // j/k (and the arrows in the list) move the cursor, Enter opens, as soon as the page has focus.
   useListKeys({
@@ -53,6 +56,7 @@ export function useCallbacksPage() {
     onMove: moveCursor,
     onOpen: select,
     onClose: () => select(null),
+    onToggle: selection.toggle,
   });
   return {
     ...store,
@@ -67,6 +71,8 @@ export function useCallbacksPage() {
     filtering,
     scroller,
     virtualizer,
+    shownIds,
+    selection,
   };
 }
 

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { formatClock } from '../../shared/format';
+import { RowCheckbox } from '../../shared/row-selection';
 import { routeOf, type FeedRow } from './notifications-model';
 
 /** Fixed row height: the virtualizer never measures, so 100,000 rows scroll as smoothly as 100. */
@@ -21,6 +22,8 @@ export function NotificationFeed({
   selectedId,
   cursorId,
   onSelect,
+  isChecked,
+  onToggle,
   scroller,
   onNearEnd,
   listKey,
@@ -30,6 +33,9 @@ export function NotificationFeed({
   selectedId: string | null;
   cursorId: string | null;
   onSelect: (id: string) => void;
+  /** Row selection (issue 28 item 2): whether a row's checkbox is ticked, and ticking it. */
+  isChecked: (id: string) => boolean;
+  onToggle: (id: string) => void;
   /** The scrolling element; the page's keyboard handling needs it too. */
   scroller: RefObject<HTMLDivElement | null>;
   /** Called when the rows in view come near the end of those loaded (the next page is fetched). */
@@ -87,6 +93,7 @@ export function NotificationFeed({
   return (
     <div className="feed" role="table" aria-label="Notifications, newest first" aria-rowcount={rows.length}>
       <div className="feed-row feed-head" role="row">
+        <span role="columnheader" aria-label="selected" />
         <span role="columnheader">time</span>
         <span role="columnheader">route</span>
         <span role="columnheader">outcome</span>
@@ -106,6 +113,8 @@ export function NotificationFeed({
               selectedId={selectedId}
               cursorId={cursorId}
               onSelect={onSelect}
+              checked={isChecked(rows[item.index]!.event.id)}
+              onToggle={onToggle}
             />
           ))}
         </div>
@@ -123,6 +132,8 @@ function FeedRowView({
   selectedId,
   cursorId,
   onSelect,
+  checked,
+  onToggle,
 }: {
   row: FeedRow;
   index: number;
@@ -131,6 +142,8 @@ function FeedRowView({
   selectedId: string | null;
   cursorId: string | null;
   onSelect: (id: string) => void;
+  checked: boolean;
+  onToggle: (id: string) => void;
 }) {
   const e = row.event;
   return (
@@ -148,6 +161,13 @@ function FeedRowView({
       data-transaction-id={e.transaction_id ?? ''}
       data-count={row.count}
     >
+      <span role="cell">
+        <RowCheckbox
+          checked={checked}
+          onToggle={() => onToggle(e.id)}
+          label={`Select the ${routeOf(e.path)} notification at ${formatClock(e.at)}${grouped && row.count > 1 ? ` and its ${row.count - 1} repeats` : ''}`}
+        />
+      </span>
       <span title={e.at}>{formatClock(e.at)}</span>
       <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
       <span className="feed-outcome">{e.outcome ?? '—'}</span>

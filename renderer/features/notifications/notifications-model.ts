@@ -47,3 +47,21 @@ export function groupRepeats(list: readonly EventSummary[]): FeedRow[] {
   }
   return rows;
 }
+
+/**
+ * The events a selection of rows stands for: a grouped row is every notification of its
+ * transaction_id (its repeats are what a scenario folds into `duplicates`); an ungrouped row is
+ * its own. In list order.
+ */
+export function eventsOfRows(
+  rowEventIds: readonly string[],
+  events: readonly EventSummary[],
+  grouped: boolean,
+): string[] {
+  if (!grouped || rowEventIds.length === 0) return [...rowEventIds];
+  const ids = new Set(rowEventIds);
+  const txs = new Set(events.flatMap((e) => (ids.has(e.id) && e.transaction_id ? [e.transaction_id] : [])));
+  return events
+    .filter((e) => ids.has(e.id) || (e.transaction_id !== null && txs.has(e.transaction_id)))
+    .map((e) => e.id);
+}

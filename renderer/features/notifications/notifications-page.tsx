@@ -109,6 +109,8 @@ function FeedPanel({ p }: { p: NotificationsPageState }) {
           selectedId={p.selectedId}
           cursorId={p.cursorId}
           onSelect={p.select}
+          isChecked={p.selection.isSelected}
+          onToggle={p.selection.toggle}
           scroller={p.scroller}
           onNearEnd={p.loadMore}
           listKey={JSON.stringify(filters)}

@@ -1,3 +1,4 @@
+import { SelectionBar } from '../../shared/row-selection';
 import { SaveScenarioButton } from '../../shared/save-scenario';
 import { StoreSearch } from '../../shared/store-search';
 import { DisclosureButton } from '../../shared/disclosure-button';
@@ -114,8 +115,15 @@ export function NotificationsToolbar({ p }: { p: NotificationsPageState }) {
       <Toggle checked={grouped} onChange={p.setGrouped} testId="notifications-group-repeats">
         Group repeats by transaction_id
       </Toggle>
+      <SelectionBar
+        selection={p.selection}
+        listed={rows.length}
+        what={grouped ? 'transactions' : 'notifications'}
+        testId="notifications"
+      />
       <SaveScenarioButton
-        eventIds={events.map((e) => e.id)}
+        selectedIds={p.selectedEventIds}
+        listedIds={events.map((e) => e.id)}
         what="notifications"
         testId="notifications-save-scenario"
       />

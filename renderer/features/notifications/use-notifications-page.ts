@@ -5,11 +5,12 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useListKeys } from '../../shared/use-list-keys';
+import { useRowSelection } from '../../shared/row-selection';
 import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { useSettledSearch } from '../../shared/store-search';
 import { useBankStatus } from '../../data/bank';
-import { groupRepeats, toRows } from './notifications-model';
+import { eventsOfRows, groupRepeats, toRows } from './notifications-model';
 import { useNotificationsStore } from './notifications-store';
 import { useExportNotifications, useNotificationCounts, useNotificationFeed } from '../../data/notifications';
 
@@ -41,6 +42,12 @@ export function useNotificationsPage() {
   }, [exported, resetExport]);
 
   const rows = useMemo(() => (grouped ? groupRepeats(events) : toRows(events)), [events, grouped]);
+  const rowIds = useMemo(() => rows.map((r) => r.event.id), [rows]);
+  const selection = useRowSelection(rowIds);
+  const selectedEventIds = useMemo(
+    () => eventsOfRows(selection.selectedListed, events, grouped),
+    [selection.selectedListed, events, grouped],
+  );
   useListKeys({
     ids: () => rows.map((r) => r.event.id),
     cursorId,
@@ -48,6 +55,7 @@ export function useNotificationsPage() {
     onMove: moveCursor,
     onOpen: select,
     onClose: () => select(null),
+    onToggle: selection.toggle,
   });
 
   // Older pages load as the reader nears the end of what is loaded (up to MAX_LOADED).
@@ -66,6 +74,9 @@ export function useNotificationsPage() {
     events,
     total,
     rows,
+    rowIds,
+    selection,
+    selectedEventIds,
     repeats: counts?.groups.find((g) => g.value === 'repeat')?.count ?? 0,
     all: counts?.total ?? total,
     exporter,

@@ -138,7 +138,39 @@ export class CallbacksPageModel extends ConsolePageModel {
     return this.page.evaluate(() => navigator.clipboard.readText());
   }
 
-  /** "Save as scenario" on the callbacks listed now: into `folder` as NAME.json; answers the saved path's text. */
+  /** The listed callbacks to `route` (e.g. `/user_auth`), newest first. */
+  async idsOfRoute(route: string): Promise<string[]> {
+    return this.rows.evaluateAll(
+      (rows, r) =>
+        rows
+          .filter((row) => row.querySelector('code')?.textContent === r)
+          .map((row) => row.getAttribute('data-event-id')!),
+      route,
+    );
+  }
+
+  /** Ticks the rows `ids` (issue 28 item 2): the first from the keyboard (focus, Space), the others by click. */
+  async select(ids: readonly string[]): Promise<void> {
+    for (const [i, id] of ids.entries()) {
+      const box = this.row(id).getByTestId('row-select');
+      if (i === 0) {
+        await box.focus();
+        await this.page.keyboard.press('Space');
+      } else {
+        await box.click();
+      }
+    }
+  }
+
+  /** "N of M selected": the number of ticked rows listed now. */
+  async selectedCount(): Promise<number> {
+    return Number(await this.byTestId('callbacks-selected-count').getAttribute('data-count'));
+  }
+
+  /**
+   * "Save as scenario": the ticked callbacks (all listed when none is) into `folder` as NAME.json;
+   * answers the saved path's text.
+   */
   async saveAsScenario(folder: string, name: string): Promise<string> {
     await this.byTestId('callbacks-save-scenario').click();
     const dialog = this.byTestId('save-scenario-dialog');

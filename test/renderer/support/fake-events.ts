@@ -230,11 +230,26 @@ export function fakeEventsConsole(
     ),
     replay: vi.fn(async ({ id }: { id: string }) => detail(summary({ id: `${id}-replay`, status: 200 }))),
   };
-  const { api, emit } = contractApi({ ...base.handlers, events: eventsApi, bank });
+  // "Save as scenario" (issue 28 item 2): a step per event saved, so a test sees which were sent.
+  const scenario = {
+    save: vi.fn(async (input: MethodInput<'scenario.save'>): Promise<MethodOutput<'scenario.save'>> => ({
+      path: `${input.folder}/${input.file}`,
+      recorded: {
+        scenario: {
+          version: 1,
+          name: input.name,
+          steps: (input.event_ids ?? []).map((id) => ({ name: id })),
+        },
+        left_out: [],
+      },
+    })),
+  };
+  const { api, emit } = contractApi({ ...base.handlers, events: eventsApi, bank, scenario });
   return {
     api,
     events: eventsApi,
     bank,
+    scenario,
     emit,
     setEvents(next: EventSummary[]) {
       events = next;

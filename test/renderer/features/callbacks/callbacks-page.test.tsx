@@ -359,3 +359,76 @@ describe('CallbacksPage', () => {
     expect(curlCommand(req, null)).toBeNull();
   });
 });
+
+describe('CallbacksPage: Save as scenario on a selection (issue 28 item 2)', () => {
+  const checkbox = (id: string) =>
+    within(
+      screen.getAllByTestId('callback-row').find((r) => r.getAttribute('data-event-id') === id)!,
+    ).getByRole('checkbox');
+  const selectedCount = () => screen.getByTestId('callbacks-selected-count').getAttribute('data-count');
+
+  async function saveAs(name: string) {
+    fireEvent.click(screen.getByTestId('callbacks-save-scenario'));
+    const dialog = await screen.findByTestId('save-scenario-dialog');
+    fireEvent.change(within(dialog).getByLabelText('Folder'), { target: { value: '/repo/scenarios' } });
+    fireEvent.change(within(dialog).getByLabelText('Scenario name'), { target: { value: name } });
+    const scope = within(dialog).getByTestId('save-scenario-scope').textContent;
+    fireEvent.click(within(dialog).getByTestId('save-scenario-confirm'));
+    await within(dialog).findByTestId('save-scenario-done');
+    return scope;
+  }
+
+  it('saves only the ticked rows, by mouse and by keyboard (x on the cursor row), and says so', async () => {
+    const fake = await renderPage();
+    expect(screen.getByTestId('callbacks-save-scenario').textContent).toBe('Save all listed as scenario');
+    // A tick is not an open: the row is not the one shown in the detail panel.
+    fireEvent.click(checkbox('c2'));
+    expect(checkbox('c2').closest('li')!.getAttribute('aria-selected')).toBe('false');
+    // j puts the cursor on the first row, x ticks it.
+    fireEvent.keyDown(document.body, { key: 'j' });
+    fireEvent.keyDown(document.body, { key: 'x' });
+    expect((checkbox('c3') as HTMLInputElement).checked).toBe(true);
+    expect(selectedCount()).toBe('2');
+    expect(screen.getByTestId('callbacks-save-scenario').textContent).toBe('Save 2 selected as scenario');
+    expect(await saveAs('two-callbacks')).toMatch(/^The 2 selected callbacks \(2 events\)/);
+    expect(fake.scenario.save).toHaveBeenCalledWith(
+      expect.objectContaining({
+        folder: '/repo/scenarios',
+        file: 'two-callbacks.json',
+        event_ids: ['c3', 'c2'],
+      }),
+    );
+  });
+
+  it('select all ticks every listed row (and again clears them); a filter leaves hidden rows out', async () => {
+    const fake = await renderPage();
+    const all = screen.getByTestId('callbacks-select-all') as HTMLInputElement;
+    fireEvent.click(checkbox('c1'));
+    // Some selected: the box is neither ticked nor empty.
+    expect(all.indeterminate).toBe(true);
+    fireEvent.click(all);
+    expect(selectedCount()).toBe('4');
+    expect(all.checked).toBe(true);
+    // "Failed only" hides c1 (it passed): three of the four count, and only they would be saved.
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c2', 'c0']));
+    expect(selectedCount()).toBe('3');
+    await saveAs('failed');
+    expect(fake.scenario.save).toHaveBeenLastCalledWith(
+      expect.objectContaining({ event_ids: ['c3', 'c2', 'c0'] }),
+    );
+    fireEvent.click(screen.getByTestId('callbacks-select-all'));
+    expect(selectedCount()).toBe('0');
+  });
+
+  it('with nothing ticked, the button saves every listed callback and is labelled so', async () => {
+    const fake = await renderPage();
+    fireEvent.click(checkbox('c0'));
+    fireEvent.click(screen.getByTestId('callbacks-clear-selection'));
+    expect(selectedCount()).toBe('0');
+    expect(await saveAs('all')).toMatch(/^The callbacks listed now \(4 events\)/);
+    expect(fake.scenario.save).toHaveBeenCalledWith(
+      expect.objectContaining({ event_ids: ['c3', 'c2', 'c1', 'c0'] }),
+    );
+  });
+});

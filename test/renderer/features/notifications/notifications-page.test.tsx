@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { EventSummary } from '../../../../electron/contract/schemas/events';
 import { NotificationsPage } from '../../../../renderer/features/notifications/notifications-page';
 import { resetNotificationsStore } from '../../../../renderer/features/notifications/notifications-store';
@@ -309,5 +309,47 @@ describe('NotificationsPage: retention', () => {
       expect(screen.getByTestId('retention-current').textContent).toMatch(/the newest 1\b/),
     );
     await waitFor(() => expect(rowIds()).toEqual(['n3']));
+  });
+});
+
+describe('NotificationsPage: Save as scenario on a selection (issue 28 item 2)', () => {
+  const TX = '00000000-0000-4000-8000-0000000000aa';
+  // n3 and n1 carry the same transaction_id (n1 the first delivery, n3 its repeat).
+  const EVENTS = [
+    notification(3, { transaction_id: TX, outcome: 'repeat' }),
+    notification(2),
+    notification(1, { transaction_id: TX }),
+  ];
+  const checkbox = (id: string) =>
+    within(
+      screen.getAllByTestId('notifications-row').find((r) => r.getAttribute('data-event-id') === id)!,
+    ).getByRole('checkbox');
+
+  async function save() {
+    fireEvent.click(screen.getByTestId('notifications-save-scenario'));
+    const dialog = await screen.findByTestId('save-scenario-dialog');
+    fireEvent.change(within(dialog).getByLabelText('Folder'), { target: { value: '/repo/scenarios' } });
+    fireEvent.click(within(dialog).getByTestId('save-scenario-confirm'));
+    await within(dialog).findByTestId('save-scenario-done');
+  }
+
+  it('saves the ticked notification only; a tick does not open it', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: EVENTS }));
+    fireEvent.click(checkbox('n2'));
+    expect(checkbox('n2').closest('[role="row"]')!.getAttribute('aria-selected')).toBe('false');
+    expect(screen.getByTestId('notifications-selected-count').getAttribute('data-count')).toBe('1');
+    expect(screen.getByTestId('notifications-save-scenario').textContent).toBe('Save 1 selected as scenario');
+    await save();
+    expect(fake.scenario.save).toHaveBeenCalledWith(expect.objectContaining({ event_ids: ['n2'] }));
+  });
+
+  it('grouped by transaction_id, a ticked row stands for every notification of its transaction', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: EVENTS }));
+    fireEvent.click(screen.getByTestId('notifications-group-repeats'));
+    await waitFor(() => expect(rowIds()).toEqual(['n3', 'n2']));
+    fireEvent.click(checkbox('n3'));
+    expect(screen.getByTestId('notifications-selected-count').textContent).toBe('1 of 2 selected');
+    await save();
+    expect(fake.scenario.save).toHaveBeenCalledWith(expect.objectContaining({ event_ids: ['n3', 'n1'] }));
   });
 });
