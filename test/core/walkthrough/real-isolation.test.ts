@@ -110,6 +110,9 @@ describe('a real environment’s walkthrough and everyone else’s traffic', () 
     expect(before.outside.notifications).toBeGreaterThanOrEqual(5);
 
     // Its own service: a callback whose kid it publishes, and fresh notifications.
+    // A second after the stranger's kid made it ask every JWKS: one fetch a second per JWKS URL
+    // (DESIGN.md "Bank endpoints"), so within it a kid not yet cached is answered 401 at once.
+    await new Promise((r) => setTimeout(r, 1100));
     expect(await callback(jwtOf(real.privateKey, real.kid))).toBe(200);
     const fresh = await notify('transfer');
     await store.flush();
