@@ -5,6 +5,7 @@ import { useRequestRecovery, useStoreHealth } from '../data/app';
 import { CopyButton } from '../shared/copy-button';
 import { ErrorPanel } from '../shared/error-panel';
 import { Dialog } from '../ui/dialog';
+import { Allowed } from '../shared/allowed';
 
 /**
  * Header pill (issue 12): the event store cannot write (a full disk, an I/O error: notifications
@@ -138,17 +139,19 @@ function RecoverAtNextStart() {
     );
   return (
     <>
-      <div className="form-actions">
-        <button
-          type="button"
-          className="btn btn-primary"
-          data-testid="store-recover-request"
-          disabled={request.isPending}
-          onClick={() => request.mutate()}
-        >
-          Recover at next start
-        </button>
-      </div>
+      <Allowed method="events.requestRecovery">
+        <div className="form-actions">
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="store-recover-request"
+            disabled={request.isPending}
+            onClick={() => request.mutate()}
+          >
+            Recover at next start
+          </button>
+        </div>
+      </Allowed>
       {request.error && (
         <ErrorPanel
           title="The recovery could not be asked for"

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { fieldOfError } from './field-errors';
 import { Field } from './field';
 import { useSetForward } from '../data/bank';
+import { Allowed } from './allowed';
 
 function urlProblem(v: string): string | undefined {
   if (!v.trim()) return 'enter your backend’s URL';
@@ -59,28 +60,30 @@ export function ForwardPanel({ url }: { url: string | null }) {
             spellCheck={false}
           />
         </Field>
-        <div className="form-actions">
-          {on ? (
+        <Allowed method="bank.setForward">
+          <div className="form-actions">
+            {on ? (
+              <button
+                type="button"
+                className="btn"
+                onClick={() => set.mutate({ url: null })}
+                disabled={set.isPending}
+                data-testid="forward-off"
+              >
+                Turn off
+              </button>
+            ) : null}
             <button
               type="button"
-              className="btn"
-              onClick={() => set.mutate({ url: null })}
-              disabled={set.isPending}
-              data-testid="forward-off"
+              className="btn btn-primary"
+              disabled={set.isPending || urlProblem(text) !== undefined || (on && text.trim() === url)}
+              onClick={() => set.mutate({ url: text.trim() })}
+              data-testid="forward-on"
             >
-              Turn off
+              {on ? 'Change URL' : 'Turn on'}
             </button>
-          ) : null}
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={set.isPending || urlProblem(text) !== undefined || (on && text.trim() === url)}
-            onClick={() => set.mutate({ url: text.trim() })}
-            data-testid="forward-on"
-          >
-            {on ? 'Change URL' : 'Turn on'}
-          </button>
-        </div>
+          </div>
+        </Allowed>
       </div>
     </section>
   );

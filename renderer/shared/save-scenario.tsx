@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSaveScenario, useScenarioFolder } from '../data/scenarios';
+import { useMayCall } from '../data/app';
 import { Dialog } from '../ui/dialog';
 import { TextField } from '../ui/text-field';
 import { DialogActions } from './dialog-actions';
@@ -25,9 +26,12 @@ export function SaveScenarioButton({
   testId: string;
 }) {
   const [open, setOpen] = useState(false);
+  const maySave = useMayCall('scenario.save');
   const some = selectedIds.length > 0;
   const eventIds = some ? selectedIds : listedIds;
   const whose = some ? `${selectedIds.length.toLocaleString('en')} selected ${what}` : `${what} listed now`;
+  // Saving writes a file on the serving machine (team-roles.ts: scenario.save).
+  if (!maySave) return null;
   return (
     <>
       <button

@@ -24,6 +24,7 @@ import {
   useSetNotifyPrefix,
 } from '../../data/bank';
 import './bank.css';
+import { Allowed } from '../../shared/allowed';
 
 type View = z.output<typeof CustomerView>;
 
@@ -154,30 +155,32 @@ function NotifyPrefixField({ prefix }: { prefix: string }) {
           data-testid="bank-notify-prefix-input"
         />
       </Field>
-      <div className="form-actions">
-        {PREFIX_PRESETS.map((p) => (
+      <Allowed method="bank.setNotifyPrefix">
+        <div className="form-actions">
+          {PREFIX_PRESETS.map((p) => (
+            <button
+              key={p.prefix}
+              type="button"
+              className="btn btn-small"
+              disabled={set.isPending || prefix === p.prefix}
+              onClick={() => save(p.prefix)}
+              data-testid={`bank-notify-prefix-${p.prefix.split('/')[2]}`}
+              title={`Receive notifications under ${p.prefix} (${p.label})`}
+            >
+              {p.prefix} <span className="muted">({p.label})</span>
+            </button>
+          ))}
           <button
-            key={p.prefix}
             type="button"
-            className="btn btn-small"
-            disabled={set.isPending || prefix === p.prefix}
-            onClick={() => save(p.prefix)}
-            data-testid={`bank-notify-prefix-${p.prefix.split('/')[2]}`}
-            title={`Receive notifications under ${p.prefix} (${p.label})`}
+            className="btn btn-small btn-primary"
+            disabled={set.isPending || !dirty}
+            onClick={() => save(text.trim())}
+            data-testid="bank-notify-prefix-save"
           >
-            {p.prefix} <span className="muted">({p.label})</span>
+            Save
           </button>
-        ))}
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          disabled={set.isPending || !dirty}
-          onClick={() => save(text.trim())}
-          data-testid="bank-notify-prefix-save"
-        >
-          Save
-        </button>
-      </div>
+        </div>
+      </Allowed>
       {sandboxPrefix && sandboxPrefix !== prefix ? (
         <p className="field-note field-error" role="status" data-testid="bank-notify-prefix-mismatch">
           The sandbox posts notifications under {sandboxPrefix}: they will get 404 here until both use the
@@ -278,15 +281,21 @@ function CustomersPanel() {
       <h2 id="customers-title" className="panel-title">
         Test customers <span className="panel-note">{list.length}</span>
         <span className="panel-spacer" />
-        <RowButton onClick={() => setImporting(true)} testId="customers-import">
-          Import…
-        </RowButton>
-        <RowButton onClick={() => setExporting(true)} testId="customers-export">
-          Export…
-        </RowButton>
-        <RowButton onClick={() => setEditing('new')} tone="primary" testId="customer-add">
-          Add customer
-        </RowButton>
+        <Allowed method="bank.importCustomers">
+          <RowButton onClick={() => setImporting(true)} testId="customers-import">
+            Import…
+          </RowButton>
+        </Allowed>
+        <Allowed method="bank.exportCustomers">
+          <RowButton onClick={() => setExporting(true)} testId="customers-export">
+            Export…
+          </RowButton>
+        </Allowed>
+        <Allowed method="bank.saveCustomer">
+          <RowButton onClick={() => setEditing('new')} tone="primary" testId="customer-add">
+            Add customer
+          </RowButton>
+        </Allowed>
       </h2>
       {customers.error ? (
         <ErrorPanel title="Customers unavailable" error={customers.error} testId="customers-error" />
@@ -309,17 +318,21 @@ function CustomersPanel() {
             rowProps={(c) => ({ 'data-testid': `customer-${c.obj}`, 'data-obj': c.obj })}
             actions={(c) => (
               <>
-                <RowButton onClick={() => setEditing(c)} testId="customer-edit">
-                  Edit
-                </RowButton>
-                <button
-                  type="button"
-                  className="btn btn-small btn-danger"
-                  onClick={() => remove.mutate(c.obj)}
-                  data-testid="customer-remove"
-                >
-                  Remove
-                </button>
+                <Allowed method="bank.saveCustomer">
+                  <RowButton onClick={() => setEditing(c)} testId="customer-edit">
+                    Edit
+                  </RowButton>
+                </Allowed>
+                <Allowed method="bank.removeCustomer">
+                  <button
+                    type="button"
+                    className="btn btn-small btn-danger"
+                    onClick={() => remove.mutate(c.obj)}
+                    data-testid="customer-remove"
+                  >
+                    Remove
+                  </button>
+                </Allowed>
               </>
             )}
             className="customers-table"

@@ -4,6 +4,7 @@ import type { Behaviour, Behaviours } from '../../../electron/contract/schemas/b
 import { ErrorPanel } from '../../shared/error-panel';
 import { DataTable, type Column } from '../../ui/data-table';
 import { activeBehaviours, useSetBehaviours } from '../../data/bank';
+import { Allowed } from '../../shared/allowed';
 
 type B = z.output<typeof Behaviour>;
 type All = z.output<typeof Behaviours>;
@@ -63,16 +64,18 @@ export function BehavioursPanel({ behaviours }: { behaviours: All }) {
       <h2 id="behaviours-title" className="panel-title">
         Behaviours <span className="panel-note">misbehave on purpose, per route</span>
         <span className="panel-spacer" />
-        {active.length > 0 ? (
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => apply({})}
-            data-testid="behaviours-clear"
-          >
-            All off
-          </button>
-        ) : null}
+        <Allowed method="bank.setBehaviours">
+          {active.length > 0 ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => apply({})}
+              data-testid="behaviours-clear"
+            >
+              All off
+            </button>
+          ) : null}
+        </Allowed>
       </h2>
       <DataTable
         className="behaviours-table"
@@ -88,15 +91,17 @@ export function BehavioursPanel({ behaviours }: { behaviours: All }) {
         <span className="muted">
           A delay over 1000 ms breaks the spec’s 1 s budget; a fixed status answers it with an empty body.
         </span>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!dirty || set.isPending}
-          onClick={() => apply(draft)}
-          data-testid="behaviours-apply"
-        >
-          {set.isPending ? 'Applying…' : 'Apply behaviours'}
-        </button>
+        <Allowed method="bank.setBehaviours">
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!dirty || set.isPending}
+            onClick={() => apply(draft)}
+            data-testid="behaviours-apply"
+          >
+            {set.isPending ? 'Applying…' : 'Apply behaviours'}
+          </button>
+        </Allowed>
       </div>
       {set.error ? (
         <ErrorPanel title="Behaviours refused" error={set.error} testId="behaviours-error" />

@@ -3,6 +3,7 @@ import { useClient } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Dialog } from '../../ui/dialog';
 import { useExportCustomers, useExportCustomersWithKeys } from '../../data/bank';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * Exporting the customers (issue 13 item 7). Without their secret keys by default; with them only
@@ -48,17 +49,19 @@ export function ExportCustomersDialog({ onClose }: { onClose: () => void }) {
           this dialog in the browser.
         </p>
       ) : null}
-      <div className="form-actions">
-        <button
-          type="button"
-          className="btn btn-danger"
-          onClick={() => withKeys.mutate(undefined, { onSuccess: onClose })}
-          disabled={!understood || withKeys.isPending || mode === 'desktop'}
-          data-testid="customers-export-with-keys"
-        >
-          Export with secret keys
-        </button>
-      </div>
+      <Allowed method="bank.exportCustomersWithKeys">
+        <div className="form-actions">
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => withKeys.mutate(undefined, { onSuccess: onClose })}
+            disabled={!understood || withKeys.isPending || mode === 'desktop'}
+            data-testid="customers-export-with-keys"
+          >
+            Export with secret keys
+          </button>
+        </div>
+      </Allowed>
       {plain.error ? (
         <ErrorPanel title="Export failed" error={plain.error} testId="customers-export-error" />
       ) : null}

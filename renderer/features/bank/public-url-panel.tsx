@@ -5,6 +5,7 @@ import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../../shared/
 import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from '../../data/tunnel';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * Where the real service reaches the bank endpoints (issue 14): the public URL and what to
@@ -86,29 +87,31 @@ function TunnelControls({ status }: { status: TunnelStatus }) {
           />
         </Field>
       ) : null}
-      <div className="form-actions">
-        {running ? (
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={stop.isPending}
-            onClick={() => stop.mutate()}
-            data-testid="bank-tunnel-stop"
-          >
-            Stop tunnel
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            disabled={start.isPending || (client === 'ssh' && sshHost.trim() === '')}
-            onClick={() => start.mutate(target)}
-            data-testid="bank-tunnel-start"
-          >
-            {start.isPending ? 'Starting… (up to 30 s)' : 'Start tunnel'}
-          </button>
-        )}
-      </div>
+      <Allowed method="tunnel.start">
+        <div className="form-actions">
+          {running ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={stop.isPending}
+              onClick={() => stop.mutate()}
+              data-testid="bank-tunnel-stop"
+            >
+              Stop tunnel
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              disabled={start.isPending || (client === 'ssh' && sshHost.trim() === '')}
+              onClick={() => start.mutate(target)}
+              data-testid="bank-tunnel-start"
+            >
+              {start.isPending ? 'Starting… (up to 30 s)' : 'Start tunnel'}
+            </button>
+          )}
+        </div>
+      </Allowed>
       {t ? (
         <p
           className={`field-note tunnel-state tunnel-${t.state}`}
@@ -129,16 +132,18 @@ function ProbeLine({ probe }: { probe: ProbeResult | null }) {
   const run = useProbe();
   return (
     <div className="tunnel-probe" data-testid="bank-probe">
-      <button
-        type="button"
-        className="btn btn-small"
-        disabled={run.isPending}
-        onClick={() => run.mutate()}
-        data-testid="bank-probe-run"
-        title="GET <public URL>/.well-known/dets-console/probe/<one-time marker>, and check this listener received it"
-      >
-        {run.isPending ? 'Testing…' : 'Test from outside'}
-      </button>
+      <Allowed method="tunnel.probe">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={run.isPending}
+          onClick={() => run.mutate()}
+          data-testid="bank-probe-run"
+          title="GET <public URL>/.well-known/dets-console/probe/<one-time marker>, and check this listener received it"
+        >
+          {run.isPending ? 'Testing…' : 'Test from outside'}
+        </button>
+      </Allowed>
       {probe ? <ProbeResultLine probe={probe} /> : null}
     </div>
   );
@@ -167,17 +172,19 @@ function SavedUrlField({ saved }: { saved: string | null }) {
           data-testid="bank-public-url-input"
         />
       </Field>
-      <div className="form-actions">
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          disabled={set.isPending || text.trim() === (saved ?? '')}
-          onClick={() => set.mutate(text.trim() === '' ? null : text.trim())}
-          data-testid="bank-public-url-save"
-        >
-          Save
-        </button>
-      </div>
+      <Allowed method="tunnel.setPublicUrl">
+        <div className="form-actions">
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            disabled={set.isPending || text.trim() === (saved ?? '')}
+            onClick={() => set.mutate(text.trim() === '' ? null : text.trim())}
+            data-testid="bank-public-url-save"
+          >
+            Save
+          </button>
+        </div>
+      </Allowed>
     </div>
   );
 }

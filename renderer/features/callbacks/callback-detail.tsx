@@ -10,6 +10,7 @@ import { useEventDetail, useListenerUrl } from '../../data/events';
 import { sessionIdOf } from './callbacks-model';
 import { RecheckCompare } from './recheck-compare';
 import { useRecheck, useReplay } from '../../data/callbacks';
+import { Allowed } from '../../shared/allowed';
 
 /** One callback in the one event detail view, plus what only callbacks have: re-check, replay, the token, the JWKS then. */
 export function CallbackDetail({
@@ -72,25 +73,29 @@ function CallbackActions({
   return (
     <>
       <div className="callback-actions">
-        <button
-          type="button"
-          className="btn"
-          onClick={() => recheck.mutate(d.id)}
-          disabled={recheck.isPending || compact}
-          data-testid="callback-recheck"
-          title="Run the X-Session-ID checks again with the service JWKS as it is now"
-        >
-          {recheck.isPending ? 'Re-checking…' : 'Re-check'}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => replay.mutate(d.id)}
-          disabled={replay.isPending || compact}
-          data-testid="callback-replay"
-        >
-          {replay.isPending ? 'Replaying…' : 'Replay with a fresh token'}
-        </button>
+        <Allowed method="bank.recheck">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => recheck.mutate(d.id)}
+            disabled={recheck.isPending || compact}
+            data-testid="callback-recheck"
+            title="Run the X-Session-ID checks again with the service JWKS as it is now"
+          >
+            {recheck.isPending ? 'Re-checking…' : 'Re-check'}
+          </button>
+        </Allowed>
+        <Allowed method="bank.replay">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => replay.mutate(d.id)}
+            disabled={replay.isPending || compact}
+            data-testid="callback-replay"
+          >
+            {replay.isPending ? 'Replaying…' : 'Replay with a fresh token'}
+          </button>
+        </Allowed>
       </div>
       <p className="panel-note callback-replay-note">
         Replay: the original token has most likely expired, so the sandbox signs a new one with a fresh

@@ -5,6 +5,7 @@ import { formatDuration, formatLocal } from '../../shared/format';
 import { KidSelect } from '../../shared/kid-select';
 import { TextField, TextInput } from '../../ui/text-field';
 import type { ComposerState } from './use-composer';
+import { Allowed } from '../../shared/allowed';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -73,14 +74,16 @@ export function ClaimsForm({ c }: { c: ComposerState }) {
           <ErrorPanel title="Not signed" error={sign.error} testId="composer-error" />
         ) : null}
         <div className="form-actions">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={sign.isPending || keyList.length === 0}
-            data-testid="composer-sign"
-          >
-            {sign.isPending ? 'Signing…' : signed ? 'Sign again' : 'Sign'}
-          </button>
+          <Allowed method="jwt.sign">
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={sign.isPending || keyList.length === 0}
+              data-testid="composer-sign"
+            >
+              {sign.isPending ? 'Signing…' : signed ? 'Sign again' : 'Sign'}
+            </button>
+          </Allowed>
           <span className="muted composer-flow">
             <code>flow</code> is always <code>sign-in</code> (spec 2.4)
           </span>

@@ -5,6 +5,7 @@ import { TokenView } from '../../shared/token-view';
 import { AuthResultView } from '../../shared/auth-result';
 import { openTokenInInspector } from './composer-history';
 import type { ComposerState } from './use-composer';
+import { Allowed } from '../../shared/allowed';
 
 /** The Composer's right column: the signed token and what it can be used for, or how to start. */
 export function ComposerOutput({ c }: { c: ComposerState }) {
@@ -103,16 +104,18 @@ function TokenPanel({ c }: { c: ComposerState }) {
             Open in Inspector
           </button>
           <span className="panel-spacer" />
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => send.mutate({ token: signed.token })}
-            disabled={send.isPending}
-            title={`POST …/jwk/authenticate in ${env?.name ?? 'the active environment'} with this token`}
-            data-testid="composer-send"
-          >
-            {send.isPending ? 'Sending…' : `Send to ${env?.name ?? 'the service'}`}
-          </button>
+          <Allowed method="service.authenticate">
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => send.mutate({ token: signed.token })}
+              disabled={send.isPending}
+              title={`POST …/jwk/authenticate in ${env?.name ?? 'the active environment'} with this token`}
+              data-testid="composer-send"
+            >
+              {send.isPending ? 'Sending…' : `Send to ${env?.name ?? 'the service'}`}
+            </button>
+          </Allowed>
         </div>
       </div>
     </section>

@@ -18,6 +18,7 @@ import {
   type LiveRun,
 } from '../../data/conformance';
 import './conformance.css';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * Conformance (issue 7): the service's side played against the bank's own callbacks, good and
@@ -324,22 +325,26 @@ function RunFormActions({
   return (
     <>
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
-          {runMutation.isPending ? 'Running…' : 'Run'}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() => {
-            runMutation.reset();
-            selfCheck.mutate();
-          }}
-          data-testid="conformance-self-check"
-          title="Run the suite against a private copy of the console’s own bank endpoints"
-        >
-          {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
-        </button>
+        <Allowed method="conformance.run">
+          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conformance-run">
+            {runMutation.isPending ? 'Running…' : 'Run'}
+          </button>
+        </Allowed>
+        <Allowed method="conformance.selfCheck">
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => {
+              runMutation.reset();
+              selfCheck.mutate();
+            }}
+            data-testid="conformance-self-check"
+            title="Run the suite against a private copy of the console’s own bank endpoints"
+          >
+            {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
+          </button>
+        </Allowed>
         {jwksUrl ? (
           <CopyButton text={() => jwksUrl} label="Copy JWKS URL" testId="conformance-copy-jwks" />
         ) : null}

@@ -1,5 +1,6 @@
 import { ErrorPanel } from '../../shared/error-panel';
 import { usePutBackBankJwks, useTrustRunnerJwks } from '../../data/conformance';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * One click to make the console's own bank endpoints trust the runner's JWKS (issue 13 item 6),
@@ -13,23 +14,25 @@ export function TrustRunnerJwks({ port, disabled }: { port: number | null; disab
   const restored = putBack.data;
   return (
     <div className="cf-trust" data-testid="conformance-trust">
-      <button
-        type="button"
-        className="btn btn-small"
-        disabled={disabled || port === null || trust.isPending}
-        title={
-          port === null
-            ? 'Give a fixed JWKS port first: a free port is only known once the run starts'
-            : 'Set the console’s own bank endpoints to fetch the service’s keys from the runner’s JWKS'
-        }
-        onClick={() => {
-          putBack.reset();
-          if (port !== null) trust.mutate(port);
-        }}
-        data-testid="conformance-trust-runner"
-      >
-        Trust it in the console’s bank
-      </button>
+      <Allowed method="conformance.trustRunnerJwks">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={disabled || port === null || trust.isPending}
+          title={
+            port === null
+              ? 'Give a fixed JWKS port first: a free port is only known once the run starts'
+              : 'Set the console’s own bank endpoints to fetch the service’s keys from the runner’s JWKS'
+          }
+          onClick={() => {
+            putBack.reset();
+            if (port !== null) trust.mutate(port);
+          }}
+          data-testid="conformance-trust-runner"
+        >
+          Trust it in the console’s bank
+        </button>
+      </Allowed>
       {change && !restored ? (
         <p className="cf-note" role="status" data-testid="conformance-trust-result">
           The console’s bank now fetches the service’s keys from <code>{change.url}</code>
@@ -44,15 +47,17 @@ export function TrustRunnerJwks({ port, disabled }: { port: number | null; disab
             ' (unchanged)'
           )}
           .{' '}
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={putBack.isPending}
-            onClick={() => putBack.mutate(change.previous_setting)}
-            data-testid="conformance-trust-undo"
-          >
-            Put back
-          </button>
+          <Allowed method="bank.setServiceJwksUrl">
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={putBack.isPending}
+              onClick={() => putBack.mutate(change.previous_setting)}
+              data-testid="conformance-trust-undo"
+            >
+              Put back
+            </button>
+          </Allowed>
         </p>
       ) : null}
       {restored ? (

@@ -1,3 +1,4 @@
+import { useMayCall } from '../../data/app';
 import { useActivateEnvironment, useEnvironments } from '../../data/environments';
 
 /**
@@ -9,6 +10,8 @@ export function EnvSwitcher() {
   const activate = useActivateEnvironment();
   const active = list.data?.environments.find((e) => e.id === list.data?.active_id) ?? null;
   const kind = active?.kind ?? 'none';
+  // A role that may not switch environments (team-roles.ts: env.activate) sees the active one as text.
+  const mayActivate = useMayCall('env.activate');
 
   return (
     <div
@@ -25,7 +28,11 @@ export function EnvSwitcher() {
       <label className="env-label" htmlFor="env-select">
         Environment
       </label>
-      {list.data ? (
+      {list.data && !mayActivate ? (
+        <span className="env-value" data-testid="env-name">
+          {active?.name ?? list.data.active_id}
+        </span>
+      ) : list.data ? (
         <select
           id="env-select"
           className="env-select"

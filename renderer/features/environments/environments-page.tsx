@@ -9,6 +9,7 @@ import { EnvDialog } from './env-dialog';
 import { useEnvironmentsStore } from './environments-store';
 import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from '../../data/environments';
 import './environments.css';
+import { Allowed } from '../../shared/allowed';
 
 const dash = <span className="muted">—</span>;
 
@@ -26,9 +27,11 @@ export function EnvironmentsPage() {
       <PageHead
         title="Environments"
         actions={
-          <RowButton onClick={() => open({ kind: 'add' })} tone="primary" testId="env-add">
-            Add environment…
-          </RowButton>
+          <Allowed method="env.save">
+            <RowButton onClick={() => open({ kind: 'add' })} tone="primary" testId="env-add">
+              Add environment…
+            </RowButton>
+          </Allowed>
         }
       >
         Where the Composer, the Service page and rotation send requests: the built-in sandbox, or a real
@@ -164,19 +167,25 @@ function EnvTable({
       })}
       actions={(e) => (
         <>
-          {e.id !== activeId ? (
-            <RowButton onClick={() => onActivate(e.id)} disabled={activating} testId="env-activate">
-              Use
+          <Allowed method="env.activate">
+            {e.id !== activeId ? (
+              <RowButton onClick={() => onActivate(e.id)} disabled={activating} testId="env-activate">
+                Use
+              </RowButton>
+            ) : null}
+          </Allowed>
+          <Allowed method="env.save">
+            <RowButton onClick={() => open({ kind: 'edit', id: e.id })} testId="env-edit">
+              Edit…
             </RowButton>
-          ) : null}
-          <RowButton onClick={() => open({ kind: 'edit', id: e.id })} testId="env-edit">
-            Edit…
-          </RowButton>
-          {e.kind === 'real' ? (
-            <RowButton onClick={() => open({ kind: 'remove', id: e.id })} tone="danger" testId="env-remove">
-              Remove…
-            </RowButton>
-          ) : null}
+          </Allowed>
+          <Allowed method="env.remove">
+            {e.kind === 'real' ? (
+              <RowButton onClick={() => open({ kind: 'remove', id: e.id })} tone="danger" testId="env-remove">
+                Remove…
+              </RowButton>
+            ) : null}
+          </Allowed>
         </>
       )}
     />

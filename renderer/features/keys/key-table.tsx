@@ -4,6 +4,8 @@ import type { Environment } from '../../../electron/contract/schemas/service';
 import { CopyButton } from '../../shared/copy-button';
 import { DataTable, RowButton, type Column } from '../../ui/data-table';
 import { shortGuid } from '../../shared/format';
+import { Allowed } from '../../shared/allowed';
+import { useMayCall } from '../../data/app';
 import { expiryLevel, expiryWords, EXPIRY_WARNING_DAYS } from './expiry';
 import { useKeysStore } from './keys-store';
 
@@ -79,9 +81,11 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
               {registering === k.kid ? 'Registering…' : 'Register with the sandbox'}
             </RowButton>
           ) : null}
-          <RowButton onClick={() => open({ kind: 'delete', kid: k.kid })} tone="danger" testId="key-delete">
-            Delete…
-          </RowButton>
+          <Allowed method="keys.delete">
+            <RowButton onClick={() => open({ kind: 'delete', kid: k.kid })} tone="danger" testId="key-delete">
+              Delete…
+            </RowButton>
+          </Allowed>
         </>
       )}
     />
@@ -157,6 +161,14 @@ function StatusSelect({
   pending: boolean;
   onStatus: KeyTableProps['onStatus'];
 }) {
+  // A role that may not change a key's status sees it as text (issue 30: actions hidden by role).
+  const mayUpdate = useMayCall('keys.update');
+  if (!mayUpdate)
+    return (
+      <span className={`status-select-${k.status}`} data-testid="key-status-text">
+        {k.status}
+      </span>
+    );
   return (
     <select
       className={`input status-select status-select-${k.status}`}

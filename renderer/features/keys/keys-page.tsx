@@ -14,6 +14,7 @@ import { KeyTable } from './key-table';
 import { useKeysStore } from './keys-store';
 import { PartialRegistrationError, useKeys, useRegisterWithSandbox, useUpdateKey } from '../../data/keys';
 import './keys.css';
+import { Allowed } from '../../shared/allowed';
 
 type RegisterResultData = NonNullable<ReturnType<typeof useRegisterWithSandbox>['data']>;
 
@@ -29,6 +30,8 @@ export function KeysPage() {
   const mayGenerate = useMayCall('keys.generate');
   const mayImport = useMayCall('keys.import');
   const mayAddExternal = useMayCall('keys.addExternal');
+  // Registering onboards in the sandbox and saves the environment (env.save: an admin's).
+  const mayRegister = useMayCall('env.save');
   const register = useRegisterWithSandbox();
   const update = useUpdateKey();
   const registered = register.data;
@@ -120,7 +123,7 @@ export function KeysPage() {
             <KeyTable
               keys={keys.data}
               env={env}
-              onRegister={canRegister && env ? (key) => register.mutate({ key, env }) : null}
+              onRegister={canRegister && mayRegister && env ? (key) => register.mutate({ key, env }) : null}
               registering={register.isPending ? (register.variables?.key.kid ?? null) : null}
               onStatus={onStatus}
               statusPending={update.isPending ? (update.variables?.kid ?? null) : null}
@@ -189,22 +192,26 @@ function KeysEmpty({ onOpen }: { onOpen: (dialog: { kind: 'generate' | 'import' 
         Then register its public JWK: with the sandbox in one click, or through your real environment’s
         onboarding.
       </p>
-      <button
-        type="button"
-        className="btn btn-primary"
-        onClick={() => open({ kind: 'generate' })}
-        data-testid="keys-generate-empty"
-      >
-        Generate a key
-      </button>{' '}
-      <button
-        type="button"
-        className="btn"
-        onClick={() => open({ kind: 'import' })}
-        data-testid="keys-import-empty"
-      >
-        Import a key
-      </button>
+      <Allowed method="keys.generate">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => open({ kind: 'generate' })}
+          data-testid="keys-generate-empty"
+        >
+          Generate a key
+        </button>
+      </Allowed>{' '}
+      <Allowed method="keys.import">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => open({ kind: 'import' })}
+          data-testid="keys-import-empty"
+        >
+          Import a key
+        </button>
+      </Allowed>
     </div>
   );
 }

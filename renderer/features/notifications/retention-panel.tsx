@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { formatLocal } from '../../shared/format';
 import { Segmented } from '../../shared/segmented';
 import { useNotificationRetention, useSetNotificationRetention } from '../../data/notifications';
+import { Allowed } from '../../shared/allowed';
 
 type Mode = NotificationRetention['mode'];
 
@@ -79,61 +80,63 @@ export function RetentionPanel() {
       ) : (
         <div className="panel-body">
           <RetentionNow state={state.data} />
-          <Segmented
-            label="Retention"
-            name="retention-mode"
-            options={MODES}
-            value={chosen}
-            onChange={(v) => {
-              change.reset();
-              setMode(v);
-            }}
-          />
-          {chosen !== 'keep' ? (
-            <input
-              className="input input-narrow"
-              type="number"
-              min={1}
-              step={1}
-              value={amount}
-              placeholder={chosen === 'days' ? 'days' : 'how many'}
-              onChange={(e) => {
+          <Allowed method="events.setRetention">
+            <Segmented
+              label="Retention"
+              name="retention-mode"
+              options={MODES}
+              value={chosen}
+              onChange={(v) => {
                 change.reset();
-                setAmount(e.target.value);
+                setMode(v);
               }}
-              data-testid="retention-amount"
-              aria-label={chosen === 'days' ? 'Keep this many days' : 'Keep this many notifications'}
             />
-          ) : null}
-          {preview ? (
-            <div data-testid="retention-preview">
-              <p role="status">{removalText(preview.removal)}</p>
-              <DialogActions
-                small
-                confirmFirst
-                onCancel={reset}
-                cancelTestId="retention-cancel"
-                confirmLabel={
-                  preview.removal.count > 0 ? `Remove ${preview.removal.count} and apply` : 'Apply'
-                }
-                confirmTestId="retention-confirm"
-                danger={preview.removal.count > 0}
-                confirmDisabled={change.isPending || rule === null}
-                onConfirm={() => rule && change.mutate({ rule, confirm: true })}
+            {chosen !== 'keep' ? (
+              <input
+                className="input input-narrow"
+                type="number"
+                min={1}
+                step={1}
+                value={amount}
+                placeholder={chosen === 'days' ? 'days' : 'how many'}
+                onChange={(e) => {
+                  change.reset();
+                  setAmount(e.target.value);
+                }}
+                data-testid="retention-amount"
+                aria-label={chosen === 'days' ? 'Keep this many days' : 'Keep this many notifications'}
               />
-            </div>
-          ) : (
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={rule === null || change.isPending}
-              onClick={() => rule && change.mutate({ rule, confirm: false })}
-              data-testid="retention-review"
-              title="Shows what the new retention would remove; nothing is removed before you confirm"
-            >
-              Review change
-            </button>
-          )}
+            ) : null}
+            {preview ? (
+              <div data-testid="retention-preview">
+                <p role="status">{removalText(preview.removal)}</p>
+                <DialogActions
+                  small
+                  confirmFirst
+                  onCancel={reset}
+                  cancelTestId="retention-cancel"
+                  confirmLabel={
+                    preview.removal.count > 0 ? `Remove ${preview.removal.count} and apply` : 'Apply'
+                  }
+                  confirmTestId="retention-confirm"
+                  danger={preview.removal.count > 0}
+                  confirmDisabled={change.isPending || rule === null}
+                  onConfirm={() => rule && change.mutate({ rule, confirm: true })}
+                />
+              </div>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={rule === null || change.isPending}
+                onClick={() => rule && change.mutate({ rule, confirm: false })}
+                data-testid="retention-review"
+                title="Shows what the new retention would remove; nothing is removed before you confirm"
+              >
+                Review change
+              </button>
+            )}
+          </Allowed>
           {change.data?.applied ? (
             <p className="muted" role="status" data-testid="retention-applied">
               Retention set to keep {ruleText(change.data.rule)};{' '}

@@ -8,6 +8,7 @@ import { OnboardForm } from './onboard-form';
 import { useSandboxStore } from './sandbox-store';
 import { DataTable, timeColumn, type Column } from '../../ui/data-table';
 import { SignInForm } from './sign-in-form';
+import { Allowed } from '../../shared/allowed';
 
 const VIA: Record<Counterparty['jwks'][number]['via'], string> = {
   onboarding: 'onboarding',
@@ -37,16 +38,18 @@ export function CounterpartiesPanel({ counterparties }: { counterparties: Counte
       <h2 id="counterparties-title" className="panel-title">
         Counterparties <span className="panel-note">{counterparties.length}</span>
         <span className="panel-spacer" />
-        {!onboardOpen ? (
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => setOnboardOpen(true)}
-            data-testid="onboard-open"
-          >
-            Onboard counterparty…
-          </button>
-        ) : null}
+        <Allowed method="sandbox.onboard">
+          {!onboardOpen ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => setOnboardOpen(true)}
+              data-testid="onboard-open"
+            >
+              Onboard counterparty…
+            </button>
+          ) : null}
+        </Allowed>
       </h2>
       {onboardOpen ? (
         <div className="panel-body">
@@ -65,14 +68,16 @@ export function CounterpartiesPanel({ counterparties }: { counterparties: Counte
               <code>/key</code>, <code>/external_id</code>) and notification endpoints. Then run a sign-in and
               send notifications to it.
             </p>
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => setOnboardOpen(true)}
-              data-testid="onboard-open-empty"
-            >
-              Onboard counterparty
-            </button>
+            <Allowed method="sandbox.onboard">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => setOnboardOpen(true)}
+                data-testid="onboard-open-empty"
+              >
+                Onboard counterparty
+              </button>
+            </Allowed>
           </div>
         </div>
       ) : null}
@@ -123,10 +128,16 @@ function CounterpartyItem({ counterparty: c }: { counterparty: Counterparty }) {
             caption="JWKs registered for this counterparty"
             testId="counterparty-jwks"
           />
-          <BankUrlsForm counterparty={c} />
+          <Allowed method="sandbox.updateCounterparty">
+            <BankUrlsForm counterparty={c} />
+          </Allowed>
           <div className="counterparty-actions">
-            <SignInForm counterparty={c} />
-            <NotifyForm counterparty={c} />
+            <Allowed method="sandbox.signIn">
+              <SignInForm counterparty={c} />
+            </Allowed>
+            <Allowed method="sandbox.notify">
+              <NotifyForm counterparty={c} />
+            </Allowed>
           </div>
         </div>
       ) : null}

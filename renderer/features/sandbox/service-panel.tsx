@@ -7,6 +7,7 @@ import { DataTable, timeColumn, type Column } from '../../ui/data-table';
 import { derivedJwksUrl as jwksUrlOf } from '../../../electron/contract/schemas/service-paths';
 import { useSandboxStore } from './sandbox-store';
 import { useRotateKey } from '../../data/sandbox';
+import { Allowed } from '../../shared/allowed';
 
 type PublishedKey = SandboxStatus['keys'][number];
 
@@ -83,30 +84,32 @@ export function ServicePanel({ status }: { status: SandboxStatus }) {
         testId="sandbox-keys"
       />
 
-      <div className="panel-body panel-actions">
-        <button
-          type="button"
-          ref={rotateButton}
-          className="btn btn-small"
-          onClick={() => setConfirming(true)}
-          disabled={confirming}
-          aria-expanded={confirming}
-          aria-controls="rotate-confirm-dialog"
-          data-testid="rotate-key"
-        >
-          Rotate key…
-        </button>
-        {confirming ? (
-          <RotateConfirm
-            graceSeconds={status.settings.key_grace_seconds}
-            onDone={() => {
-              setConfirming(false);
-              // Back to where the keyboard was (the button is enabled again after this render).
-              setTimeout(() => rotateButton.current?.focus(), 0);
-            }}
-          />
-        ) : null}
-      </div>
+      <Allowed method="sandbox.rotateKey">
+        <div className="panel-body panel-actions">
+          <button
+            type="button"
+            ref={rotateButton}
+            className="btn btn-small"
+            onClick={() => setConfirming(true)}
+            disabled={confirming}
+            aria-expanded={confirming}
+            aria-controls="rotate-confirm-dialog"
+            data-testid="rotate-key"
+          >
+            Rotate key…
+          </button>
+          {confirming ? (
+            <RotateConfirm
+              graceSeconds={status.settings.key_grace_seconds}
+              onDone={() => {
+                setConfirming(false);
+                // Back to where the keyboard was (the button is enabled again after this render).
+                setTimeout(() => rotateButton.current?.focus(), 0);
+              }}
+            />
+          ) : null}
+        </div>
+      </Allowed>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { Loaded } from '../../ui/loaded';
 import { Page, RefreshButton } from '../../ui/page';
 import { TextField } from '../../ui/text-field';
 import './scenarios.css';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * Scenarios (issue 28; DESIGN.md "Scenarios"): the scenario files of a folder the engineer picks
@@ -36,25 +37,27 @@ export function ScenariosPage() {
         </>
       }
     >
-      <form
-        className="scenarios-folder"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFolder(draft.trim());
-        }}
-      >
-        <TextField
-          id="scenarios-folder"
-          label="Folder"
-          hint="the folder of scenario files (*.json), e.g. your repository’s scenarios/"
-          value={draft}
-          onChange={setDraft}
-          mono
-        />
-        <button type="submit" className="btn" data-testid="scenarios-open" disabled={draft.trim() === ''}>
-          Open
-        </button>
-      </form>
+      <Allowed method="scenario.list">
+        <form
+          className="scenarios-folder"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFolder(draft.trim());
+          }}
+        >
+          <TextField
+            id="scenarios-folder"
+            label="Folder"
+            hint="the folder of scenario files (*.json), e.g. your repository’s scenarios/"
+            value={draft}
+            onChange={setDraft}
+            mono
+          />
+          <button type="submit" className="btn" data-testid="scenarios-open" disabled={draft.trim() === ''}>
+            Open
+          </button>
+        </form>
+      </Allowed>
       {folder === '' ? (
         <p className="muted">Choose a folder to list its scenarios.</p>
       ) : (
@@ -90,18 +93,20 @@ export function ScenariosPage() {
                     <td>{f.error ? <span className="scenario-file-error">{f.error}</span> : f.name}</td>
                     <td>{f.error ? '–' : f.steps}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="btn btn-small"
-                        disabled={f.error !== null || run.isPending}
-                        onClick={() => {
-                          setRan(f.file);
-                          run.mutate({ folder: listing.folder, file: f.file });
-                        }}
-                        data-testid={`scenario-run-${f.file}`}
-                      >
-                        {run.isPending && ran === f.file ? 'Running…' : 'Run'}
-                      </button>
+                      <Allowed method="scenario.run">
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          disabled={f.error !== null || run.isPending}
+                          onClick={() => {
+                            setRan(f.file);
+                            run.mutate({ folder: listing.folder, file: f.file });
+                          }}
+                          data-testid={`scenario-run-${f.file}`}
+                        >
+                          {run.isPending && ran === f.file ? 'Running…' : 'Run'}
+                        </button>
+                      </Allowed>
                     </td>
                   </tr>
                 ))}

@@ -12,6 +12,7 @@ import { useKeys } from '../../data/keys';
 import { AuthResultView } from '../../shared/auth-result';
 import { useServiceStore, type AuthMode } from './service-store';
 import { useAuthenticate } from '../../data/service';
+import { Allowed } from '../../shared/allowed';
 
 const MODES: Array<{ value: AuthMode; label: string }> = [
   { value: 'compose', label: 'Compose with a vault key' },
@@ -102,14 +103,16 @@ export function AuthenticatePanel({ env }: { env: Environment | null }) {
           <PastedToken pasted={pasted} stripped={stripped} onChange={setPasted} />
         )}
         <div className="form-actions">
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={input === null || authenticate.isPending}
-            data-testid="service-authenticate"
-          >
-            {authenticate.isPending ? 'Authenticating…' : 'Authenticate'}
-          </button>
+          <Allowed method="service.authenticate">
+            <button
+              type="submit"
+              className="btn btn-small btn-primary"
+              disabled={input === null || authenticate.isPending}
+              data-testid="service-authenticate"
+            >
+              {authenticate.isPending ? 'Authenticating…' : 'Authenticate'}
+            </button>
+          </Allowed>
           {mode === 'compose' && input === null ? (
             <span className="muted">
               {kid === '' ? 'Choose a key' : 'Fill in obj and sub'} (or set defaults on the environment).

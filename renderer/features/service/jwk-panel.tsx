@@ -9,6 +9,7 @@ import { useKeys } from '../../data/keys';
 import { ExchangeDetails, ExchangeLine } from '../../shared/exchange-view';
 import { useServiceStore } from './service-store';
 import { useJwkOperation, type JwkOperation } from '../../data/service';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * The service's key endpoints: its own JWKS (spec 4.1 #3), the JWKs registered for this
@@ -36,26 +37,30 @@ export function JwkPanel({ env }: { env: Environment | null }) {
       </h2>
       <div className="panel-body jwk-body">
         <div className="jwk-reads">
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => run({ op: 'fetch' })}
-            disabled={op.isPending}
-            title={env?.effective_jwks_url ?? undefined}
-            data-testid="service-fetch-jwks"
-          >
-            Fetch service JWKS
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => run({ op: 'list' })}
-            disabled={op.isPending}
-            title="GET …/counterparty/{guid}/jwk"
-            data-testid="service-list-jwks"
-          >
-            List registered JWKs
-          </button>
+          <Allowed method="service.fetchJwks">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => run({ op: 'fetch' })}
+              disabled={op.isPending}
+              title={env?.effective_jwks_url ?? undefined}
+              data-testid="service-fetch-jwks"
+            >
+              Fetch service JWKS
+            </button>
+          </Allowed>
+          <Allowed method="service.listJwks">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => run({ op: 'list' })}
+              disabled={op.isPending}
+              title="GET …/counterparty/{guid}/jwk"
+              data-testid="service-list-jwks"
+            >
+              List registered JWKs
+            </button>
+          </Allowed>
         </div>
         <div className="jwk-grid">
           <Field id="jwk-kid" label="Key to register" hint="its public JWK is sent">
@@ -82,26 +87,30 @@ export function JwkPanel({ env }: { env: Environment | null }) {
           </Field>
         </div>
         <div className="form-actions">
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => run({ op: 'update', input: withKey() })}
-            disabled={op.isPending || chosen === '' || guidProblem !== null}
-            title="PUT …/jwk/{jwk_guid} (spec 4.1 #1), signed by the environment's current key"
-            data-testid="service-update-jwk"
-          >
-            Update (PUT)
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => run({ op: 'register', input: { kid: chosen } })}
-            disabled={op.isPending || chosen === ''}
-            title="POST …/jwk (the guide's endpoint)"
-            data-testid="service-register-jwk"
-          >
-            Register (POST)
-          </button>
+          <Allowed method="service.updateJwk">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => run({ op: 'update', input: withKey() })}
+              disabled={op.isPending || chosen === '' || guidProblem !== null}
+              title="PUT …/jwk/{jwk_guid} (spec 4.1 #1), signed by the environment's current key"
+              data-testid="service-update-jwk"
+            >
+              Update (PUT)
+            </button>
+          </Allowed>
+          <Allowed method="service.registerJwk">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => run({ op: 'register', input: { kid: chosen } })}
+              disabled={op.isPending || chosen === ''}
+              title="POST …/jwk (the guide's endpoint)"
+              data-testid="service-register-jwk"
+            >
+              Register (POST)
+            </button>
+          </Allowed>
           {op.isPending ? <span className="muted">Sending…</span> : null}
         </div>
         {op.error ? <ErrorPanel title="Not sent" error={op.error} testId="jwk-error" /> : null}

@@ -13,6 +13,7 @@ import { ALGS, BITS, useKeys } from '../../data/keys';
 import { revealExchange } from './exchange-list';
 import { useServiceStore, type RotateDraft } from './service-store';
 import { useLastRotation, useRotate } from '../../data/service';
+import { Allowed } from '../../shared/allowed';
 
 type StepId = Rotation['steps'][number]['id'];
 
@@ -113,17 +114,19 @@ export function RotationPanel({ env }: { env: Environment | null }) {
         <RotationPlan activeKid={env?.active_kid ?? null} />
         <form className="rotation-form" onSubmit={start} noValidate>
           <DraftFields specs={specs} draft={draft} edit={setDraft} />
-          <button
-            type="submit"
-            className="btn btn-small btn-primary rotation-start"
-            disabled={rotate.isPending || !ready}
-            title={
-              ready ? undefined : 'The environment needs a base URL, a counterparty GUID and an active key'
-            }
-            data-testid="rotate-start"
-          >
-            {rotate.isPending ? 'Rotating…' : 'Rotate now'}
-          </button>
+          <Allowed method="service.rotate">
+            <button
+              type="submit"
+              className="btn btn-small btn-primary rotation-start"
+              disabled={rotate.isPending || !ready}
+              title={
+                ready ? undefined : 'The environment needs a base URL, a counterparty GUID and an active key'
+              }
+              data-testid="rotate-start"
+            >
+              {rotate.isPending ? 'Rotating…' : 'Rotate now'}
+            </button>
+          </Allowed>
         </form>
         {!ready && env ? (
           <p className="text-warn" data-testid="rotate-not-ready">
@@ -203,25 +206,29 @@ function RotationResult({
             </p>
             <p className="form-actions">
               {r.to_kid ? (
+                <Allowed method="service.rotate">
+                  <button
+                    type="button"
+                    className="btn btn-small btn-primary"
+                    onClick={() => onRetry(r.to_kid)}
+                    disabled={retrying}
+                    data-testid="rotate-retry"
+                  >
+                    {retrying ? 'Retrying…' : <>Retry with the same next key ({r.to_kid})</>}
+                  </button>
+                </Allowed>
+              ) : null}
+              <Allowed method="service.rotate">
                 <button
                   type="button"
-                  className="btn btn-small btn-primary"
-                  onClick={() => onRetry(r.to_kid)}
+                  className="btn btn-small"
+                  onClick={() => onRetry(null)}
                   disabled={retrying}
-                  data-testid="rotate-retry"
+                  data-testid="rotate-restart"
                 >
-                  {retrying ? 'Retrying…' : <>Retry with the same next key ({r.to_kid})</>}
+                  Start over with a new key
                 </button>
-              ) : null}
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={() => onRetry(null)}
-                disabled={retrying}
-                data-testid="rotate-restart"
-              >
-                Start over with a new key
-              </button>
+              </Allowed>
             </p>
           </div>
         </div>

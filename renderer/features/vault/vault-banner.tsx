@@ -4,6 +4,7 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { TextField } from '../../ui/text-field';
 import { useCreatePassphraseVault, useUnlockVault, useVaultStatus } from '../../data/vault';
+import { Allowed } from '../../shared/allowed';
 
 /** The contract's minimum (schemas/keys.ts CreatePassphraseVaultInput). */
 export const MIN_PASSPHRASE = 12;
@@ -46,33 +47,35 @@ function LockedBanner({ status }: { status: VaultStatus }) {
           <strong>The vault is locked: keys cannot sign until you unlock it.</strong>{' '}
           <span data-testid="vault-detail">{status.detail}</span>
         </p>
-        <form className="vault-form" onSubmit={submit} noValidate>
-          <label htmlFor="vault-unlock-passphrase" className="sr-only">
-            Vault passphrase
-          </label>
-          <input
-            id="vault-unlock-passphrase"
-            type="password"
-            className="input"
-            placeholder="Vault passphrase"
-            autoComplete="current-password"
-            value={passphrase}
-            onChange={(e) => {
-              if (unlock.error) unlock.reset();
-              setPassphrase(e.target.value);
-            }}
-            aria-invalid={unlock.error ? true : undefined}
-            data-testid="vault-unlock-passphrase"
-          />
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={passphrase === '' || unlock.isPending}
-            data-testid="vault-unlock-submit"
-          >
-            {unlock.isPending ? 'Unlocking…' : 'Unlock'}
-          </button>
-        </form>
+        <Allowed method="vault.unlock">
+          <form className="vault-form" onSubmit={submit} noValidate>
+            <label htmlFor="vault-unlock-passphrase" className="sr-only">
+              Vault passphrase
+            </label>
+            <input
+              id="vault-unlock-passphrase"
+              type="password"
+              className="input"
+              placeholder="Vault passphrase"
+              autoComplete="current-password"
+              value={passphrase}
+              onChange={(e) => {
+                if (unlock.error) unlock.reset();
+                setPassphrase(e.target.value);
+              }}
+              aria-invalid={unlock.error ? true : undefined}
+              data-testid="vault-unlock-passphrase"
+            />
+            <button
+              type="submit"
+              className="btn btn-small btn-primary"
+              disabled={passphrase === '' || unlock.isPending}
+              data-testid="vault-unlock-submit"
+            >
+              {unlock.isPending ? 'Unlocking…' : 'Unlock'}
+            </button>
+          </form>
+        </Allowed>
         {unlock.error ? <ErrorPanel title="Not unlocked" error={unlock.error} testId="vault-error" /> : null}
       </div>
     </div>
@@ -127,16 +130,18 @@ function UnavailableBanner({ status }: { status: VaultStatus }) {
         ) : open ? (
           <CreatePassphraseForm onCancel={() => setOpen(false)} />
         ) : (
-          <p>
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => setOpen(true)}
-              data-testid="vault-create-open"
-            >
-              Create a passphrase vault instead…
-            </button>
-          </p>
+          <Allowed method="vault.createPassphrase">
+            <p>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => setOpen(true)}
+                data-testid="vault-create-open"
+              >
+                Create a passphrase vault instead…
+              </button>
+            </p>
+          </Allowed>
         )}
       </div>
     </div>

@@ -14,6 +14,7 @@ import { ForwardPanel } from '../../shared/forward-panel';
 import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../../shared/public-url';
 import { curlCommand } from '../../shared/event-http';
 import { SpecCitation } from '../../shared/spec-citation';
+import { Allowed } from '../../shared/allowed';
 
 const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string }> = {
   done: { icon: '✓', word: 'done' },
@@ -299,17 +300,19 @@ function StepAction(props: Omit<StepCardProps, 'activeKey'>) {
           />
         </label>
       ) : null}
-      <button
-        type="button"
-        className={`btn btn-small ${turn.next ? 'btn-primary' : ''}`}
-        disabled={busy || needsValue || turn.blockedBy !== null}
-        aria-describedby={turn.blockedBy ? reasonId : undefined}
-        onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
-        data-testid={`step-action-${step.id}`}
-        data-next={String(turn.next)}
-      >
-        {running ? 'Running…' : step.action}
-      </button>
+      <Allowed method="walkthrough.run">
+        <button
+          type="button"
+          className={`btn btn-small ${turn.next ? 'btn-primary' : ''}`}
+          disabled={busy || needsValue || turn.blockedBy !== null}
+          aria-describedby={turn.blockedBy ? reasonId : undefined}
+          onClick={() => onRun(value.trim() ? { value: value.trim() } : {})}
+          data-testid={`step-action-${step.id}`}
+          data-next={String(turn.next)}
+        >
+          {running ? 'Running…' : step.action}
+        </button>
+      </Allowed>
       {turn.blockedBy ? (
         <span className="wt-blocked muted" id={reasonId} data-testid={`step-blocked-${step.id}`}>
           {turn.blockedBy}

@@ -19,6 +19,7 @@ import {
   useWalkthroughLiveUpdates,
 } from '../../data/walkthrough';
 import './walkthrough.css';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * The home page of a new profile (issue 6): the registration flow of spec 4.4 and the work
@@ -213,15 +214,17 @@ function WalkthroughActions({
           </button>
         </>
       ) : (
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setConfirmReset(true)}
-          disabled={!state}
-          data-testid="walkthrough-reset"
-        >
-          Reset…
-        </button>
+        <Allowed method="walkthrough.reset">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => setConfirmReset(true)}
+            disabled={!state}
+            data-testid="walkthrough-reset"
+          >
+            Reset…
+          </button>
+        </Allowed>
       )}
       <button
         type="button"
