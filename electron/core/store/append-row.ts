@@ -4,7 +4,7 @@
  * pending id, and whether its repeat is decided at commit. One place, so the two stores take
  * the same events the same way (issue 30 item 4: "the same semantics").
  */
-import { badArgument } from '../../contract/errors';
+import { badArgument, ConsoleError } from '../../contract/errors';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
 import { EVENT_KINDS, type EventRow, formatEventId, PENDING_ID, ROW, toRow } from './records';
 import type { AppendOptions, NewEvent } from './types';
@@ -53,6 +53,31 @@ export function prepareAppend(
     event.outcome === 'accepted' &&
     row[ROW.tx_lower] !== null;
   return { row, summary, durable: options?.durable === true, repeatCheck };
+}
+
+/**
+ * An append as both stores take it (sqlite-store.ts, pg-store.ts): refused as a rejection when
+ * the store cannot take it (`refusal`, e.g. closed), the row prepared (a bad event rejects,
+ * naming the field), then handed to the store's queue.
+ *
+ * @example
+ * return appendThrough(this.closed ? 'The event store is closed.' : null, event, options, limits, (p) => queue.add(p.row, p.summary, p));
+ */
+export function appendThrough(
+  refusal: string | null,
+  event: NewEvent,
+  options: AppendOptions | undefined,
+  limits: { maxRecordBytes: number; now?: () => number },
+  add: (prepared: PreparedAppend) => Promise<EventSummary>,
+): Promise<EventSummary> {
+  if (refusal !== null) return Promise.reject(new ConsoleError('INTERNAL', refusal));
+  let prepared: PreparedAppend;
+  try {
+    prepared = prepareAppend(event, options, limits.maxRecordBytes, limits.now ?? Date.now);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return add(prepared);
 }
 
 /** The summary columns both stores select for lists. */

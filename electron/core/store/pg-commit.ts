@@ -10,6 +10,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ConsoleError } from '../../contract/errors';
 import type { EventSummary } from '../../contract/schemas/events';
 import { UncommittedTx } from './append-row';
+import { GroupCommit } from './group-commit';
 import { PG_EVENTS_CHANNEL } from './pg-schema';
 import { type EventRow, formatEventId, PENDING_ID, ROW } from './records';
 import type { HealthState } from './store-health';
@@ -19,19 +20,15 @@ import type { ClassCaps } from './writer-protocol';
 const COALESCE_MS = 20;
 /** …or go at once when this many wait. */
 const COALESCE_MAX = 512;
-/** While writes fail, a retry this often. */
-const RETRY_MS = 1000;
 /** A NOTIFY payload must stay under PostgreSQL's 8000 bytes. */
 const NOTIFY_BYTES = 7000;
 const PENDING_PREFIX = `{"id":"${PENDING_ID}"`;
 
+/** One append on its way (its row and summary get their seq at the commit). */
 interface Pending {
   row: EventRow;
   summary: EventSummary;
-  durable: boolean;
   repeatCheck: boolean;
-  resolve: (s: EventSummary) => void;
-  reject: (err: unknown) => void;
 }
 
 /** What one hub announces on the events channel: its id and the summaries it committed. */
@@ -75,18 +72,27 @@ const INSERT_SQL = `INSERT INTO events (${COLUMNS.map((c) => c[0]).join(', ')}) 
  * await q.add(row, summary, { durable: true, repeatCheck: true });
  */
 export class PgCommitQueue {
-  private queue: Pending[] = [];
-  private inFlight: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly group: GroupCommit<Pending, EventSummary>;
   private readonly uncommittedTx = new UncommittedTx();
 
   constructor(
     private readonly pool: Pool,
     private readonly caps: ClassCaps,
-    private readonly health: HealthState,
+    health: HealthState,
     private readonly hubId: string,
     private readonly committed: (s: EventSummary) => void,
-  ) {}
+  ) {
+    this.group = new GroupCommit<Pending, EventSummary>({
+      commit: (batch) => this.commit(batch),
+      failure: (why) => new ConsoleError('INTERNAL', `The event store could not write to PostgreSQL: ${why}`),
+      health,
+      coalesceMs: COALESCE_MS,
+      coalesceMax: COALESCE_MAX,
+      onDone: (p) => this.uncommittedTx.remove(p.row),
+      // The row is new again: its seq is given at the next commit.
+      onRetry: resetSeq,
+    });
+  }
 
   /** Queues a row; resolves with its summary (id given) once committed. */
   add(
@@ -95,11 +101,7 @@ export class PgCommitQueue {
     how: { durable: boolean; repeatCheck: boolean },
   ): Promise<EventSummary> {
     this.uncommittedTx.add(row);
-    return new Promise<EventSummary>((resolve, reject) => {
-      this.queue.push({ row, summary, ...how, resolve, reject });
-      if (how.durable || this.queue.length >= COALESCE_MAX) this.pump();
-      else this.timer ??= setTimeout(() => this.pump(), COALESCE_MS);
-    });
+    return this.group.add({ row, summary, repeatCheck: how.repeatCheck }, how.durable);
   }
 
   /** Whether a transaction_id (lower-cased) waits for its commit here. */
@@ -108,26 +110,18 @@ export class PgCommitQueue {
   }
 
   /** Resolves once everything queued so far is committed (or failed). */
-  async flush(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight) {
-      this.pump();
-      await this.inFlight;
-    }
+  flush(): Promise<void> {
+    return this.group.flush().catch(() => undefined);
   }
 
-  private pump(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.inFlight || this.queue.length === 0) return;
-    const batch = this.queue.splice(0);
-    this.inFlight = this.commit(batch).finally(() => {
-      this.inFlight = null;
-      for (const p of batch) this.uncommittedTx.remove(p.row);
-      if (this.queue.length > 0) this.pump();
-    });
+  /** Before closing: what waits for a retry gets one last chance, then fails. */
+  async close(): Promise<void> {
+    await this.group.drain();
+    this.group.close();
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
+  /** One transaction: repeats decided, seqs taken, rows inserted, classes trimmed, announced. */
+  private async commit(batch: Pending[]): Promise<EventSummary[]> {
     let client: PoolClient | null = null;
     try {
       client = await this.pool.connect();
@@ -150,26 +144,13 @@ export class PgCommitQueue {
         await client.query('SELECT pg_notify($1, $2)', [PG_EVENTS_CHANNEL, payload]);
       await client.query('COMMIT');
       client.release();
-      this.health.set('ok', null);
-      for (const p of batch) {
-        p.resolve(p.summary);
-        this.committed(p.summary);
-      }
     } catch (err) {
       await client?.query('ROLLBACK').catch(() => undefined);
       client?.release(true);
-      const why = err instanceof Error ? err.message : String(err);
-      this.health.set('failing', why);
-      const failure = new ConsoleError('INTERNAL', `The event store could not write to PostgreSQL: ${why}`);
-      // A durable append is refused (nothing acknowledged); the others wait for a retry.
-      const again = batch.filter((p) => !p.durable);
-      for (const p of batch) if (p.durable) p.reject(failure);
-      for (const p of again) resetSeq(p);
-      if (again.length > 0) {
-        await new Promise((r) => setTimeout(r, RETRY_MS).unref());
-        this.queue.unshift(...again);
-      }
+      throw err;
     }
+    for (const p of batch) this.committed(p.summary);
+    return batch.map((p) => p.summary);
   }
 
   /** Accepted notifications whose transaction_id is already accepted (stored or earlier here) become repeats. */

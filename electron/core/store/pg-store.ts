@@ -24,7 +24,7 @@ import type {
   EventSummary,
   StoreHealth,
 } from '../../contract/schemas/events';
-import { type PreparedAppend, prepareAppend, SUMMARY_COLUMNS, summaryOfRow } from './append-row';
+import { appendThrough, SUMMARY_COLUMNS, summaryOfRow } from './append-row';
 import { PgCommitQueue } from './pg-commit';
 import { PgLive } from './pg-live';
 import { migratePg } from './pg-schema';
@@ -113,20 +113,13 @@ class PgEventStore implements EventStore {
   }
 
   append(event: NewEvent, options?: AppendOptions): Promise<EventSummary> {
-    if (this.closing)
-      return Promise.reject(
-        new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),
-      );
-    let prepared: PreparedAppend;
-    try {
-      prepared = prepareAppend(event, options, this.maxRecordBytes, this.options.now ?? Date.now);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const { row, summary, durable, repeatCheck } = prepared;
-    // The search column is compared lower-cased (pg-where.ts).
-    row[ROW.search] = row[ROW.search].toLowerCase();
-    return this.queue.add(row, summary, { durable, repeatCheck });
+    const refusal = this.closing ? 'The event store is closed; the event was not stored.' : null;
+    const limits = { maxRecordBytes: this.maxRecordBytes, now: this.options.now };
+    return appendThrough(refusal, event, options, limits, ({ row, summary, durable, repeatCheck }) => {
+      // The search column is compared lower-cased (pg-where.ts).
+      row[ROW.search] = row[ROW.search].toLowerCase();
+      return this.queue.add(row, summary, { durable, repeatCheck });
+    });
   }
 
   flush(): Promise<void> {
@@ -264,7 +257,7 @@ class PgEventStore implements EventStore {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.queue.flush();
+      await this.queue.close();
       await this.live.stop();
       await this.pool.end();
     })();

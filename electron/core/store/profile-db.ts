@@ -16,6 +16,7 @@
  * main-thread connection: WAL readers never wait for a writer.
  */
 import { ConsoleError } from '../../contract/errors';
+import { GroupCommit } from './group-commit';
 import { type Database, dbFile, openDatabase } from './db';
 import { DEFAULT_RETENTION } from './sqlite-store';
 import { SET_META_SQL } from './sql';
@@ -48,6 +49,8 @@ export function readMeta(db: Database, key: string): string | null {
 interface Shared {
   db: Database;
   writer: WriterClient | null;
+  /** The state writes of every holder, group-committed (group-commit.ts). */
+  writes: GroupCommit<Step[], void>;
   users: number;
 }
 
@@ -66,7 +69,19 @@ export function acquireProfileDb(dataDir: string): ProfileDb {
   const file = dbFile(dataDir);
   let s = shared.get(file);
   if (!s) {
-    s = { db: openDatabase(dataDir), writer: null, users: 0 };
+    const created: Shared = {
+      db: openDatabase(dataDir),
+      writer: null,
+      users: 0,
+      writes: new GroupCommit<Step[], void>({
+        commit: (groups) => commitGroups(created, file, groups),
+        failure: (why) => new ConsoleError('INTERNAL', `Could not write to ${file}: ${why}`, { file }),
+        // Every write is durable, so none waits for company: it goes now or with the next commit.
+        coalesceMs: 0,
+        coalesceMax: 1,
+      }),
+    };
+    s = created;
     shared.set(file, s);
   }
   s.users += 1;
@@ -78,15 +93,8 @@ export function acquireProfileDb(dataDir: string): ProfileDb {
     async write(steps) {
       if (released) throw new ConsoleError('INTERNAL', `The handle of ${file} was already released.`);
       if (steps.length === 0) return;
-      if (!entry.writer?.alive) entry.writer = new WriterClient(file, DEFAULT_RETENTION);
-      let why: string | null = null;
-      try {
-        const reply = await entry.writer.request({ type: 'exec', steps: [...steps] });
-        if (!reply.ok) why = reply.message ?? 'the commit failed';
-      } catch (err) {
-        why = err instanceof Error ? err.message : String(err);
-      }
-      if (why !== null) throw new ConsoleError('INTERNAL', `Could not write to ${file}: ${why}`, { file });
+      // Every write is durable: a group commit takes what waits, one fsync for all of them.
+      await entry.writes.add([...steps], true);
     },
     async release() {
       if (released) return;
@@ -94,8 +102,25 @@ export function acquireProfileDb(dataDir: string): ProfileDb {
       entry.users -= 1;
       if (entry.users > 0) return;
       if (shared.get(file) === entry) shared.delete(file);
+      await entry.writes.flush().catch(() => undefined);
+      entry.writes.close();
       await entry.writer?.close();
       entry.db.close();
     },
   };
+}
+
+/**
+ * One group commit of state writes on the file's writer thread (started if need be): each
+ * write in its own savepoint, so one that fails (a constraint) is refused alone, with its
+ * message; a commit that fails as a whole (disk full) fails every write in it.
+ */
+async function commitGroups(entry: Shared, file: string, groups: Step[][]): Promise<(void | Error)[]> {
+  if (!entry.writer?.alive) entry.writer = new WriterClient(file, DEFAULT_RETENTION);
+  const reply = await entry.writer.request({ type: 'execGroups', groups });
+  if (!reply.ok) throw new Error(reply.message ?? 'the commit failed');
+  const out: (void | Error)[] = groups.map(() => undefined);
+  for (const f of reply.failed ?? [])
+    out[f.index] = new ConsoleError('INTERNAL', `Could not write to ${file}: ${f.message}`, { file });
+  return out;
 }

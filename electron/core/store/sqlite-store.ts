@@ -23,7 +23,7 @@ import type {
   EventSummary,
   StoreHealth,
 } from '../../contract/schemas/events';
-import { type PreparedAppend, prepareAppend, SUMMARY_COLUMNS, summaryOfRow } from './append-row';
+import { appendThrough, SUMMARY_COLUMNS, summaryOfRow } from './append-row';
 import { CommitQueue } from './commit-queue';
 import { type Database, dbFile, isCorruption, openDatabase } from './db';
 import { eventStats } from './event-stats';
@@ -151,20 +151,15 @@ class SqliteEventStore implements EventStore {
   // ------------------------------------------------------------------------------- writes
 
   append(event: NewEvent, options?: AppendOptions): Promise<EventSummary> {
-    if (this.readOnly)
-      return Promise.reject(new ConsoleError('INTERNAL', 'The event store is open read-only.'));
-    if (this.closed)
-      return Promise.reject(
-        new ConsoleError('INTERNAL', 'The event store is closed; the event was not stored.'),
-      );
-    let prepared: PreparedAppend;
-    try {
-      prepared = prepareAppend(event, options, this.maxRecordBytes, this.options.now ?? Date.now);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const { row, summary, durable, repeatCheck } = prepared;
-    return this.queue.add(row, summary, { durable, repeatCheck });
+    const refusal = this.readOnly
+      ? 'The event store is open read-only.'
+      : this.closed
+        ? 'The event store is closed; the event was not stored.'
+        : null;
+    const limits = { maxRecordBytes: this.maxRecordBytes, now: this.options.now };
+    return appendThrough(refusal, event, options, limits, ({ row, summary, durable, repeatCheck }) =>
+      this.queue.add(row, summary, { durable, repeatCheck }),
+    );
   }
 
   flush(): Promise<void> {

@@ -100,6 +100,11 @@ export type Request =
       check?: number[];
     }
   | { type: 'exec'; steps: Step[] }
+  /**
+   * Several state transactions in one durable commit (profile-db.ts's group commit): each group
+   * inside its own savepoint, so a group that fails is undone alone and named in the reply.
+   */
+  | { type: 'execGroups'; groups: Step[][] }
   | { type: 'close' };
 
 /**
@@ -116,6 +121,8 @@ export interface WriterReply {
   repeats?: number[];
   /** `commit`: how many times the writer stepped aside for the event loop (YIELD). */
   yields?: number;
+  /** `execGroups`: the groups undone alone (their place and why); the others are committed. */
+  failed?: { index: number; message: string }[];
   /** `check` mode: quick_check's lines ("ok" when sound). */
   problems?: string[];
 }
