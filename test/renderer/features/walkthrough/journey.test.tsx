@@ -1,0 +1,281 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  WALKTHROUGH_STEP_IDS,
+  type StepId,
+  type WalkthroughState,
+  type WalkthroughStep,
+} from '../../../../electron/contract/schemas/walkthrough';
+import { WalkthroughPage } from '../../../../renderer/features/walkthrough/walkthrough-page';
+import { resetWalkthroughUi } from '../../../../renderer/features/walkthrough/walkthrough-store';
+import { fakeApi, renderWithClient } from '../../support/render';
+import { contractApi, type FakeHandlers } from '../../support/contract-api';
+
+const writeText = vi.fn(async (_text: string) => undefined);
+beforeEach(() => {
+  resetWalkthroughUi();
+  writeText.mockClear();
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  Element.prototype.scrollIntoView = vi.fn();
+});
+afterEach(() => {
+  cleanup();
+  window.location.hash = '';
+});
+
+const NEEDS: Record<StepId, StepId | null> = {
+  key: null,
+  register: 'key',
+  compose: 'key',
+  authenticate: 'register',
+  callbacks: 'register',
+  'sign-in': 'callbacks',
+  notifications: 'callbacks',
+  rotate: 'authenticate',
+};
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJmbG93Ijoic2lnbi1pbiJ9.c2ln';
+
+function step(
+  id: StepId,
+  done: readonly StepId[],
+  summaries: Partial<Record<StepId, string>>,
+): WalkthroughStep {
+  const n = WALKTHROUGH_STEP_IDS.indexOf(id) + 1;
+  const isDone = done.includes(id);
+  const need = NEEDS[id];
+  return {
+    id,
+    number: n,
+    title: `Title ${n}`,
+    explanation: `What step ${n} is`,
+    spec: id === 'compose' ? 'spec 4.4 #2, 2.4' : 'spec 4.2, 8',
+    state: isDone ? 'done' : 'pending',
+    summary: summaries[id] ?? `summary ${n}`,
+    reason: null,
+    fix: null,
+    waiting_for: null,
+    at: null,
+    needs: !isDone && need && !done.includes(need) ? need : null,
+    action: `Run ${n}`,
+    action_input: null,
+    facts: [],
+    event_ids: [],
+  };
+}
+
+function stateWith(
+  done: readonly StepId[],
+  summaries: Partial<Record<StepId, string>> = {},
+): WalkthroughState {
+  return {
+    environment: {
+      id: 'sandbox',
+      name: 'Sandbox',
+      kind: 'sandbox',
+      base_url: 'http://127.0.0.1:7302',
+      counterparty_guid: '11111111-2222-3333-4444-555555555555',
+      active_kid: 'k1',
+    },
+    reset_at: null,
+    bank_url: 'http://127.0.0.1:7301',
+    obj: 'DE89370400440532013000',
+    sub: 'walkthrough@bank.example',
+    composed: done.includes('compose')
+      ? {
+          at: '2026-01-01T12:00:00.000Z',
+          kid: 'k1',
+          obj: 'DE89370400440532013000',
+          sub: 'walkthrough@bank.example',
+          token: TOKEN,
+          header: { alg: 'RS256', kid: 'k1' },
+          payload: { flow: 'sign-in' },
+        }
+      : null,
+    authenticate_request: done.includes('compose')
+      ? {
+          method: 'POST',
+          url: 'http://127.0.0.1:7302/api/v1/counterparty/11111111-2222-3333-4444-555555555555/jwk/authenticate',
+          headers: { 'CX-Authorization': TOKEN },
+          body: null,
+        }
+      : null,
+    session: null,
+    steps: WALKTHROUGH_STEP_IDS.map((id) => step(id, done, summaries)),
+    done: done.length,
+    total: 8,
+    derived_at: '2026-01-01T12:00:00.000Z',
+  };
+}
+
+function renderWith(
+  initial: WalkthroughState,
+  runs: Array<{ message: string; state: WalkthroughState }> = [],
+  extra: FakeHandlers = {},
+) {
+  let current = initial;
+  const base = fakeApi().handlers;
+  const walkthrough = {
+    state: vi.fn(async () => current),
+    run: vi.fn(async ({ step: id }: { step: StepId }) => {
+      const next = runs.shift()!;
+      current = next.state;
+      return { step: id, ok: true, message: next.message, state: next.state };
+    }),
+    reset: vi.fn(),
+    exportPack: vi.fn(),
+  };
+  const { api } = contractApi({ ...base, ...extra, walkthrough });
+  renderWithClient(<WalkthroughPage />, api);
+  return {
+    walkthrough,
+    setState: (s: WalkthroughState) => {
+      current = s;
+    },
+  };
+}
+
+const action = (id: StepId) => screen.getByTestId(`step-action-${id}`) as HTMLButtonElement;
+const FRONT = 'https://bank-staging.example';
+const GUID = '11111111-2222-3333-4444-555555555555';
+const JWK = '{"alg":"RS256","e":"AQAB","kid":"k1","kty":"RSA","n":"xyz","use":"sig"}';
+
+/** A real environment at step 2, with or without a public URL. */
+function realState(publicUrl: string | null): WalkthroughState {
+  const s = stateWith(['key']);
+  s.environment = { ...s.environment, id: 'env-1', name: 'Staging', kind: 'real', counterparty_guid: null };
+  const values: NonNullable<WalkthroughState['onboarding']>['values'] = [
+    { id: 'public_jwk', label: 'public JWK', value: JWK },
+    ...(publicUrl
+      ? ([
+          { id: 'bank_auth_url', label: 'bank_auth_url', value: publicUrl },
+          { id: 'bank_sender_url', label: 'bank_sender_url', value: publicUrl },
+          { id: 'bank_receiver_url', label: 'bank_receiver_url', value: publicUrl },
+        ] as const)
+      : []),
+    { id: 'notify_prefix', label: 'notification prefix', value: '/api/svc/notify' },
+  ];
+  s.onboarding = {
+    public_url: publicUrl,
+    public_url_source: publicUrl ? 'tunnel' : null,
+    missing: publicUrl ? null : 'No public URL yet, and the bank URLs depend on it.',
+    values,
+    text: `Onboarding request for Staging\n${values.map((v) => v.value).join('\n')}\n`,
+    counterparty_guid: null,
+  };
+  s.steps = s.steps.map((x) => {
+    if (x.id === 'register') return { ...x, state: 'waiting', action_input: 'counterparty_guid' };
+    if (x.id === 'sign-in' || x.id === 'notifications') {
+      return {
+        ...x,
+        service_request: {
+          who: 'The service team, on their side: the console cannot start it against a real service.',
+          message: `Please run ${x.id} for counterparty ${GUID} at ${publicUrl ?? '<our public URL>'}`,
+        },
+      };
+    }
+    return x;
+  });
+  return s;
+}
+
+describe('a real environment’s journey on the page (issue 26 item 3)', () => {
+  it('shows the public URL first, then the block to send (each value and the whole), then the guid', async () => {
+    renderWith(realState(FRONT));
+    const block = await screen.findByTestId('wt-onboarding');
+    const headings = [...block.querySelectorAll('h3')].map((h) => h.textContent);
+    expect(headings).toEqual([
+      '1. Your public URL',
+      '2. What to send the service team',
+      '3. The counterparty_guid they answer',
+    ]);
+    expect(within(block).getByTestId('wt-onboarding-public-url').textContent).toContain(FRONT);
+    expect(within(block).getByTestId('wt-onboarding-public-url').textContent).toContain('the running tunnel');
+    // The block comes before the guid's input on the step.
+    const card = screen.getByTestId('step-register');
+    const input = within(card).getByTestId('step-input-register');
+    expect(block.compareDocumentPosition(input) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    for (const [id, value] of [
+      ['public_jwk', JWK],
+      ['bank_auth_url', FRONT],
+      ['bank_sender_url', FRONT],
+      ['bank_receiver_url', FRONT],
+      ['notify_prefix', '/api/svc/notify'],
+    ] as const) {
+      fireEvent.click(within(block).getByTestId(`wt-onboarding-copy-${id}`));
+      await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(value));
+    }
+    fireEvent.click(within(block).getByTestId('wt-onboarding-copy-all'));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(expect.stringContaining(JWK)));
+    expect(writeText.mock.lastCall?.[0]).toContain(FRONT);
+    expect(screen.queryByTestId('wt-onboarding-missing')).toBeNull();
+  });
+
+  it('without a public URL says what comes first and saves the engineer’s own front on the environment', async () => {
+    const save = vi.fn(async (input: { id: string; public_url?: string }) => ({
+      ...stateWith([]).environment,
+      id: input.id,
+      name: 'Staging',
+      kind: 'real' as const,
+      base_url: null,
+      counterparty_guid: null,
+      public_url: input.public_url ?? null,
+      default_obj: null,
+      default_sub: null,
+      notify_prefix: null,
+      created_at: '2026-01-01T12:00:00.000Z',
+    }));
+    renderWith(realState(null), [], { env: { save } });
+    const block = await screen.findByTestId('wt-onboarding');
+    expect(within(block).getByTestId('wt-onboarding-missing').textContent).toMatch(/No public URL yet/);
+    expect(within(block).queryByTestId('wt-onboarding-bank_auth_url')).toBeNull();
+    fireEvent.change(within(block).getByTestId('wt-own-front-url'), { target: { value: FRONT } });
+    fireEvent.click(within(block).getByRole('button', { name: 'Use this URL' }));
+    await waitFor(() => expect(save).toHaveBeenCalled());
+    expect(save.mock.calls[0]![0]).toMatchObject({ id: 'env-1', public_url: FRONT });
+  });
+
+  it('steps 6 and 7 say the service team starts them and offer the message to copy', async () => {
+    renderWith(realState(FRONT));
+    for (const id of ['sign-in', 'notifications'] as const) {
+      const box = await screen.findByTestId(`wt-request-${id}`);
+      expect(within(box).getByTestId(`wt-request-who-${id}`).textContent).toMatch(/^The service team/);
+      fireEvent.click(within(box).getByTestId(`wt-request-copy-${id}`));
+      await waitFor(() =>
+        expect(writeText).toHaveBeenLastCalledWith(`Please run ${id} for counterparty ${GUID} at ${FRONT}`),
+      );
+    }
+    expect(screen.queryByTestId('wt-rehearsal')).toBeNull();
+  });
+});
+
+describe('step 7’s retry rehearsal on the sandbox (issue 27 item 5)', () => {
+  it('sends rehearse_retry with step 7 and shows the result', async () => {
+    const before = stateWith(['key', 'register', 'callbacks']);
+    const after = stateWith(['key', 'register', 'callbacks']);
+    after.rehearsal = {
+      at: '2026-01-01T12:00:05.000Z',
+      ok: false,
+      detail: 'the bank answered the repeat 409 for tx-1',
+      transaction_id: 'tx-1',
+      delivery_id: 'd-1',
+      delivery_state: 'delivering',
+      repeat_status: 409,
+      events: [],
+    };
+    const { walkthrough } = renderWith(before, [
+      { message: 'the bank answered the repeat 409', state: after },
+    ]);
+    const panel = await screen.findByTestId('wt-rehearsal');
+    expect(within(panel).queryByTestId('wt-rehearsal-result')).toBeNull();
+    fireEvent.click(within(panel).getByTestId('wt-rehearse'));
+    await waitFor(() => expect(walkthrough.run).toHaveBeenCalled());
+    expect(walkthrough.run.mock.calls[0]![0]).toMatchObject({ step: 'notifications', rehearse_retry: true });
+    const result = await screen.findByTestId('wt-rehearsal-result');
+    expect(result.getAttribute('data-ok')).toBe('false');
+    expect(result.textContent).toContain('the bank answered the repeat 409 for tx-1');
+    expect(result.textContent).toContain('repeat answered 409');
+    expect(screen.queryByTestId('wt-onboarding')).toBeNull();
+    expect(action('notifications').disabled).toBe(false);
+  });
+});
