@@ -63,6 +63,11 @@ export const WalkthroughStep = z.object({
   facts: z.array(StepFact),
   /** Related event ids (the exchange, the callback, the notifications), for links and the pack. */
   event_ids: z.array(z.string()),
+  /**
+   * A real environment's steps the service team starts on their side (6 and 7, issue 26 item 3):
+   * who starts it, and the message to send them asking for it (copyable). Absent elsewhere.
+   */
+  service_request: z.object({ who: z.string(), message: z.string() }).nullable().optional(),
 });
 export type WalkthroughStep = z.infer<typeof WalkthroughStep>;
 
@@ -100,6 +105,63 @@ export const WalkthroughReach = z.object({
 });
 export type WalkthroughReach = z.infer<typeof WalkthroughReach>;
 
+/** One value of the onboarding block: what it is for and the value, each copied on its own. */
+export const OnboardingValue = z.object({
+  id: z.enum(['public_jwk', 'bank_auth_url', 'bank_sender_url', 'bank_receiver_url', 'notify_prefix']),
+  label: z.string(),
+  value: z.string(),
+});
+export type OnboardingValue = z.infer<typeof OnboardingValue>;
+
+/**
+ * A real environment's onboarding, in the order it happens (issue 26 item 3): the public URL
+ * first (a tunnel, --public-url or the engineer's own front), then one block of what to send the
+ * service team (the public JWK, bank_auth_url, sender and receiver URLs, the notification prefix),
+ * then the counterparty_guid they answer with.
+ */
+export const WalkthroughOnboarding = z.object({
+  /** The public URL in force, null while there is none (the block then says to make one first). */
+  public_url: z.string().nullable(),
+  public_url_source: PublicUrlSource.nullable(),
+  /** Why the block is not ready to send yet (no key, no public URL), null when it is. */
+  missing: z.string().nullable(),
+  /** The values, each with its own copy; empty members are left out. */
+  values: z.array(OnboardingValue),
+  /** The whole block as one text to copy (a message to the service team). */
+  text: z.string(),
+  /** What comes back: the counterparty_guid, once saved. */
+  counterparty_guid: z.string().nullable(),
+});
+export type WalkthroughOnboarding = z.infer<typeof WalkthroughOnboarding>;
+
+/**
+ * Step 7's optional retry rehearsal (issue 27 item 5, sandbox environments): one notification
+ * delivered by the sandbox's delivery engine with a lost acknowledgement, so the same
+ * transaction_id arrives again, and whether the bank answered the repeat 200.
+ */
+export const RetryRehearsal = z.object({
+  at: z.string(),
+  ok: z.boolean(),
+  /** One line: what was proven, or what failed. */
+  detail: z.string(),
+  transaction_id: z.string(),
+  delivery_id: z.string(),
+  /** The delivery's state when judged. */
+  delivery_state: z.enum(['delivering', 'delivered', 'escalated']),
+  /** The repeat's answer (the second attempt of the ladder), null when none arrived. */
+  repeat_status: z.number().int().nullable(),
+  /** The bank's stored events of this transaction_id (first accepted, then repeat), oldest first. */
+  events: z.array(
+    z.object({
+      id: z.string(),
+      at: z.string(),
+      status: z.number().int().nullable(),
+      outcome: z.enum(['accepted', 'repeat', 'rejected']).nullable(),
+    }),
+  ),
+});
+export type RetryRehearsal = z.infer<typeof RetryRehearsal>;
+
 export const WalkthroughState = z.object({
   /** The environment walked through: these fields as Environment defines them. */
   environment: Environment.pick({
@@ -119,6 +181,10 @@ export const WalkthroughState = z.object({
   bank_url: z.string().nullable(),
   /** Real environments: what to register and whether the service can reach it (null for the sandbox). */
   reach: WalkthroughReach.nullable().optional(),
+  /** Real environments: the public URL first, then what to send the service team (null for the sandbox). */
+  onboarding: WalkthroughOnboarding.nullable().optional(),
+  /** Sandbox: step 7's latest retry rehearsal since the reset, null when none. */
+  rehearsal: RetryRehearsal.nullable().optional(),
   /** The customer the walkthrough signs in (obj) and who acts (sub). */
   obj: z.string(),
   sub: z.string(),
@@ -165,6 +231,11 @@ export const RunStepInput = WalkthroughTarget.extend({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2048)
     .optional(),
+  /**
+   * Step 7 on the sandbox: instead of the three notifications, rehearse the service's retry (one
+   * pay-in with a lost acknowledgement, so the same transaction_id arrives again).
+   */
+  rehearse_retry: z.boolean().optional(),
 });
 
 export const RunStepResult = z.object({

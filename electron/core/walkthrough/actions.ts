@@ -18,6 +18,7 @@ import { NOTIFY_ROUTES } from './fact-types';
 import { quote, serviceAnswer } from './derive/shared';
 import { adoptDefaults } from './env-defaults';
 import { messageOf } from './message';
+import { rehearseStep } from './rehearse';
 import { OWN_KEEP, type Own, type Progress, type ProgressStore } from './progress';
 import { specJwk } from '../service';
 import { defaultExpiry } from '../keys';
@@ -331,7 +332,7 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
     if (ctx.env.kind === 'real') {
       return reachedFirst(
         ctx,
-        'waiting for the service to call GET /user_auth (its sign-in is started on its side)',
+        'waiting for the service team to start a sign-in on their side (the message to send them is on this step); the service then calls GET /user_auth',
       );
     }
     const guid = requireGuid(ctx.env);
@@ -356,8 +357,12 @@ const ACTIONS: Record<StepId, (ctx: ActionContext) => Promise<ActionResult>> = {
   },
 
   async notifications(ctx) {
+    if (ctx.input.rehearse_retry) return rehearseStep(ctx.deps, ctx.progress, ctx.env, ctx.now);
     if (ctx.env.kind === 'real') {
-      return reachedFirst(ctx, 'waiting for the service’s notifications');
+      return reachedFirst(
+        ctx,
+        'waiting for the service team to send the notifications on their side (the message to send them is on this step)',
+      );
     }
     const guid = requireGuid(ctx.env);
     const sb = await ctx.deps.sandbox();

@@ -25,6 +25,7 @@ import { callbacksStep } from './derive/step-5-callbacks';
 import { signInStep } from './derive/step-6-sign-in';
 import { notificationsStep } from './derive/step-7-notifications';
 import { rotateStep } from './derive/step-8-rotate';
+import { serviceRequest } from './onboarding';
 import { STEP_TEXT } from './steps';
 
 export {
@@ -87,6 +88,9 @@ export function deriveSteps(facts: WalkthroughFacts, nowMs: number): Walkthrough
     const text = STEP_TEXT[id];
     const d = drafts[id];
     const needs = d.state === 'done' ? null : (text.needs.find((n) => drafts[n].state !== 'done') ?? null);
+    // Steps 6 and 7 of a real environment are the service team's to start (issue 26 item 3).
+    const request = serviceRequest(facts, id);
+    if (request) d.service_request = request;
     return {
       id,
       number: text.number,

@@ -6,7 +6,12 @@ import type { KeyInfo } from '../../contract/schemas/keys';
 import type { Counterparty, Trace } from '../../contract/schemas/sandbox';
 import type { Environment, Exchange, Rotation } from '../../contract/schemas/service';
 import type { InspectReport } from '../../contract/schemas/inspector';
-import type { ComposedToken, StepId, WalkthroughReach } from '../../contract/schemas/walkthrough';
+import type {
+  ComposedToken,
+  RetryRehearsal,
+  StepId,
+  WalkthroughReach,
+} from '../../contract/schemas/walkthrough';
 
 export const NOTIFY_ROUTES = ['pay-in', 'pay-out', 'transfer'] as const;
 export type NotifyRoute = (typeof NOTIFY_ROUTES)[number];
@@ -76,4 +81,6 @@ export interface WalkthroughFacts {
    * POST from outside): shown beside the steps, never deciding them (issue 13 item 4).
    */
   outside?: { traces: number; callbacks: number; notifications: number };
+  /** Sandbox: step 7's latest retry rehearsal (issue 27 item 5), null or absent when none. */
+  rehearsal?: RetryRehearsal | null;
 }

@@ -79,5 +79,6 @@ export async function gatherFacts(
     listenerUrl,
     notifyPrefix,
     outside: { traces: sb.outsideTraces, ...events.outside },
+    rehearsal: progress.rehearsal,
   };
 }

@@ -11,6 +11,7 @@ import type { Exchange } from '../../contract/schemas/service';
 import type { WalkthroughState } from '../../contract/schemas/walkthrough';
 import { decodeCompact } from '../jwt';
 import type { GatheredFacts } from './facts';
+import { proofsOf, type Proof } from './pack-proof';
 import { redactPack, type RedactOptions } from './redact';
 
 export const PACK_FORMAT = 'dets-console/walkthrough-evidence';
@@ -108,7 +109,12 @@ export function buildPack(input: PackInput, options: RedactOptions = {}): Record
       waiting_for: s.waiting_for,
       facts: s.facts,
       event_ids: s.event_ids,
+      // Issue 26 item 2: which events (or records) proved the step, each with its time.
+      proved_by: proofsOf(s, state, facts, input.events),
+      ...(s.service_request ? { service_request: s.service_request } : {}),
     })),
+    onboarding: state.onboarding ?? null,
+    retry_rehearsal: state.rehearsal ?? null,
     keys: facts.keys.filter((k) => kids.has(k.kid)).map(keyEntry),
     tokens: {
       bank_jwt: facts.composed
@@ -158,7 +164,7 @@ export function renderMarkdown(pack: ReturnType<typeof redactPack<Record<string,
     generated_by: string;
     environment: WalkthroughState['environment'];
     progress: { done: number; total: number };
-    steps: Array<WalkthroughState['steps'][number]>;
+    steps: Array<WalkthroughState['steps'][number] & { proved_by?: Proof[] }>;
     keys: Array<ReturnType<typeof keyEntry>>;
     tokens: {
       bank_jwt: { token?: string; header?: unknown; payload?: unknown } | null;
@@ -173,11 +179,16 @@ export function renderMarkdown(pack: ReturnType<typeof redactPack<Record<string,
     '',
     `**${p.progress.done} of ${p.progress.total} steps done.**`,
     '',
-    '| # | Step | State | When | What proves it |',
-    '| --- | --- | --- | --- | --- |',
+    '| # | Step | State | When | What proves it | Proved by |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...p.steps.map(
       (s) =>
-        `| ${s.number} | ${s.title} (${s.spec}) | ${MARK[s.state] ?? ''} ${s.state} | ${s.at ?? '—'} | ${[s.summary, s.reason ? `Reason: ${s.reason}` : '', s.fix ? `Fix: ${s.fix}` : ''].filter(Boolean).join(' ').replaceAll('|', '\\|')} |`,
+        `| ${s.number} | ${s.title} (${s.spec}) | ${MARK[s.state] ?? ''} ${s.state} | ${s.at ?? '—'} | ${[s.summary, s.reason ? `Reason: ${s.reason}` : '', s.fix ? `Fix: ${s.fix}` : ''].filter(Boolean).join(' ').replaceAll('|', '\\|')} | ${
+          (s.proved_by ?? [])
+            .map((x) => `${x.kind} \`${x.id}\` (${x.at ?? '—'})`)
+            .join('; ')
+            .replaceAll('|', '\\|') || '—'
+        } |`,
     ),
     '',
     '## Keys',

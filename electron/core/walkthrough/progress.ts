@@ -28,7 +28,7 @@ import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { InspectReport } from '../../contract/schemas/inspector';
 import { Rotation } from '../../contract/schemas/service';
-import { ComposedToken, StepId } from '../../contract/schemas/walkthrough';
+import { ComposedToken, RetryRehearsal, StepId } from '../../contract/schemas/walkthrough';
 import { serializer } from '../common';
 import { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from '../store';
 
@@ -73,6 +73,8 @@ export const Progress = z.object({
   rotation: Rotation.nullable().default(null),
   attempts: z.partialRecord(StepId, Attempt).default({}),
   own: Own.default({ sign_ins: [], notifications: [], exchange_ids: [] }),
+  /** Step 7's latest retry rehearsal (issue 27 item 5), null when none. */
+  rehearsal: RetryRehearsal.nullable().default(null),
 });
 export type Progress = z.infer<typeof Progress>;
 
@@ -90,6 +92,7 @@ const blank = (environmentId: string): Progress => ({
   rotation: null,
   attempts: {},
   own: noOwn(),
+  rehearsal: null,
 });
 
 /** The name the old files had for an environment id (real ids are UUIDs; the rest made safe). */

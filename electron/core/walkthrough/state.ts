@@ -9,6 +9,7 @@ import type { CoreDeps } from '../core-types';
 import { authenticateUrl } from '../service';
 import { deriveSteps } from './derive';
 import { gatherFacts, type GatheredFacts } from './facts';
+import { onboardingOf } from './onboarding';
 import type { ProgressStore } from './progress';
 
 /** A state and the facts it was derived from (the evidence pack needs both). */
@@ -59,6 +60,12 @@ export async function deriveState(
     reset_at: facts.resetAt,
     bank_url: facts.bankUrl,
     reach: facts.reach,
+    onboarding: onboardingOf(facts),
+    rehearsal:
+      facts.rehearsal &&
+      (facts.resetAt === null || Date.parse(facts.rehearsal.at) >= Date.parse(facts.resetAt))
+        ? facts.rehearsal
+        : null,
     obj: facts.obj,
     sub: facts.sub,
     composed: facts.composed,

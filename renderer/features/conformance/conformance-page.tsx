@@ -10,6 +10,7 @@ import { RunActivity } from './run-activity';
 import { TrustRunnerJwks } from './trust-runner';
 import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
 import { useConformanceStore } from './conformance-store';
+import { useActiveEnvironment } from '../../data/environments';
 import {
   useExportReport,
   useLiveRun,
@@ -49,8 +50,19 @@ export function ConformancePage() {
   );
 }
 
+/** The form's values: obj/sub fall back to the active environment's defaults until typed. */
+function useFormValues() {
+  const stored = useConformanceStore();
+  const env = useActiveEnvironment();
+  return {
+    ...stored,
+    obj: stored.typed.obj ? stored.obj : stored.obj || (env?.default_obj ?? ''),
+    sub: stored.typed.sub ? stored.sub : stored.sub || (env?.default_sub ?? ''),
+  };
+}
+
 function RunForm({ running }: { running: boolean }) {
-  const values = useConformanceStore();
+  const values = useFormValues();
   const runMutation = useRunConformance();
   const selfCheck = useSelfCheck();
   const [errors, setErrors] = useState<FormErrors>({});

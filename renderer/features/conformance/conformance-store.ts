@@ -8,6 +8,11 @@ export interface ConformanceUiState {
   jwksPort: string;
   expanded: Record<string, boolean>;
   failedOnly: boolean;
+  /**
+   * obj/sub typed by the engineer: until then the fields show the active environment's defaults
+   * (issue 26 item 3: a walkthrough's customer becomes them, so the page starts filled).
+   */
+  typed: { obj?: boolean; sub?: boolean };
   setField(field: 'bankAuthUrl' | 'obj' | 'sub' | 'jwksPort', value: string): void;
   toggle(id: string): void;
   setFailedOnly(on: boolean): void;
@@ -20,7 +25,12 @@ export const useConformanceStore = create<ConformanceUiState>((set) => ({
   jwksPort: '7303',
   expanded: {},
   failedOnly: false,
-  setField: (field, value) => set({ [field]: value } as Pick<ConformanceUiState, typeof field>),
+  typed: {},
+  setField: (field, value) =>
+    set((s) => ({
+      [field]: value,
+      ...(field === 'obj' || field === 'sub' ? { typed: { ...s.typed, [field]: true } } : {}),
+    })),
   toggle: (id) => set((s) => ({ expanded: { ...s.expanded, [id]: !s.expanded[id] } })),
   setFailedOnly: (failedOnly) => set({ failedOnly }),
 }));

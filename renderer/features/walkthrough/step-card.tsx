@@ -15,6 +15,7 @@ import { ProbeResultLine, PUBLIC_URL_SOURCE, RegisterTable } from '../../shared/
 import { curlCommand } from '../../shared/event-http';
 import { SpecCitation } from '../../shared/spec-citation';
 import { Allowed } from '../../shared/allowed';
+import { OnboardingBlock, RehearsalPanel, ServiceRequestBox } from './journey';
 
 const STATE_WORDS: Record<WalkthroughStep['state'], { icon: string; word: string }> = {
   done: { icon: '✓', word: 'done' },
@@ -41,6 +42,8 @@ export interface StepMessage {
 export interface StepRun {
   /** Typed input the action needs (a real environment's counterparty_guid or bank URL). */
   value?: string;
+  /** Step 7 on the sandbox: rehearse the service's retry instead (issue 27 item 5). */
+  rehearse?: boolean;
 }
 
 /** What a step card shows and does. */
@@ -98,10 +101,35 @@ export function StepCard(props: StepCardProps) {
           ))}
         </dl>
       ) : null}
+      <StepJourney {...props} />
       <StepDetail step={step} state={state} activeKey={activeKey} />
       {step.action ? <StepAction {...props} /> : null}
     </li>
   );
+}
+
+/**
+ * What a step adds to the journey (issue 26 item 3, issue 27 item 5): a real environment's
+ * onboarding block on step 2, who starts steps 6 and 7 and the message asking for them, and step
+ * 7's retry rehearsal on the sandbox.
+ */
+function StepJourney({ step, state, busy, running, onRun, turn }: StepCardProps) {
+  if (step.id === 'register' && state.onboarding) {
+    return <OnboardingBlock envId={state.environment.id} block={state.onboarding} />;
+  }
+  const request = step.service_request;
+  if (request) return <ServiceRequestBox step={step.id} request={request} />;
+  if (step.id === 'notifications' && state.environment.kind === 'sandbox') {
+    return (
+      <RehearsalPanel
+        rehearsal={state.rehearsal ?? null}
+        disabled={busy || turn.blockedBy !== null}
+        running={running}
+        onRehearse={() => onRun({ rehearse: true })}
+      />
+    );
+  }
+  return null;
 }
 
 function FactRow({ label, value }: { label: string; value: string }) {

@@ -52,7 +52,9 @@ export function WalkthroughPage() {
         ? { counterparty_guid: input.value }
         : target?.action_input === 'bank_url' && input.value
           ? { bank_url: input.value }
-          : {};
+          : input.rehearse
+            ? { rehearse_retry: true }
+            : {};
     setRunning(step);
     run.mutate(
       { step, ...extra },

@@ -245,7 +245,8 @@ describe('the walkthrough against the sandbox, through the core', () => {
     const notes = stateOf(await call(core, 'walkthrough.state'), 'notifications');
     expect(notes).toMatchObject({
       state: 'waiting',
-      summary: 'Received pay-in; waiting for pay-out, transfer from the service.',
+      summary:
+        'Received pay-in; waiting for pay-out, transfer from the service: the service team sends them on their side.',
     });
   });
 

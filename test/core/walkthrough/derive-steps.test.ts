@@ -205,7 +205,9 @@ describe('step 7, notifications', () => {
     );
     const waiting = notificationsStep(ctxOf({ env: real, notifications: some, notifyPrefix: '/n' }), true);
     expect(waiting.state).toBe('waiting');
-    expect(waiting.waiting_for).toBe(`the service's pay-out, transfer notification(s) at ${BANK}/n/…`);
+    expect(waiting.waiting_for).toBe(
+      `the service team to send pay-out, transfer (send them the message below), to ${BANK}/n/…`,
+    );
   });
 });
 

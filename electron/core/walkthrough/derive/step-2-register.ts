@@ -72,9 +72,13 @@ export function registerStep(ctx: DeriveContext): Draft {
     d.action = 'Save the counterparty_guid';
     d.action_input = 'counterparty_guid';
   } else {
+    // Issue 26 item 3: the public URL comes first, then one block to send, then the guid back.
+    const publicUrl = facts.reach?.public_url ?? null;
     d = draft(
       'waiting',
-      'Send the public JWK to the service’s onboarding, then enter the counterparty_guid it answers.',
+      publicUrl
+        ? `Send the onboarding block below (public JWK, bank_auth_url ${publicUrl}, sender and receiver URLs, notification prefix) to the service team, then enter the counterparty_guid they answer.`
+        : 'First the public URL the service will call (a tunnel, --public-url or your own front), then send the onboarding block below to the service team and enter the counterparty_guid they answer.',
       {
         waiting_for: 'the counterparty_guid the service’s onboarding answers for this JWK',
         action: 'Save the counterparty_guid',

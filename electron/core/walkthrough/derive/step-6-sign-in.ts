@@ -54,11 +54,12 @@ export function signInStep(ctx: DeriveContext, reachable: boolean): Draft {
   } else if (!reachable) {
     d = draft('pending', UNREACHED);
   } else {
+    // Issue 26 item 3: who starts it, so the newcomer does not wait for something nobody began.
     d = draft(
       'waiting',
-      `Waiting for the service to call GET ${facts.bankUrl ?? '{bank_auth_url}'}/user_auth.`,
+      `Waiting for the service team to start a sign-in on their side; the service then calls GET ${facts.bankUrl ?? '{bank_auth_url}'}/user_auth.`,
       {
-        waiting_for: `the service calling GET /user_auth with X-Session-ID for obj ${quote(facts.obj)}, after the bank's request with its JWT (spec 4.4 #1, #5–7)`,
+        waiting_for: `the service team to start a sign-in (send them the message below), then the service calling GET /user_auth with X-Session-ID for obj ${quote(facts.obj)} (spec 4.4 #5–7)`,
       },
     );
   }

@@ -86,9 +86,9 @@ export function notificationsStep(ctx: DeriveContext, reachable: boolean): Draft
         ? draft('pending', `${got}${UNREACHED}`, { event_ids: ids })
         : draft(
             'waiting',
-            `${got}${got ? 'waiting' : 'Waiting'} for ${missing.join(', ')} from the service.`,
+            `${got}${got ? 'waiting' : 'Waiting'} for ${missing.join(', ')} from the service: the service team sends them on their side.`,
             {
-              waiting_for: `the service's ${missing.join(', ')} notification(s) at ${facts.bankUrl ?? '{bank url}'}${facts.notifyPrefix ?? '/api/svc/notify'}/…`,
+              waiting_for: `the service team to send ${missing.join(', ')} (send them the message below), to ${facts.bankUrl ?? '{bank url}'}${facts.notifyPrefix ?? '/api/svc/notify'}/…`,
               event_ids: ids,
             },
           );
@@ -102,6 +102,27 @@ export function notificationsStep(ctx: DeriveContext, reachable: boolean): Draft
       value: `${facts.outside.notifications} other notification(s) since the reset: on the Notifications page, not the walkthrough's, so they do not decide this step`,
     });
   }
+  if (sandbox) applyRehearsal(ctx, d);
   d.action = sandbox ? 'Send pay-in, pay-out and transfer' : 'Check again';
   return d;
+}
+
+/**
+ * The retry rehearsal's result on the step (issue 27 item 5): a fact, its events, and, while it
+ * is the newest word, a failure: a bank that refuses the repeat fails what step 7 proves.
+ */
+export function applyRehearsal(ctx: DeriveContext, d: Draft): void {
+  const r = ctx.facts.rehearsal;
+  if (!r || !ctx.since(r.at)) return;
+  d.facts.push({ label: 'retry rehearsal', value: `${r.ok ? 'passed' : 'failed'}: ${r.detail}` });
+  d.event_ids.push(...r.events.map((e) => e.id).filter((id) => !d.event_ids.includes(id)));
+  if (!r.ok && d.state !== 'failed' && later(r.at, d.at)) {
+    Object.assign(d, {
+      state: 'failed',
+      summary: 'The retry rehearsal failed: the bank did not answer the repeated notification 200.',
+      reason: r.detail,
+      fix: 'Answer a transaction_id seen before with 200 and apply it once (spec 4.3; the service retries any other answer), then rehearse again.',
+      at: r.at,
+    });
+  }
 }
