@@ -25,11 +25,17 @@ export function useCallbacks(filters: FeedFilters) {
   return useEventFeed(options);
 }
 
-/** Failed callbacks per failed check, counted by the store (the badge and the grouping). */
-export function useFailedCounts(live: boolean) {
+/**
+ * Failed callbacks per failed check, counted by the store (the badge and the grouping), of one
+ * environment when one is chosen (issue 26 item 1).
+ */
+export function useFailedCounts(live: boolean, environment: string | null = null) {
   return useEventStats(
     callbacksKeys.all,
-    { query: { kind: 'callback', failed: true }, by: 'failed_check' },
+    {
+      query: { kind: 'callback', failed: true, ...(environment ? { environment } : {}) },
+      by: 'failed_check',
+    },
     live ? 2_000 : 0,
   );
 }

@@ -104,6 +104,11 @@ export const EventQuery = z.object({
   /** Only failed events (a check failed, or a callback answered an HTTP error), or those that failed this check. */
   failed: z.boolean().optional(),
   failed_check: z.string().max(100).optional(),
+  /**
+   * Only callbacks of this environment (its id, as environments.list gives it): those whose
+   * token's kid its service published (issue 26; EventDetail `environment`).
+   */
+  environment: z.string().min(1).max(200).optional(),
   transaction_id: z.string().max(100).optional(),
   /** Case-insensitive substring over path, obj, sub, transaction_id, failed check and warning. */
   text: z.string().max(200).optional(),

@@ -11,6 +11,7 @@ import { ConsoleError } from '../../contract/errors';
 import type { EventSummary } from '../../contract/schemas/events';
 import { UncommittedTx } from './append-row';
 import { GroupCommit } from './group-commit';
+import { PG_EVENT_COLUMNS } from './event-columns';
 import { PG_EVENTS_CHANNEL } from './pg-schema';
 import { type EventRow, formatEventId, PENDING_ID, ROW } from './records';
 import type { HealthState } from './store-health';
@@ -37,29 +38,12 @@ export interface LiveBatch {
   events: (EventSummary | { id: string })[];
 }
 
-/** The columns an INSERT fills from an EventRow, with their PostgreSQL array types. */
-const COLUMNS: [name: string, place: number, type: string][] = [
-  ['seq', ROW.seq, 'bigint'],
-  ['at', ROW.at, 'text'],
-  ['at_ms', 2, 'bigint'],
-  ['kind', ROW.kind, 'text'],
-  ['class', ROW.cls, 'text'],
-  ['path', 5, 'text'],
-  ['method', 6, 'text'],
-  ['status', 7, 'int'],
-  ['outcome', ROW.outcome, 'text'],
-  ['transaction_id', 9, 'text'],
-  ['tx_lower', ROW.tx_lower, 'text'],
-  ['failed_check', 11, 'text'],
-  ['obj', 12, 'text'],
-  ['sub', 13, 'text'],
-  ['duration_ms', 14, 'float8'],
-  ['warning', 15, 'text'],
-  ['remote', 16, 'text'],
-  ['size', ROW.size, 'int'],
-  ['record', ROW.record, 'text'],
-  ['search', ROW.search, 'text'],
-];
+/** The columns an INSERT fills from an EventRow (event-columns.ts), with their PostgreSQL array types. */
+const COLUMNS: [name: string, place: number, type: string][] = PG_EVENT_COLUMNS.map((c) => [
+  c.name,
+  c.place,
+  c.pgArray,
+]);
 const INSERT_SQL = `INSERT INTO events (${COLUMNS.map((c) => c[0]).join(', ')}) SELECT * FROM unnest(${COLUMNS.map(
   (c, i) => `$${i + 1}::${c[2]}[]`,
 ).join(', ')})`;

@@ -5,9 +5,10 @@
  * so ids come from one sequence and every change of the schema runs under one advisory lock.
  */
 import type { Pool, PoolClient } from 'pg';
+import { addedColumnsDdl, createColumnsDdl } from './event-columns';
 
 /** The schema version this console writes (a newer database is refused, never downgraded). */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** The channel a hub announces each committed event on (LISTEN/NOTIFY): the other hubs' live pages. */
 export const PG_EVENTS_CHANNEL = 'dets_events';
@@ -15,29 +16,11 @@ export const PG_EVENTS_CHANNEL = 'dets_events';
 /** One advisory lock key for the migration, so two hubs starting at once migrate once. */
 const MIGRATION_LOCK = 7_300_030;
 
+/** The schema by version (index 0: version 1); the columns of `events` come from event-columns.ts. */
 const MIGRATIONS: readonly string[] = [
   `CREATE EXTENSION IF NOT EXISTS pg_trgm;
    CREATE TABLE events (
-     seq BIGSERIAL PRIMARY KEY,
-     at TEXT NOT NULL,
-     at_ms BIGINT NOT NULL,
-     kind TEXT NOT NULL,
-     class TEXT NOT NULL,
-     path TEXT,
-     method TEXT,
-     status INTEGER,
-     outcome TEXT,
-     transaction_id TEXT,
-     tx_lower TEXT,
-     failed_check TEXT,
-     obj TEXT,
-     sub TEXT,
-     duration_ms DOUBLE PRECISION,
-     warning TEXT,
-     remote TEXT,
-     size INTEGER NOT NULL,
-     record TEXT NOT NULL,
-     search TEXT NOT NULL
+     ${createColumnsDdl('pg', 1)}
    );
    CREATE INDEX events_kind ON events (kind, seq);
    CREATE INDEX events_class ON events (class, seq);
@@ -53,6 +36,13 @@ const MIGRATIONS: readonly string[] = [
      token_sha256 TEXT NOT NULL UNIQUE,
      created_at TEXT NOT NULL
    );`,
+  // Version 2 (issue 26 item 1): the environment a callback belongs to, as the SQLite store has
+  // it (sql.ts version 10), back-filled from the records that name one. \`json\`, not \`jsonb\`:
+  // jsonb refuses a \u0000 a stored body may carry.
+  `${addedColumnsDdl('pg', 2)}
+   UPDATE events SET environment = record::json -> 'environment' ->> 'id'
+     WHERE kind = 'callback' AND strpos(record, '"environment":{') > 0;
+   CREATE INDEX events_environment ON events (environment, seq) WHERE environment IS NOT NULL;`,
 ];
 
 /**

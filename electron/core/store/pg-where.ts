@@ -37,6 +37,7 @@ export function pgWhereOf(q: Partial<Omit<EventQuery, 'before' | 'limit'>>): PgW
   if (q.path !== undefined) add((p) => `path = ${p}`, q.path);
   if (q.outcome !== undefined) add((p) => `outcome = ${p}`, q.outcome);
   if (q.failed_check !== undefined) add((p) => `failed_check = ${p}`, q.failed_check);
+  if (q.environment !== undefined) add((p) => `environment = ${p}`, q.environment);
   const failed = "(failed_check IS NOT NULL OR (kind = 'callback' AND coalesce(status, 0) >= 400))";
   if (q.failed === true) sql.push(failed);
   if (q.failed === false) sql.push(`NOT ${failed}`);

@@ -42,14 +42,17 @@ function eventsSource(sql: string, params: unknown[]): Source {
 }
 
 /**
- * The text tables a database has besides the index: events_fts_pending (sql.ts version 5) and
- * events_text (version 6). A read-only opener migrates nothing, so an older database may lack them.
+ * What a database has that older ones lack: the text tables besides the index,
+ * events_fts_pending (sql.ts version 5) and events_text (version 6), and the `environment`
+ * column (version 10). A read-only opener migrates nothing, so an older database may lack them.
  */
 export interface TextTables {
   pending: boolean;
   plain: boolean;
+  /** The `environment` column (absent: the filter reads the record, as version 10 back-fills it). */
+  environment?: boolean;
 }
-export const ALL_TEXT_TABLES: TextTables = { pending: true, plain: true };
+export const ALL_TEXT_TABLES: TextTables = { pending: true, plain: true, environment: true };
 
 /**
  * A search's sources (the index, the text still pending, the text never indexed: records.ts
@@ -146,6 +149,14 @@ export function whereOf(
   if (q.path !== undefined) eq('path', q.path);
   if (q.outcome !== undefined) eq('outcome', q.outcome);
   if (q.failed_check !== undefined) eq('failed_check', q.failed_check);
+  // Issue 26 item 1: a callback's environment (records.ts environmentIdOf).
+  if (q.environment !== undefined)
+    eq(
+      tables.environment === false
+        ? "(CASE WHEN kind = 'callback' AND json_valid(record) THEN json_extract(record, '$.environment.id') END)"
+        : 'environment',
+      q.environment,
+    );
   // Failed: a check failed, or a callback was answered with an HTTP error (a refused request:
   // 404, 413, 431…), as the Callbacks page marks its rows (issue 13: its "Failed only" asks here).
   const failed = "(failed_check IS NOT NULL OR (kind = 'callback' AND coalesce(status, 0) >= 400))";

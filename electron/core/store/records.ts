@@ -11,6 +11,7 @@ import type { EventDetail, EventKind, EventSummary } from '../../contract/schema
 import { boundMessage, headerSectionBytes } from '../http/bounds';
 // eslint-disable-next-line no-restricted-imports
 import { ORIGIN_CHECK_ID } from '../http/origin';
+import { compactTokenHeader, cut, kidOf } from './token-header';
 
 export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace', 'audit'];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
@@ -102,48 +103,6 @@ export function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | und
   return typeof verdict.detail === 'string' ? verdict.detail : null;
 }
 
-/**
- * The kids of recently seen JWS header segments: a bank's callbacks carry a handful of distinct
- * headers (one per service key), so recording one looks its kid up instead of decoding it again
- * (decoding was a fifth of what making a callback's row cost). Bounded: cleared when full.
- */
-const kidByHeader = new Map<string, string | null>();
-const KID_CACHE_MAX = 256;
-
-/** The first segment of a raw X-Session-ID (the JOSE header, base64url), or null. */
-function headerSegment(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
-  const token = raw.trim();
-  const dot = token.indexOf('.');
-  return dot < 0 ? token : token.slice(0, dot);
-}
-
-/** What a header segment decodes to (anything JSON), or null. */
-function decodeSegment(segment: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** The kid a callback's token names: from the decoded token, else the raw X-Session-ID's header. */
-function kidOf(e: EventDetail): string | null {
-  const decoded = e.token?.header?.kid;
-  if (typeof decoded === 'string') return decoded;
-  const segment = headerSegment(e.request?.headers['x-session-id']);
-  if (segment === null) return null;
-  let kid = kidByHeader.get(segment);
-  if (kid !== undefined) return kid;
-  const k = (decodeSegment(segment) as { kid?: unknown } | null)?.kid;
-  kid = typeof k === 'string' ? k : null;
-  if (segment.length <= 1024) {
-    if (kidByHeader.size >= KID_CACHE_MAX) kidByHeader.clear();
-    kidByHeader.set(segment, kid);
-  }
-  return kid;
-}
-
 export function retentionClass(e: EventDetail): RetentionClass {
   // First: a notification from a web page must not fill the `rejected` cap (DESIGN.md).
   if (storedAsRefused(e)) return 'refused';
@@ -153,11 +112,6 @@ export function retentionClass(e: EventDetail): RetentionClass {
 
 /** A record with only its summary left. */
 const NO_DETAIL = { request: null, response: null, checks: null, token: null, jwks: null, forward: null };
-
-function cut(text: string | null | undefined, keep: number): string | null {
-  if (text === null || text === undefined) return null;
-  return text.length <= keep ? text : `${text.slice(0, keep)}…`;
-}
 
 /** The `detail` of a JSON error answer (`{"error","check","detail"}`, DESIGN.md), if any. */
 export function bodyDetail(body: string | null | undefined): string | null {
@@ -207,6 +161,14 @@ export function compactRecord(e: EventDetail): EventDetail {
     failed_check: cut(e.failed_check, 32),
     ...NO_DETAIL,
     token: header ? { header: header.header, payload: null } : null,
+    // Issue 26: which environment's service published the kid (a signature that then failed is
+    // still that environment's callback, for its filter); its name cut as the claims are.
+    environment: e.environment
+      ? {
+          id: cut(e.environment.id, COMPACT_CLAIM_CHARS),
+          name: cut(e.environment.name, COMPACT_CLAIM_CHARS) ?? '',
+        }
+      : null,
     data: {
       compact: true,
       reason: cut(reason, COMPACT_TEXT_CHARS),
@@ -215,36 +177,6 @@ export function compactRecord(e: EventDetail): EventDetail {
       request_body_bytes: bodyBytes(e.request),
       response_body_bytes: bodyBytes(e.response),
     },
-  };
-}
-
-/** A compact record keeps at most this much of a token's header (its JSON, in characters). */
-const COMPACT_HEADER_CHARS = 512;
-/** The members of a JOSE header a compact record keeps when the whole header is too long. */
-const HEADER_MEMBERS = ['alg', 'kid', 'typ', 'cty', 'crit'] as const;
-
-/**
- * The token's JOSE header for a compact record: the decoded one, or the raw X-Session-ID's first
- * segment decoded; whole when its JSON fits in 512 characters, else only alg, kid, typ, cty and crit,
- * each cut, and a note saying so. Null when there is no token or its header is not a JSON object.
- */
-function compactTokenHeader(e: EventDetail): { header: Record<string, unknown>; note: string | null } | null {
-  // A raw header is at most 16 KiB (the listener's limit): decoded once, then cut below.
-  const segment = e.token?.header ? null : headerSegment(e.request?.headers['x-session-id']);
-  const header: unknown = e.token?.header ?? (segment === null ? null : decodeSegment(segment));
-  if (!header || typeof header !== 'object' || Array.isArray(header)) return null;
-  const text = JSON.stringify(header);
-  if (text.length <= COMPACT_HEADER_CHARS) return { header: header as Record<string, unknown>, note: null };
-  const kept: Record<string, unknown> = {};
-  for (const name of HEADER_MEMBERS) {
-    const v = (header as Record<string, unknown>)[name];
-    if (v === undefined) continue;
-    const json = JSON.stringify(v) ?? '';
-    kept[name] = typeof v === 'string' ? cut(v, 64) : json.length <= 64 ? v : `${json.slice(0, 64)}…`;
-  }
-  return {
-    header: kept,
-    note: `the header was ${text.length} characters of JSON: only ${HEADER_MEMBERS.join(', ')} kept`,
   };
 }
 
@@ -353,6 +285,7 @@ export type EventRow = [
   remote: string | null,
   size: number,
   record: string,
+  environment: string | null,
   search: string,
 ];
 
@@ -377,8 +310,20 @@ export const ROW = {
   tx_lower: 10,
   size: 17,
   record: 18,
-  search: 19,
+  environment: 19,
+  search: 20,
 } as const;
+
+/**
+ * The environment a callback belongs to, as its `environment` column holds it (issue 26 item 1;
+ * sql.ts version 10 back-fills older rows by the same rule): the id of the environment whose
+ * service published its token's kid; null for other kinds, and when no environment did.
+ */
+export function environmentIdOf(e: Pick<EventDetail, 'kind' | 'environment'>): string | null {
+  if (e.kind !== 'callback') return null;
+  const id = e.environment?.id;
+  return typeof id === 'string' ? id : null;
+}
 
 /**
  * The stored form of a record: compacted when it belongs to the `refused` class, else bounded
@@ -430,6 +375,7 @@ function rowOfSummary(
     s.remote,
     text.length,
     text,
+    environmentIdOf(stored),
     searchText(stored),
   ];
 }

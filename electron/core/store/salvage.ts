@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import { parseEventId, parseRecord } from './records';
+import { SQLITE_EVENT_COLUMNS } from './event-columns';
 import type { EventDetail } from '../../contract/schemas/events';
 
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -146,12 +147,21 @@ function serialSize(t: number): number {
   return [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][t] ?? 0;
 }
 
-/** The `events` table has 19 columns (sql.ts version 1); the record is the last. */
-const EVENT_COLUMNS = 19;
+/**
+ * Where an `events` row holds its record, and how many columns a row may have: a row written
+ * before a column was added (ALTER TABLE … ADD COLUMN, event-columns.ts) keeps its fewer
+ * columns in the file, so a page holds rows of every version's width.
+ */
+const RECORD_AT = SQLITE_EVENT_COLUMNS.findIndex((c) => c.name === 'record');
+const ROW_WIDTHS = new Set(
+  SQLITE_EVENT_COLUMNS.map(
+    (c) => SQLITE_EVENT_COLUMNS.filter((d) => d.since.sqlite <= c.since.sqlite).length,
+  ),
+);
 
 /**
  * Every event found on `file`'s table leaf pages, page by page, whatever their b-tree: a cell
- * with 19 columns whose last is a record parseRecord accepts with the cell's rowid as its id.
+ * of an `events` row's width (ROW_WIDTHS) whose record parseRecord accepts with the cell's rowid as its id.
  * Pages on the freelist are skipped (they hold deleted rows). Overflow chains are followed while
  * they stay inside the file.
  */
@@ -274,12 +284,12 @@ function eventAt(
       types.push(t);
       at += n;
     }
-    if (types.length !== EVENT_COLUMNS) return null;
-    const last = types[EVENT_COLUMNS - 1]!;
-    if (last < 13 || last % 2 === 0) return null;
+    if (!ROW_WIDTHS.has(types.length)) return null;
+    const recordType = types[RECORD_AT]!;
+    if (recordType < 13 || recordType % 2 === 0) return null;
     let at = headerSize;
-    for (const t of types.slice(0, -1)) at += serialSize(t);
-    const text = bytes.subarray(at, at + serialSize(last)).toString('utf8');
+    for (const t of types.slice(0, RECORD_AT)) at += serialSize(t);
+    const text = bytes.subarray(at, at + serialSize(recordType)).toString('utf8');
     const event = parseRecord(text);
     return event && parseEventId(event.id) === rowid ? event : null;
   } catch {

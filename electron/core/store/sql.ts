@@ -9,12 +9,14 @@
  * outside ever goes into SQL.
  */
 
+import { addedColumnsDdl, createColumnsDdl, SQLITE_INSERT_COLUMNS } from './event-columns';
+
 // ---------------------------------------------------------------------------------- the schema
 
 /**
  * The schema, in order. A migration is never edited once released: a change is a new entry at
  * the end. Version 1: events with their indexed summary columns (the query
- * fields), the whole record as JSON, a trigram full-text index (case-insensitive substring
+ * fields; written once, for both stores, in event-columns.ts), the whole record as JSON, a trigram full-text index (case-insensitive substring
  * search, DESIGN.md `events --search`), per-class counters for retention, and `meta`.
  */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -23,25 +25,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     sql: `
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE events (
-        seq INTEGER PRIMARY KEY,
-        at TEXT NOT NULL,
-        at_ms INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        class TEXT NOT NULL,
-        path TEXT,
-        method TEXT,
-        status INTEGER,
-        outcome TEXT,
-        transaction_id TEXT,
-        tx_lower TEXT,
-        failed_check TEXT,
-        obj TEXT,
-        sub TEXT,
-        duration_ms REAL,
-        warning TEXT,
-        remote TEXT,
-        size INTEGER NOT NULL,
-        record TEXT NOT NULL
+  ${createColumnsDdl('sqlite', 1)}
       );
       CREATE INDEX events_kind ON events (kind);
       CREATE INDEX events_class ON events (class);
@@ -205,6 +189,19 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX sandbox_deliveries_tx ON sandbox_deliveries (tx_lower);
     `,
   },
+  {
+    // Version 10 (issue 26 item 1): the environment a callback belongs to as a column (it was
+    // only in the record, records.ts environmentIdOf), so events.query filters by it. Callbacks
+    // stored before it get theirs from their record where the record names one (a record that
+    // is not valid JSON keeps null rather than failing the migration); an index for the filter.
+    version: 10,
+    sql: `
+      ${addedColumnsDdl('sqlite', 10)}
+      UPDATE events SET environment = json_extract(record, '$.environment.id')
+        WHERE kind = 'callback' AND instr(record, '"environment":{') > 0 AND json_valid(record);
+      CREATE INDEX events_environment ON events (environment) WHERE environment IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -244,10 +241,9 @@ export const DELIVERY_SQL = {
  * places (records.ts EventRow and ROW), so a row's first EVENT_COLUMNS places are the
  * statement's parameters as they are.
  */
-export const INTO_EVENTS = `INSERT INTO events (seq, at, at_ms, kind, class, path, method, status, outcome, transaction_id,
-       tx_lower, failed_check, obj, sub, duration_ms, warning, remote, size, record)`;
+export const INTO_EVENTS = `INSERT INTO events (${SQLITE_INSERT_COLUMNS.map((c) => c.name).join(', ')})`;
 /** How many columns INTO_EVENTS names (records.ts ROW.search: the search text comes after them). */
-export const EVENT_COLUMNS = 19;
+export const EVENT_COLUMNS = SQLITE_INSERT_COLUMNS.length;
 /**
  * The writer's way into the full-text index (MIGRATIONS version 5): a new row's text waits in
  * events_fts_pending, lower-cased (reader.ts searches it there), and goes into the index later,
@@ -279,8 +275,8 @@ export function insertRowsSql(head: string, width: number, n: number): string {
 export const ROWS_PER_INSERT = 32;
 
 /**
- * One event row with its parameters numbered ?1…?19: a whole row (records.ts EventRow, 20
- * places) binds as it is, its 20th place (the search text) unused. The writer inserts the same
+ * One event row with its parameters numbered ?1…?EVENT_COLUMNS: a whole row (records.ts EventRow)
+ * binds as it is, its last place (the search text) unused. The writer inserts the same
  * columns with insertRowsSql(INTO_EVENTS, …); the bench's profile builder uses this one.
  */
 export const INSERT_EVENT_SQL = `${INTO_EVENTS}

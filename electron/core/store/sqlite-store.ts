@@ -83,12 +83,20 @@ class SqliteEventStore implements EventStore {
         // A summary the contract refuses (a producer's odd field) is still stored.
       }
     });
-    // A read-only opener of a database an older console wrote (schema before version 5 or 6,
-    // db.ts) migrates nothing: its text is all in the index, or in the tables it has.
+    // A read-only opener of a database an older console wrote (schema before version 5, 6 or
+    // 10, db.ts) migrates nothing: its text is all in the index, or in the tables it has; its
+    // callbacks' environment is in their records only.
     const has = (table: string) =>
       db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
       undefined;
-    this.textTables = { pending: has('events_fts_pending'), plain: has('events_text') };
+    const hasEnvironment =
+      db.prepare("SELECT 1 AS x FROM pragma_table_info('events') WHERE name = 'environment'").get() !==
+      undefined;
+    this.textTables = {
+      pending: has('events_fts_pending'),
+      plain: has('events_text'),
+      environment: hasEnvironment,
+    };
   }
 
   /** The one-time migration of an old segment-log profile, through the writer (legacy.ts). */

@@ -1,3 +1,4 @@
+import { useEnvironments } from '../../data/environments';
 import { SelectionBar } from '../../shared/row-selection';
 import { SaveScenarioButton } from '../../shared/save-scenario';
 import { StoreSearch } from '../../shared/store-search';
@@ -15,6 +16,7 @@ export function CallbacksToolbar({ p }: { p: CallbacksPageState }) {
       <Toggle checked={groupByCheck} onChange={p.setGroupByCheck} testId="callbacks-group-by-check">
         Group by failed check
       </Toggle>
+      <EnvironmentFilter value={p.environment} onChange={p.setEnvironment} />
       {failedCheck ? (
         <button
           type="button"
@@ -79,5 +81,41 @@ export function CheckGroups({ p }: { p: CallbacksPageState }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Which environment's callbacks are listed (issue 26 item 1; DESIGN.md "Environments": a
+ * callback belongs to the environment whose service published its token's kid, whatever the
+ * header shows). A native select: reachable with Tab, changed with the arrow keys.
+ */
+function EnvironmentFilter({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (id: string | null) => void;
+}) {
+  const environments = useEnvironments().data?.environments ?? [];
+  // A chosen environment removed since stays listed, so the select never shows a value it lacks.
+  const known = value === null || environments.some((e) => e.id === value);
+  return (
+    <label className="callbacks-env-filter">
+      <span className="muted">Environment</span>
+      <select
+        className="input"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+        data-testid="callbacks-environment"
+      >
+        <option value="">All environments</option>
+        {environments.map((e) => (
+          <option key={e.id} value={e.id}>
+            {e.name}
+          </option>
+        ))}
+        {known ? null : <option value={value}>{value} (removed)</option>}
+      </select>
+    </label>
   );
 }

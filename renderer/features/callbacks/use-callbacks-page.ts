@@ -23,7 +23,7 @@ const HISTOGRAM_EVERY_MS = 500;
 export function useCallbacksPage() {
   const live = useEventStreamState().status === 'connected';
   const store = useCallbacksStore();
-  const { failedOnly, failedCheck, text, cursorId } = store;
+  const { failedOnly, failedCheck, environment, text, cursorId } = store;
   const { select, moveCursor } = useCallbacksStore.getState();
   const settledText = useSettledSearch(text);
   // Filters and search are the store's (issue 13, items 8 and 9): one indexed query each.
@@ -33,10 +33,11 @@ export function useCallbacksPage() {
     total,
   } = useCallbacks({
     kind: 'callback',
+    ...(environment ? { environment } : {}),
     ...(failedCheck ? { failed_check: failedCheck } : failedOnly ? { failed: true } : {}),
     ...(settledText.trim() ? { text: settledText.trim() } : {}),
   });
-  const failedStats = useFailedCounts(live).data;
+  const failedStats = useFailedCounts(live, environment).data;
   const groups = useMemo(
     () => (failedStats?.groups ?? []).flatMap((g) => (g.value ? [{ check: g.value, count: g.count }] : [])),
     [failedStats],

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openPgEventStore, type NewEvent } from '../../../electron/core/store';
-import { toRow } from '../../../electron/core/store/records';
+import { ROW, toRow } from '../../../electron/core/store/records';
 import { notification } from '../../core/store/helpers';
 
 const [mode, url, rowsArg, writersArg] = process.argv.slice(2);
@@ -70,7 +70,7 @@ async function baseline(): Promise<number> {
         r[16],
         r[17],
         r[18],
-        r[19].toLowerCase(),
+        r[ROW.search].toLowerCase(),
       ];
       values.push(...cols);
       const base = values.length - cols.length;

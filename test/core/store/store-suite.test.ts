@@ -122,6 +122,43 @@ describe.each(backends)('store suite on $name', (backend) => {
     }
   });
 
+  it('filters callbacks by the environment that published their kid, with the other filters, across a reopen', async () => {
+    const place = await backend.place();
+    let store = await backend.open(place);
+    const env = (id: string | null, name: string) => ({ environment: { id, name } });
+    try {
+      await store.append(callback(env('sandbox', 'Sandbox')));
+      await store.append(callback({ ...env('env-real', 'Bank staging'), failed_check: 'exp', status: 401 }));
+      // A signature failure is stored compact: it still names its environment.
+      await store.append(
+        callback({ ...env('env-real', 'Bank staging'), failed_check: 'signature', status: 401 }),
+      );
+      // A --service-jwks-url no environment has: a name, no id.
+      await store.append(callback(env(null, '--service-jwks-url')));
+      await store.append(callback({ failed_check: 'kid', status: 401 }));
+      // Only a callback's own environment counts: a notification carrying one is not filtered in.
+      await store.append(notification(env('env-real', 'Bank staging')));
+      await store.flush();
+      const ids = async (q: Parameters<EventStore['query']>[0]) =>
+        (await store.query(q)).events.map((e) => e.failed_check ?? 'passed').sort();
+      expect(await ids({ environment: 'env-real' })).toEqual(['exp', 'signature']);
+      expect(await ids({ kind: 'callback', environment: 'sandbox' })).toEqual(['passed']);
+      expect(await ids({ environment: 'env-real', failed_check: 'exp' })).toEqual(['exp']);
+      expect((await store.query({ environment: 'env-real', text: 'signature' })).total).toBe(1);
+      expect((await store.query({ environment: 'nobody' })).total).toBe(0);
+      expect((await store.stats({ query: { environment: 'env-real' }, by: 'failed_check' })).total).toBe(2);
+      const stored = await store.get(
+        (await store.query({ environment: 'env-real', failed_check: 'signature' })).events[0]!.id,
+      );
+      expect(stored.environment).toEqual({ id: 'env-real', name: 'Bank staging' });
+      await store.close();
+      store = await backend.open(place);
+      expect((await store.query({ environment: 'env-real' })).total).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('recognises a repeated transaction_id in any letter case across restarts', async () => {
     const place = await backend.place();
     let store = await backend.open(place);

@@ -92,8 +92,15 @@ export function bankStatus(extra: Partial<BankStatus> = {}): BankStatus {
   };
 }
 
-/** The store's filters (reader.ts whereOf), in memory: text is a substring of the summary columns. */
-function matches(e: EventSummary, q: Omit<EventQuery, 'before' | 'limit'>): boolean {
+/**
+ * The store's filters (reader.ts whereOf), in memory: text is a substring of the summary columns;
+ * `environmentOf` gives a callback's environment id (the store's column; summaries carry none).
+ */
+function matches(
+  e: EventSummary,
+  q: Omit<EventQuery, 'before' | 'limit'>,
+  environmentOf: Record<string, string> = {},
+): boolean {
   const failed = e.failed_check !== null || (e.kind === 'callback' && (e.status ?? 0) >= 400);
   const text = q.text?.toLowerCase();
   const cols = [e.path, e.transaction_id, e.obj, e.sub, e.failed_check, e.warning, e.remote];
@@ -102,6 +109,7 @@ function matches(e: EventSummary, q: Omit<EventQuery, 'before' | 'limit'>): bool
     (!q.path || e.path === q.path) &&
     (!q.outcome || e.outcome === q.outcome) &&
     (!q.failed_check || e.failed_check === q.failed_check) &&
+    (!q.environment || (e.kind === 'callback' && environmentOf[e.id] === q.environment)) &&
     (q.failed === undefined || failed === q.failed) &&
     (!q.since || e.at >= q.since) &&
     (!text || cols.some((c) => (c ?? '').toLowerCase().includes(text)))
@@ -109,9 +117,18 @@ function matches(e: EventSummary, q: Omit<EventQuery, 'before' | 'limit'>): bool
 }
 
 export function fakeEventsConsole(
-  options: { events?: EventSummary[]; customers?: Customer[]; status?: BankStatus } = {},
+  options: {
+    events?: EventSummary[];
+    customers?: Customer[];
+    status?: BankStatus;
+    /** A callback's environment id by event id (the store's `environment` column, issue 26). */
+    environmentOf?: Record<string, string>;
+    /** What env.list answers (default: the sandbox alone). */
+    environments?: MethodOutput<'env.list'>;
+  } = {},
 ) {
   const base = fakeApi();
+  const envOf = options.environmentOf ?? {};
   let events = [...(options.events ?? [])];
   let customers = structuredClone(options.customers ?? []);
   let status = options.status ?? bankStatus();
@@ -126,13 +143,13 @@ export function fakeEventsConsole(
     query: vi.fn(async (q: EventQuery = {}) => {
       // `after`: stored after that event, i.e. above it in this newest-first list (as seq orders the store).
       const upTo = q.after === undefined ? -1 : events.findIndex((e) => e.id === q.after);
-      let list = (upTo >= 0 ? events.slice(0, upTo) : events).filter((e) => matches(e, q));
+      let list = (upTo >= 0 ? events.slice(0, upTo) : events).filter((e) => matches(e, q, envOf));
       const total = list.length;
       if (q.before) list = list.slice(list.findIndex((e) => e.id === q.before) + 1);
       return { events: list.slice(0, q.limit ?? 100), total };
     }),
     stats: vi.fn(async (input: MethodInput<'events.stats'>): Promise<EventStats> => {
-      const list = events.filter((e) => matches(e, input.query ?? {}));
+      const list = events.filter((e) => matches(e, input.query ?? {}, envOf));
       const counts = new Map<string | null, number>();
       if (input.by) for (const e of list) counts.set(e[input.by], (counts.get(e[input.by]) ?? 0) + 1);
       return {
@@ -244,7 +261,10 @@ export function fakeEventsConsole(
       },
     })),
   };
-  const { api, emit } = contractApi({ ...base.handlers, events: eventsApi, bank, scenario });
+  const env = options.environments
+    ? { list: vi.fn(async () => structuredClone(options.environments!)) }
+    : base.handlers.env;
+  const { api, emit } = contractApi({ ...base.handlers, env, events: eventsApi, bank, scenario });
   return {
     api,
     events: eventsApi,

@@ -432,3 +432,64 @@ describe('CallbacksPage: Save as scenario on a selection (issue 28 item 2)', () 
     );
   });
 });
+
+describe('CallbacksPage: the environment filter (issue 26 item 1)', () => {
+  const envRow = (id: string, name: string, kind: 'sandbox' | 'real') => ({
+    id,
+    name,
+    kind,
+    base_url: 'http://127.0.0.1:7302',
+    counterparty_guid: null,
+    active_kid: null,
+    default_obj: null,
+    default_sub: null,
+    service_jwks_url: null,
+    effective_jwks_url: 'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+  });
+  const environments = {
+    // The header shows the sandbox: the filter is the engineer's choice, never the header's.
+    active_id: 'sandbox',
+    environments: [envRow('sandbox', 'Sandbox', 'sandbox'), envRow('env-real', 'Bank staging', 'real')],
+  };
+  const environmentOf = { c3: 'env-real', c2: 'sandbox', c1: 'env-real', c0: 'sandbox' };
+
+  it('asks the store for one environment’s callbacks (a native, focusable select), with the other filters, kept in the page state, and back to all', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: EVENTS, environmentOf, environments }));
+    const select = await screen.findByRole('combobox', { name: /environment/i });
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['All environments', 'Sandbox', 'Bank staging']),
+    );
+    expect(rowIds()).toEqual(['c3', 'c2', 'c1', 'c0']);
+    select.focus();
+    expect(document.activeElement).toBe(select);
+    // A native select: the keyboard changes it (jsdom fires change as a browser does on ArrowDown).
+    fireEvent.change(select, { target: { value: 'env-real' } });
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c1']));
+    expect(fake.events.query).toHaveBeenLastCalledWith(
+      expect.objectContaining({ kind: 'callback', environment: 'env-real' }),
+    );
+    expect(screen.getByTestId('callbacks-count').textContent).toBe('2 matches');
+    // The failed badge counts that environment's failures only (c3 failed; c2 and c0 are the sandbox's).
+    await waitFor(() =>
+      expect(fake.events.stats).toHaveBeenLastCalledWith(
+        expect.objectContaining({ query: expect.objectContaining({ environment: 'env-real' }) }),
+      ),
+    );
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    await waitFor(() => expect(rowIds()).toEqual(['c3']));
+    // Kept in the page's state: the page shown again keeps the choice.
+    cleanup();
+    await renderPage(fakeEventsConsole({ events: EVENTS, environmentOf, environments }));
+    await waitFor(() =>
+      expect((screen.getByTestId('callbacks-environment') as HTMLSelectElement).value).toBe('env-real'),
+    );
+    await waitFor(() => expect(rowIds()).toEqual(['c3']));
+    fireEvent.click(screen.getByTestId('callbacks-failed-only'));
+    fireEvent.change(screen.getByTestId('callbacks-environment'), { target: { value: '' } });
+    await waitFor(() => expect(rowIds()).toEqual(['c3', 'c2', 'c1', 'c0']));
+  });
+});
