@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Exchange } from '../../electron/contract/schemas/service';
 import { useLiveEvent } from '../api/client-context';
 import { bankKeys } from '../data/bank';
+import { useEscalationLiveUpdates } from '../data/deliveries';
 import { envKeys } from '../data/environments';
 import { keysKeys } from '../data/keys';
 import { mergeExchange, serviceKeys } from '../data/service';
@@ -13,6 +14,8 @@ import { vaultKeys } from '../data/vault';
  */
 export function useAppLiveUpdates(): void {
   const queryClient = useQueryClient();
+  // The header's escalation indicator (issue 27 item 3).
+  useEscalationLiveUpdates();
   useLiveEvent('vault.changed', (status) => {
     queryClient.setQueryData(vaultKeys.status(), status);
     void queryClient.invalidateQueries({ queryKey: keysKeys.list() });

@@ -4,6 +4,7 @@ import { EnvSwitcher } from '../features/environments/env-switcher';
 import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { TunnelPill } from '../features/bank/tunnel-pill';
 import { ExpiryPill } from '../features/keys/expiry-pill';
+import { EscalationPill } from '../features/sandbox/escalation-pill';
 import { VaultBanner } from '../features/vault/vault-banner';
 import { ConnectionStatus } from './connection-status';
 import { StoreHealthPill } from './store-health';
@@ -57,6 +58,7 @@ export function Shell() {
         <BehavioursPill />
         <StoreHealthPill />
         <TunnelPill />
+        <EscalationPill />
         <div className="topbar-spacer" />
         <ThemeSwitch />
         <ConnectionStatus />

@@ -130,3 +130,16 @@ export function useRotateKey() {
     onSuccess: (status) => queryClient.setQueryData(sandboxKeys.status(), status),
   });
 }
+
+/** Sandbox settings (the delivery ladder's among them); the status shows the saved ones at once. */
+export function useUpdateSandboxSettings() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInput<'sandbox.updateSettings'>) => api.sandbox.updateSettings(input),
+    onSuccess: (settings) =>
+      queryClient.setQueryData<SandboxStatus>(sandboxKeys.status(), (old) =>
+        old ? { ...old, settings } : old,
+      ),
+  });
+}

@@ -39,6 +39,17 @@ export function formatClock(iso: string): string {
   return Number.isNaN(t) ? iso : new Date(t).toLocaleTimeString();
 }
 
+/**
+ * The local time of day with milliseconds ("14:03:27.120"): a ladder at `--time-scale` waits
+ * less than a second between attempts. The input as is when it is not an instant.
+ */
+export function formatClockMs(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const d = new Date(t);
+  return `${d.toLocaleTimeString()}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
 /** A GUID shortened for headings; the full one is always a click (copy) away. */
 export function shortGuid(guid: string): string {
   return guid.length > 13 ? `${guid.slice(0, 8)}…` : guid;

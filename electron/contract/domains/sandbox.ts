@@ -91,4 +91,10 @@ export const sandboxEvents = {
   'sandbox.traced': Trace,
   /** A notification delivery changed: an attempt recorded, delivered or escalated (issue 27). */
   'sandbox.attempted': Delivery,
+  /**
+   * A delivery ran out of its ladder and went to manual processing (issue 27 item 3: an
+   * escalation is an event of its own, and the header shows it). Sent once per delivery, with
+   * every attempt it made.
+   */
+  'sandbox.escalated': Delivery,
 } as const;

@@ -8,3 +8,4 @@ export * from './bank';
 export * from './rsa-rules';
 export * from './tunnel';
 export * from './team';
+export * from './delivery';

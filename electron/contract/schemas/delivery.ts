@@ -21,15 +21,28 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 5000;
 /** The spacing of `duplicates` copies when they are not `concurrent` (DESIGN.md: 200 ms). */
 export const DUPLICATE_SPACING_MS = 200;
 
+const TIMEOUT_WORDS = 'must be a whole number of milliseconds from 100 to 30000';
+/** How long an attempt waits for an answer (DESIGN.md: 100–30,000 ms), a fault's and the setting's. */
+export const DeliveryTimeoutMs = z
+  .number({ error: TIMEOUT_WORDS })
+  .int(TIMEOUT_WORDS)
+  .min(100, TIMEOUT_WORDS)
+  .max(30_000, TIMEOUT_WORDS);
+
 /** Faults on demand (issue 27 item 2), each chosen per notification. */
 export const DeliveryFaults = z.strictObject({
   /** N more copies of the same body, spaced 200 ms (or all at once with `concurrent`). */
-  duplicates: z.number().int().min(0).max(10).optional(),
+  duplicates: z
+    .number({ error: 'must be a whole number of copies from 0 to 10' })
+    .int('must be a whole number of copies from 0 to 10')
+    .min(0, 'must be a whole number of copies from 0 to 10')
+    .max(10, 'must be a whole number of copies from 0 to 10')
+    .optional(),
   concurrent: z.boolean().optional(),
   /** The first attempt's connection is closed as the bank's status line arrives. */
   lost_ack: z.boolean().optional(),
   /** No answer within this long counts as no answer (default: the setting, 5,000 ms). */
-  timeout_ms: z.number().int().min(100).max(30_000).optional(),
+  timeout_ms: DeliveryTimeoutMs.optional(),
 });
 export type DeliveryFaults = z.infer<typeof DeliveryFaults>;
 

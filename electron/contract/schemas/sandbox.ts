@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Guid } from './ids';
 import { HttpCut } from './events';
-import { DeliveryFaults, Ladder, SequenceStep } from './delivery';
+import { DeliveryFaults, DeliveryTimeoutMs, Ladder, SequenceStep } from './delivery';
 
 /** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
 export const PublicJwk = z.looseObject({
@@ -100,6 +100,9 @@ export type Trace = z.infer<typeof Trace>;
  */
 export const MAX_BANK_JWT_LIFETIME_SECONDS = 3600;
 
+const WAIT_WORDS = 'each wait must be a number of seconds from 0 to 86400';
+const ATTEMPTS_WORDS = 'must be a whole number of attempts from 1 to 100';
+
 export const SandboxSettings = z.object({
   /** Longest accepted bank JWT lifetime, exp - iat (DESIGN.md: at most 1 hour). */
   max_lifetime_seconds: z.number().int().min(1).max(86_400),
@@ -118,11 +121,20 @@ export const SandboxSettings = z.object({
    * 32, then 60); past the list, its last wait repeats. Settings stored before issue 27 take the
    * guide's values (sandbox/state-schema.ts).
    */
-  delivery_waits_seconds: z.array(z.number().min(0).max(86_400)).min(1).max(100),
+  delivery_waits_seconds: z
+    .array(z.number({ error: WAIT_WORDS }).min(0, WAIT_WORDS).max(86_400, WAIT_WORDS), {
+      error: 'must be a list of waits in seconds, e.g. [1, 2, 4, 8, 16, 32, 60]',
+    })
+    .min(1, 'must list at least one wait in seconds')
+    .max(100, 'must list at most 100 waits'),
   /** The most attempts of the `service` ladder, the first included (the guide: 10). */
-  delivery_max_attempts: z.number().int().min(1).max(100),
+  delivery_max_attempts: z
+    .number({ error: ATTEMPTS_WORDS })
+    .int(ATTEMPTS_WORDS)
+    .min(1, ATTEMPTS_WORDS)
+    .max(100, ATTEMPTS_WORDS),
   /** No answer within this long counts as no answer (DESIGN.md: 5,000 ms). */
-  delivery_timeout_ms: z.number().int().min(100).max(30_000),
+  delivery_timeout_ms: DeliveryTimeoutMs,
 });
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
 

@@ -119,12 +119,15 @@ export class SandboxEngine {
       timeScale: options.timeScale,
       now: this.now,
       onChange: (d) => this.events.emit('sandbox.attempted', d),
-      // Issue 27 item 3: an escalation is an event of its own, and shows in the header.
-      onEscalated: (d) =>
+      // Issue 27 item 3: an escalation is an event of its own (the header's indicator listens to
+      // it), and a notice in the status bar says it in words.
+      onEscalated: (d) => {
+        this.events.emit('sandbox.escalated', d);
         this.notice(
           'warning',
           `Notification ${d.event} ${d.transaction_id} escalated to manual processing after ${d.attempts.filter((a) => !a.copy).length} attempts: ${d.url} never answered 2xx (delivery ${d.delivery_id}).`,
-        ),
+        );
+      },
       onProblem: (message) => this.notice('error', message),
     });
   }

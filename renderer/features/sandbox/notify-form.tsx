@@ -1,12 +1,15 @@
 import { type FormEvent } from 'react';
-import { schemas } from '../../../electron/contract';
 import type { Counterparty } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Segmented } from '../../shared/segmented';
-import { problemOf } from '../../shared/field-errors';
+import { fieldOfError } from '../../shared/field-errors';
 import { formatMs } from '../../shared/format';
 import { DEFAULT_NOTIFY, showTrace, useSandboxStore, type NotifyDraft } from './sandbox-store';
 import { useNotify } from '../../data/sandbox';
+import { NotifyFaults } from './notify-faults';
+import { notifyInputOf, type NotifyField } from './notify-input';
+
+const FIELDS: readonly NotifyField[] = ['transaction_id', 'duplicates', 'timeout_ms'];
 
 const TO_OPTIONS: Array<{ value: NotifyDraft['to']; label: string }> = [
   { value: 'sender', label: 'sender' },
@@ -40,23 +43,28 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
   const guid = counterparty.counterparty_guid;
   const draft = useSandboxStore((s) => s.notifyDrafts[guid]) ?? DEFAULT_NOTIFY;
   const setDraft = useSandboxStore((s) => s.setNotifyDraft);
-  const notify = useNotify(showTrace);
+  const showDelivery = useSandboxStore((s) => s.showDelivery);
+  const notify = useNotify((trace) => showTrace(trace));
   const malformed = draft.malformed !== '';
-  const idProblem = malformed
-    ? null
-    : problemOf(schemas.NotifyInput.shape.transaction_id.unwrap(), draft.transaction_id);
+  const { input, problems } = notifyInputOf(guid, draft);
+  // The core's refusal goes under the field it names (details.field), like the form's own problems.
+  const refused = notify.error ? fieldOfError(notify.error, FIELDS) : null;
+  const errorFor = (f: NotifyField) => problems[f] ?? (refused?.field === f ? refused.message : undefined);
+  const idProblem = errorFor('transaction_id') ?? null;
+  const blocked = Object.keys(problems).length > 0;
   const body = BODIES.find((b) => b.value === draft.malformed) ?? BODIES[0]!;
   const target = targetOf(counterparty, draft);
   const base = `notify-${guid}`;
+  const edit = (patch: Partial<NotifyDraft>) => {
+    if (notify.error) notify.reset();
+    setDraft(guid, patch);
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (idProblem) return;
-    const input: Parameters<typeof notify.mutate>[0] = { counterparty_guid: guid, event: draft.event };
-    if (draft.event === 'transfer') input.to = draft.to;
-    if (draft.malformed !== '') input.malformed = draft.malformed;
-    else if (draft.transaction_id.trim() !== '') input.transaction_id = draft.transaction_id.trim();
-    notify.mutate(input);
+    if (blocked) return;
+    // The delivery's timeline opens in the Deliveries panel and follows it live.
+    notify.mutate(input, { onSuccess: (result) => showDelivery(result.delivery_id) });
   };
 
   const result = notify.data;
@@ -71,7 +79,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
           label="Event"
           choices={EVENTS}
           value={draft.event}
-          onChange={(event) => setDraft(guid, { event })}
+          onChange={(event) => edit({ event })}
           testId="notify-event"
         />
         {draft.event === 'transfer' ? (
@@ -82,7 +90,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
               name={`${base}-to`}
               options={TO_OPTIONS}
               value={draft.to}
-              onChange={(to) => setDraft(guid, { to })}
+              onChange={(to) => edit({ to })}
               testIdPrefix="notify-to-"
             />
           </fieldset>
@@ -92,7 +100,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
           label="Body"
           choices={BODIES}
           value={draft.malformed}
-          onChange={(malformed) => setDraft(guid, { malformed })}
+          onChange={(malformed) => edit({ malformed })}
           testId="notify-body"
         />
         {malformed ? null : (
@@ -104,7 +112,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
               id={`${base}-txid`}
               className="input mono"
               value={draft.transaction_id}
-              onChange={(e) => setDraft(guid, { transaction_id: e.target.value })}
+              onChange={(e) => edit({ transaction_id: e.target.value })}
               spellCheck={false}
               autoComplete="off"
               placeholder="a new UUID"
@@ -118,6 +126,7 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
           </div>
         )}
       </div>
+      <NotifyFaults base={base} draft={draft} edit={edit} errorFor={errorFor} />
       <p className="field-note muted">
         POST to the {target.field}
         {target.url ? (
@@ -135,14 +144,16 @@ export function NotifyForm({ counterparty }: { counterparty: Counterparty }) {
         <button
           type="submit"
           className="btn btn-small btn-primary"
-          disabled={notify.isPending || idProblem !== null}
+          disabled={notify.isPending || blocked}
           data-testid="send-notification"
         >
           {notify.isPending ? 'Sending…' : malformed ? 'Send malformed notification' : 'Send notification'}
         </button>
         {result ? <NotifyResult result={result} /> : null}
       </div>
-      {notify.error ? <ErrorPanel title="Not sent" error={notify.error} testId="notify-error" /> : null}
+      {notify.error && refused?.field === null ? (
+        <ErrorPanel title="Not sent" error={notify.error} testId="notify-error" />
+      ) : null}
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { SERVICE_LADDER_MAX_ATTEMPTS } from '../../../electron/contract/schemas/delivery';
 import { useEventStreamState } from '../../api/client-context';
 import { ErrorPanel } from '../../shared/error-panel';
 import { LivePanel, Page, RefreshButton } from '../../ui/page';
@@ -5,11 +6,17 @@ import { Loaded } from '../../ui/loaded';
 import { CounterpartiesPanel } from './counterparties-panel';
 import { MemoryKeyBanner, ServicePanel } from './service-panel';
 import { TracesTimeline } from './traces-timeline';
+import { DeliveriesPanel } from './deliveries-panel';
+import { DeliverySettingsPanel } from './delivery-settings';
 import { useSandboxLiveUpdates, useSandboxStatus, useSandboxTraces } from '../../data/sandbox';
+import { deliveryKeys, useDeliveryLiveUpdates } from '../../data/deliveries';
+import { useQueryClient } from '@tanstack/react-query';
 import './sandbox.css';
 
 export function SandboxPage() {
   useSandboxLiveUpdates();
+  useDeliveryLiveUpdates();
+  const queryClient = useQueryClient();
   const status = useSandboxStatus();
   const traces = useSandboxTraces();
   const live = useEventStreamState().status === 'connected';
@@ -27,6 +34,7 @@ export function SandboxPage() {
           onClick={() => {
             void status.refetch();
             void traces.refetch();
+            void queryClient.invalidateQueries({ queryKey: deliveryKeys.all });
           }}
           testId="sandbox-refresh"
         />
@@ -46,29 +54,36 @@ export function SandboxPage() {
             <>
               <ServicePanel status={status.data} />
               <CounterpartiesPanel counterparties={status.data.counterparties} />
+              <DeliverySettingsPanel settings={status.data.settings} />
             </>
           ) : state === 'loading' ? (
             <p className="muted">Loading the sandbox…</p>
           ) : null}
         </div>
 
-        <LivePanel
-          id="traces-title"
-          className="sandbox-traces"
-          title="Traces"
-          live={live}
-          what="traces"
-          liveTestId="traces-live"
-        >
-          <Loaded
-            query={traces}
-            errorTitle="Traces unavailable"
-            errorTestId="traces-error"
-            loading="Loading traces…"
+        <div className="sandbox-column">
+          <DeliveriesPanel
+            live={live}
+            maxAttempts={status.data?.settings.delivery_max_attempts ?? SERVICE_LADDER_MAX_ATTEMPTS}
+          />
+          <LivePanel
+            id="traces-title"
+            className="sandbox-traces"
+            title="Traces"
+            live={live}
+            what="traces"
+            liveTestId="traces-live"
           >
-            {(data) => <TracesTimeline traces={data} />}
-          </Loaded>
-        </LivePanel>
+            <Loaded
+              query={traces}
+              errorTitle="Traces unavailable"
+              errorTestId="traces-error"
+              loading="Loading traces…"
+            >
+              {(data) => <TracesTimeline traces={data} />}
+            </Loaded>
+          </LivePanel>
+        </div>
       </div>
     </Page>
   );

@@ -23,7 +23,19 @@ export interface NotifyDraft {
   transaction_id: string;
   /** '' sends the valid body; otherwise that malformed body, to test the bank's rejection path. */
   malformed: '' | NonNullable<NotifyInput['malformed']>;
+  /** Issue 27: the guide's ladder (`service`) or one attempt (`once`). */
+  ladder: 'service' | 'once';
+  /** Faults, as typed: '' leaves one out (notify-input.ts turns them into the input). */
+  duplicates: string;
+  concurrent: boolean;
+  lost_ack: boolean;
+  timeout_ms: string;
+  /** A notification of the same transaction_id sent after this one ('' none): a pay-out before its pay-in. */
+  then: '' | 'pay-in' | 'pay-out';
 }
+
+/** Which deliveries the Deliveries panel lists. */
+export type DeliveryFilter = 'all' | 'delivering' | 'delivered' | 'escalated';
 
 /**
  * The sign-in's bank JWT: composed here from a vault key and a customer (the default once a
@@ -52,6 +64,12 @@ export const DEFAULT_NOTIFY: NotifyDraft = {
   to: 'receiver',
   transaction_id: '',
   malformed: '',
+  ladder: 'service',
+  duplicates: '',
+  concurrent: false,
+  lost_ack: false,
+  timeout_ms: '',
+  then: '',
 };
 
 interface SandboxUiState {
@@ -68,6 +86,9 @@ interface SandboxUiState {
   /** Traces shown with their steps. */
   expandedTraces: Record<string, boolean>;
   confirmingRotate: boolean;
+  deliveryFilter: DeliveryFilter;
+  /** Deliveries shown with their timeline. */
+  openDeliveries: Record<string, boolean>;
 
   setOnboardOpen(open: boolean): void;
   setOnboard(patch: Partial<OnboardDraft>): void;
@@ -81,6 +102,10 @@ interface SandboxUiState {
   toggleTrace(id: string): void;
   expandTrace(id: string): void;
   setConfirmingRotate(on: boolean): void;
+  setDeliveryFilter(filter: DeliveryFilter): void;
+  toggleDelivery(id: string): void;
+  /** Opens a delivery's timeline under `filter` (a sent notification, the header's escalation). */
+  showDelivery(id: string, filter?: DeliveryFilter): void;
 }
 
 const INITIAL = {
@@ -93,6 +118,8 @@ const INITIAL = {
   notifyDrafts: {},
   expandedTraces: {},
   confirmingRotate: false,
+  deliveryFilter: 'all' as DeliveryFilter,
+  openDeliveries: {},
 };
 
 export const useSandboxStore = create<SandboxUiState>()((set) => ({
@@ -121,6 +148,14 @@ export const useSandboxStore = create<SandboxUiState>()((set) => ({
   toggleTrace: (id) => set((s) => ({ expandedTraces: { ...s.expandedTraces, [id]: !s.expandedTraces[id] } })),
   expandTrace: (id) => set((s) => ({ expandedTraces: { ...s.expandedTraces, [id]: true } })),
   setConfirmingRotate: (on) => set({ confirmingRotate: on }),
+  setDeliveryFilter: (deliveryFilter) => set({ deliveryFilter }),
+  toggleDelivery: (id) =>
+    set((s) => ({ openDeliveries: { ...s.openDeliveries, [id]: !s.openDeliveries[id] } })),
+  showDelivery: (id, filter) =>
+    set((s) => ({
+      openDeliveries: { ...s.openDeliveries, [id]: true },
+      deliveryFilter: filter ?? 'all',
+    })),
 }));
 
 export function resetSandboxStore(): void {

@@ -106,6 +106,15 @@ describe('the delivery ladder at --time-scale 0.01', () => {
         e.event === 'app.noticed' && String((e.payload as { message: string }).message).includes('escalated'),
     );
     expect(notices).toHaveLength(1);
+    // An event of its own (issue 27 item 3), once, carrying the delivery with its ten attempts.
+    const escalated = sb.emitted.filter((e) => e.event === 'sandbox.escalated');
+    expect(escalated).toHaveLength(1);
+    const announced = Delivery.parse(escalated[0]!.payload);
+    expect([announced.delivery_id, announced.state, announced.attempts.length]).toEqual([
+      d.delivery_id,
+      'escalated',
+      10,
+    ]);
     // Nothing more comes after the escalation.
     await new Promise((res) => setTimeout(res, WAITS[8]! * 2));
     expect(bank.received).toHaveLength(10);

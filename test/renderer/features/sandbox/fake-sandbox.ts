@@ -9,6 +9,7 @@ import type {
   TraceStep,
 } from '../../../../electron/contract/schemas/sandbox';
 import type { z } from 'zod';
+import type { Delivery, DeliveryAttempt } from '../../../../electron/contract/schemas/delivery';
 import type { CustomerView } from '../../../../electron/contract/schemas/bank';
 import type { KeyInfo } from '../../../../electron/contract/schemas/keys';
 import type { Environment } from '../../../../electron/contract/schemas/service';
@@ -94,6 +95,44 @@ export function trace(extra: Partial<Trace> = {}): Trace {
   };
 }
 
+export const DELIVERY_ID = '0b7e4a52-8f6c-4d3e-9a1b-2c3d4e5f6a7b';
+export const TX = '6c1b1d5e-7f0a-4b8e-9d3c-2a1f0e9b8c7d';
+
+/** One attempt `n` at second `s` of 2025-01-01T12:00, answered `status` (null: nothing did). */
+export function attempt(
+  n: number,
+  s: number,
+  status: number | null,
+  extra: Partial<DeliveryAttempt> = {},
+): DeliveryAttempt {
+  return {
+    n,
+    at: new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString(),
+    status,
+    error: status === null ? 'connection refused' : null,
+    duration_ms: 12,
+    ...extra,
+  };
+}
+
+/** A delivery of a pay-in to the receiver, on the service's ladder. */
+export function delivery(extra: Partial<Delivery> = {}): Delivery {
+  return {
+    delivery_id: DELIVERY_ID,
+    counterparty_guid: GUID,
+    transaction_id: TX,
+    event: 'pay-in',
+    url: 'http://127.0.0.1:9/api/svc/notify/pay-in',
+    state: 'delivering',
+    next_at: null,
+    attempts: [],
+    created_at: '2025-01-01T12:00:00.000Z',
+    ladder: 'service',
+    faults: {},
+    ...extra,
+  };
+}
+
 /**
  * A ConsoleApi double with an in-memory sandbox: calls are spies, state answers `status`, and
  * `emit` plays the core's live events.
@@ -109,6 +148,7 @@ export interface ComposeParts {
 export function fakeSandboxApi(initial: SandboxStatus = status(), parts: ComposeParts = {}) {
   let state = structuredClone(initial);
   let traces: Trace[] = [];
+  let deliveries: Delivery[] = [];
 
   const sandbox = {
     status: vi.fn(async () => structuredClone(state)),
@@ -166,7 +206,13 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
       };
       return structuredClone(state);
     }),
-    updateSettings: vi.fn(async () => state.settings),
+    updateSettings: vi.fn(async (input: MethodInput<'sandbox.updateSettings'>) => {
+      state = { ...state, settings: { ...state.settings, ...input } };
+      return structuredClone(state.settings);
+    }),
+    deliveries: vi.fn(async (input?: MethodInput<'sandbox.deliveries'>) =>
+      structuredClone(deliveries.filter((d) => input?.state === undefined || d.state === input.state)),
+    ),
   };
 
   const keys = { list: vi.fn(async () => structuredClone(parts.keys ?? [])) };
@@ -201,6 +247,9 @@ export function fakeSandboxApi(initial: SandboxStatus = status(), parts: Compose
     },
     setTraces(next: Trace[]) {
       traces = structuredClone(next);
+    },
+    setDeliveries(next: Delivery[]) {
+      deliveries = structuredClone(next);
     },
   };
 }
