@@ -40,7 +40,11 @@ export class UsageError extends Error {
 
 /** What parseFlags gives back: each flag of the table entry typed by its kind. */
 export type FlagValues<F extends Flags> = {
-  [K in keyof F]?: F[K]['type'] extends 'boolean' ? boolean : string;
+  [K in keyof F]?: F[K]['type'] extends 'boolean'
+    ? boolean
+    : F[K] extends { multiple: true }
+      ? string[]
+      : string;
 };
 
 /** A value that is a negative number, not a flag: `--limit -5` means the value -5. */
@@ -64,7 +68,8 @@ export function parseFlags<D extends CommandDef>(
   const flags: Flags = def.flags;
   const args = normalizeArgs(argv, flags);
   const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
-  for (const [name, flag] of Object.entries(flags)) options[name] = { type: flag.type };
+  for (const [name, flag] of Object.entries(flags))
+    options[name] = flag.multiple ? { type: flag.type, multiple: true } : { type: flag.type };
   const positionals = def.positionals ?? 0;
   let parsed;
   try {

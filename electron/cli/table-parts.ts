@@ -22,6 +22,8 @@ export interface FlagDef {
   /** One line for the flag's row in the command's `--help`. */
   readonly about: string;
   readonly range?: Range;
+  /** May be given more than once (`[--route obj=GLOB|sub=GLOB]…`); its value is then a list. */
+  readonly multiple?: boolean;
 }
 
 export type Flags = Readonly<Record<string, FlagDef>>;

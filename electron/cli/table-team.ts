@@ -62,6 +62,18 @@ export const ATTACH = {
   about: 'a team hub’s pages on this laptop, on loopback, the member token kept in this process',
   flags: {
     token: { type: 'string', value: 'TOKEN', required: true, about: 'your member token (from team add)' },
+    'forward-to': {
+      type: 'string',
+      value: 'URL',
+      about: 'your own backend: the hub relays the callbacks and notifications your routes claim to it',
+    },
+    route: {
+      type: 'string',
+      value: 'obj=GLOB|sub=GLOB',
+      multiple: true,
+      about:
+        'what the hub relays here (repeatable): callbacks whose token’s obj or sub matches GLOB (* and ?, case-sensitive); obj=* or sub=* also takes notifications',
+    },
     'ui-port': {
       type: 'string',
       value: 'PORT',
@@ -74,6 +86,7 @@ export const ATTACH = {
   notes: [
     READY_LINE,
     'A hub with a private CA: NODE_EXTRA_CA_CERTS=ca.pem. A lost connection is retried with backoff.',
+    'Routes need --forward-to and the operator role; the most specific glob wins, then the oldest route. A laptop that does not answer within the 1 s budget is answered for by the hub (route.down, route.late events).',
     EXIT_CODES,
   ],
 } as const satisfies CommandDef;

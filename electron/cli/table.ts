@@ -351,7 +351,7 @@ export const EVENTS = {
     'data-dir': DATA_DIR,
     kind: {
       type: 'string',
-      value: 'notification|callback|exchange|audit',
+      value: 'notification|callback|exchange|audit|route',
       about: 'only events of this kind (audit: a team hub’s changes, by member)',
     },
     store: {

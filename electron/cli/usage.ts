@@ -27,7 +27,8 @@ function synopsisWords(def: CommandDef): string[] {
       continue;
     }
     if (grouped.has(name)) continue;
-    words.push(flag.required ? flagWords(name, flag) : `[${flagWords(name, flag)}]`);
+    const word = flag.required ? flagWords(name, flag) : `[${flagWords(name, flag)}]`;
+    words.push(flag.multiple ? `${word}…` : word);
   }
   return words;
 }

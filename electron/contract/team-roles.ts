@@ -11,6 +11,10 @@ import type { TeamRole } from './schemas/team';
 export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'app.info': 'viewer',
   'team.session': 'viewer',
+  'team.routes': 'viewer',
+  // DESIGN.md "Team hub": operators route (a laptop's relay connection needs the same role).
+  'team.addRoute': 'operator',
+  'team.removeRoute': 'operator',
   'inspector.inspect': 'viewer',
   'bank.status': 'viewer',
   'bank.customers': 'viewer',

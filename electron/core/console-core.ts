@@ -22,6 +22,7 @@ import { EventHub } from './event-hub';
 import type { ProfileClaim } from './store';
 import { walkthroughHandlers } from './walkthrough';
 import { scenarioHandlers } from './scenario';
+import { teamRouteHandlers } from './core-team';
 
 export type { ConsoleCore, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 
@@ -97,6 +98,7 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     // Outside a team hub a page speaks for the console's own user; a hub answers this itself
     // for the member whose token the call carried (headless/team-guard.ts).
     'team.session': () => Promise.resolve({ hub: null, member: null, role: 'admin' as const }),
+    ...teamRouteHandlers(options),
   };
 
   return {

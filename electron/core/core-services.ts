@@ -138,6 +138,7 @@ function bankFactory(
       vault: services.vault(),
       signServiceToken: async (claims) => (await parts.sandbox()).signServiceToken(claims),
       fetch: parts.fetch,
+      ...(options.relay ? { relay: options.relay } : {}),
     }),
   );
 }

@@ -8,7 +8,8 @@
  */
 import type { Envelope, Handlers } from '../contract';
 import type { Notice } from '../contract/schemas/app';
-import type { BankEndpoints, BankListener, SignedPairs } from './bank';
+import type { RouteInfo } from '../contract/schemas/team';
+import type { BankEndpoints, BankListener, CallbackRelay, SignedPairs } from './bank';
 import type { Downloads } from './downloads';
 import type { EventHub } from './event-hub';
 import type { TlsMaterial } from './http';
@@ -53,6 +54,14 @@ export interface CoreOptions {
   log?: (line: string) => void;
   /** Ends a wait for a running `store recover` (the host is being stopped). */
   stopWaiting?: AbortSignal;
+  /** serve --team: the hub's routes to attached laptops (core/team RelayHub; issue 30 item 3). */
+  relay?: TeamRelay;
+}
+
+/** A team hub's routes, as the core uses them: the bank relays through it, team.* lists and removes. */
+export interface TeamRelay extends CallbackRelay {
+  list(): RouteInfo[];
+  remove(id: string): { removed: string };
 }
 
 export interface ListenerUrls {

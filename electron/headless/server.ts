@@ -71,6 +71,8 @@ import { allowedHosts, createToken } from './auth';
 import { EventStream } from './event-stream';
 import { sendError } from './http-util';
 import { handleRequest, type HeadlessCore, type RequestState } from './requests';
+import { hubUpgrade } from './team-requests';
+import type { Duplex } from 'node:stream';
 import { defaultRendererDir } from './static-files';
 
 export type { HeadlessCore } from './requests';
@@ -143,6 +145,13 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const server = options.tls
     ? createBoundedTlsServer(handle, options.tls, options.bounds)
     : createBoundedServer(handle, options.bounds);
+  // A team hub's routes: laptops' relay connections arrive as an HTTP upgrade (team-requests.ts).
+  const team = options.team;
+  if (team?.relay) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      hubUpgrade(team, state.token, req, socket, head).catch(() => socket.destroy());
+    });
+  }
   // In-flight responses, so that stopping can tell them to close their keep-alive connection.
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {

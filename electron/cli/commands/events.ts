@@ -51,7 +51,7 @@ export function parseSince(value: string, now: number): string {
 }
 
 /** The kinds `--kind` accepts (DESIGN.md); sandbox traces are listed only without a filter. */
-export const EVENT_KINDS = ['notification', 'callback', 'exchange', 'audit'] as const;
+export const EVENT_KINDS = ['notification', 'callback', 'exchange', 'audit', 'route'] as const;
 export type EventsKind = (typeof EVENT_KINDS)[number];
 
 export interface EventsOptions {

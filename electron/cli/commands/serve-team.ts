@@ -5,6 +5,7 @@
  */
 import type { ConsoleCore } from '../../core/console-core';
 import { isPostgresUrl, openPgEventStore, type EventStore, type EventStoreOptions } from '../../core/store';
+import type { RelayHub } from '../../core/team';
 import { FileMemberStore, membersFile, PgMemberStore, TeamGuard, type MemberStore } from '../../core/team';
 import { UsageError } from '../io';
 import type { ServeOptions } from './serve-options';
@@ -36,6 +37,7 @@ export async function teamGuard(
   core: ConsoleCore,
   options: ServeOptions,
   log: (line: string) => void,
+  relay: RelayHub,
 ): Promise<{ guard: TeamGuard; members: MemberStore }> {
   const members = await openMembers(options.dataDir, options.store);
   const count = (await members.list()).length;
@@ -45,6 +47,13 @@ export async function teamGuard(
     members,
     audit: (event) => store.append(event, { durable: true }),
     hubName: options.publicUrl ? new URL(options.publicUrl).host : options.host,
+    relay,
+  });
+  // Routes: a missed request's event goes to the store; a laptop's route is audited as its member's.
+  relay.configure({
+    record: (event) => void store.append(event).catch(() => undefined),
+    audit: (caller, method, input, error) => guard.record(caller, method, input, error),
+    log,
   });
   return { guard, members };
 }

@@ -37,6 +37,7 @@ import { readyUrls, startListeners, type StartedListener } from './serve-listene
 import type { ServeOptions } from './serve-options';
 import { humanBanner, logTunnelChanges, startTunnel } from './serve-ready';
 import { pgEventStore, storeFlag, teamGuard } from './serve-team';
+import { RelayHub } from '../../core/team';
 
 export type { ServeOptions } from './serve-options';
 export { baseUrl, listenError } from './serve-listeners';
@@ -208,6 +209,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   // Signal handlers go in before anything listens, so a stop during start-up is still clean.
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
+  // A hub's routes (issue 30 item 3): the bank relays through it, laptops connect at the UI's door.
+  const relay = options.team ? new RelayHub() : undefined;
 
   const core = await ownerCore(
     {
@@ -219,6 +222,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.store ? { eventStore: pgEventStore(options.store) } : {}),
       timeScale: options.timeScale,
+      ...(relay ? { relay } : {}),
     },
     stopped,
   );
@@ -230,6 +234,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       // The tunnel's client first: nothing new should arrive while the listeners drain.
       await core.tunnel.close().catch(() => undefined);
+      // Laptops' relay connections next: the UI listener's close waits for every socket.
+      relay?.close();
       for (const l of [...started].reverse()) await l.close().catch(() => undefined);
     } finally {
       await core.close();
@@ -242,7 +248,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       const imported = await importUsers(core, options.users);
       log(`imported ${imported} test customer${imported === 1 ? '' : 's'} from ${options.users.file}`);
     }
-    const team = options.team ? await teamGuard(core, options, log) : undefined;
+    const team = relay ? await teamGuard(core, options, log, relay) : undefined;
     if (team) closeAfter.push(() => team.members.close());
     await startListeners(core, options, started, log, team?.guard);
   } catch (err) {

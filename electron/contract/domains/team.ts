@@ -1,4 +1,5 @@
-import { TeamSession } from '../schemas/team';
+import { z } from 'zod';
+import { RouteInfo, RouteRequest, TeamSession } from '../schemas/team';
 import { method, NoInput } from './method';
 
 /** `team.*` methods (issue 30). */
@@ -7,5 +8,22 @@ export const teamMethods = {
     summary: 'Who this page speaks for: the team hub, the member and their role (admin outside a hub).',
     input: NoInput,
     output: TeamSession,
+  }),
+  'team.routes': method({
+    summary:
+      'The team hub’s routes: who routes which obj/sub glob to which attached laptop, since when, up or down (none outside a hub).',
+    input: NoInput,
+    output: z.array(RouteInfo),
+  }),
+  'team.addRoute': method({
+    summary:
+      'Adds a route to this attached laptop (served by `attach --forward-to`; a hub’s own page has no laptop to route to).',
+    input: RouteRequest,
+    output: RouteInfo,
+  }),
+  'team.removeRoute': method({
+    summary: 'Removes a route by its id, whoever registered it (the hub tells that laptop).',
+    input: z.object({ id: z.string().min(1).max(100) }).strict(),
+    output: z.object({ removed: z.string() }),
   }),
 } as const;

@@ -8,7 +8,11 @@ import { Check } from './inspector';
  * notification adds `path`, `transaction_id` (when the body had one) and `outcome`; a callback
  * adds `path`, `status` (the HTTP status answered) and `failed_check` (null when it passed).
  */
-export const EventKind = z.enum(['notification', 'callback', 'exchange', 'trace', 'audit']);
+/**
+ * `route`: a team hub's routed request that the laptop did not answer in time (`route.late`) or
+ * could not (`route.down`), so the hub answered itself (issue 30 item 3); its `path` says which.
+ */
+export const EventKind = z.enum(['notification', 'callback', 'exchange', 'trace', 'audit', 'route']);
 export type EventKind = z.infer<typeof EventKind>;
 
 export const NotificationOutcome = z.enum(['accepted', 'repeat', 'rejected']);

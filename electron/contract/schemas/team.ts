@@ -28,3 +28,63 @@ export const TeamSession = z.object({
   role: TeamRole,
 });
 export type TeamSession = z.infer<typeof TeamSession>;
+
+/**
+ * A route's claim (issue 30 item 3; DESIGN.md "Team hub": `--route obj=GLOB|sub=GLOB`): which
+ * claim of the X-Session-ID the glob is matched against. Matching is exact and case-sensitive,
+ * as obj and sub are (spec 2.4).
+ */
+export const RouteField = z.enum(['obj', 'sub']);
+export type RouteField = z.infer<typeof RouteField>;
+
+/** The longest glob a route may carry (an IBAN is 34 characters, an email at most 254). */
+export const ROUTE_GLOB_MAX = 300;
+
+/**
+ * What is wrong with a route's glob, or null: the one rule, read by the contract (pages, the
+ * hub's API) and by `attach --route` (core/team route-glob.ts). `*` (any run, empty too) and `?`
+ * (one character) are the only wildcards; `[`, `]`, `{`, `}` and `\` would look like other glob
+ * dialects' classes, braces or escapes, so they are refused rather than taken literally.
+ *
+ * @example
+ * globProblem('alice@*'); // null
+ * globProblem('DE[0-9]*'); // 'only * and ? are wildcards: "[" is not allowed'
+ */
+export function globProblem(glob: string): string | null {
+  if (glob.length === 0) return 'the glob is empty';
+  if (glob.length > ROUTE_GLOB_MAX) return `the glob is longer than ${ROUTE_GLOB_MAX} characters`;
+  if (glob.trim() !== glob) return 'the glob starts or ends with white space';
+  for (const ch of glob) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x20 || c === 0x7f) return 'the glob holds a control character';
+    if ('[]{}\\'.includes(ch)) return `only * and ? are wildcards: "${ch}" is not allowed`;
+  }
+  return null;
+}
+
+export const RouteGlob = z.string().superRefine((glob, ctx) => {
+  const problem = globProblem(glob);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A route a laptop asks for (team.addRoute on an attached page; `attach --route`). */
+export const RouteRequest = z.object({ field: RouteField, glob: RouteGlob }).strict();
+export type RouteRequest = z.infer<typeof RouteRequest>;
+
+/** A route as the team sees it: who routes what, to which attached laptop, since when, up or down. */
+export const RouteInfo = z.object({
+  id: z.string(),
+  /** The member whose attach registered it. */
+  member: z.string(),
+  field: RouteField,
+  glob: z.string(),
+  /** The attached laptop: its host name as it said (display only). */
+  attach: z.string(),
+  /** The laptop's backend as its attach names it (`--forward-to`), for display. */
+  forward_to: z.string().nullable(),
+  /** When it was first registered (kept across the laptop's reconnects). */
+  since: z.string(),
+  /** Whether the laptop's connection is up now. */
+  up: z.boolean(),
+});
+export type RouteInfo = z.infer<typeof RouteInfo>;

@@ -12,6 +12,7 @@ import { CALLBACK_BUDGET_MS, errorReply, jsonReply, type Reply, sendReply } from
 import { forwardRequest, passThrough, type ForwardOutcome } from './forward';
 import { KID_WAIT_MS } from './intake';
 import { recordCallback } from './recording';
+import { relayCallback } from './relayed';
 import { fixedStatusReply, successBody, successReply, unauthorizedReply } from './replies';
 import type { BankState, CallbackPath } from './state';
 import { verifySessionToken, type Verdict } from './verify';
@@ -58,15 +59,20 @@ export function verifyCallbackToken(
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The answer to a callback whose method is right: the token's verdict, then forward, behaviour or the customer. */
+/**
+ * The answer to a callback whose method is right: the token's verdict, then a team hub's route
+ * (relayed.ts), forward, behaviour or the customer.
+ */
 export async function answerCallback(
   state: BankState,
   req: IncomingMessage,
   route: CallbackPath,
-  arrivedAt: number,
+  arrival: Pick<Arrival, 'at' | 'started'>,
 ): Promise<{ reply: Reply; verdict: Verdict; forward: ForwardOutcome | null }> {
   const token = req.headers['x-session-id'];
-  const verdict = await verifyCallbackToken(state, token, true, arrivedAt);
+  const verdict = await verifyCallbackToken(state, token, true, arrival.at);
+  const routed = await relayCallback(state, req, route, verdict, arrival);
+  if (routed) return { reply: passThrough(routed), verdict, forward: routed };
   const { behaviours, forward } = state.settings.get();
   if (forward.url) {
     const outcome = await forwardRequest({
@@ -124,12 +130,7 @@ export async function serveCallback(
   arrival: Arrival,
 ): Promise<void> {
   req.resume();
-  const { reply, verdict, forward } = await answerCallback(
-    state,
-    req,
-    arrival.path as CallbackPath,
-    arrival.at,
-  );
+  const { reply, verdict, forward } = await answerCallback(state, req, arrival.path as CallbackPath, arrival);
   answered(state, req, res, arrival, reply, verdict, forward);
 }
 

@@ -1,5 +1,14 @@
 /** The bank's side of the service (DESIGN.md "Bank endpoints"): callbacks, notifications, the pairs the console signed. */
-export type { BankEndpoints, BankListener, BankListenOptions, BankOptions, SignedPairs } from './types';
+export type {
+  BankEndpoints,
+  BankListener,
+  BankListenOptions,
+  BankOptions,
+  CallbackRelay,
+  RelayOutcome,
+  RelayRequest,
+  SignedPairs,
+} from './types';
 export { createSignedPairs, type SignedPairsOptions } from './signed-pairs';
 export { createBankEndpoints } from './bank';
 export { SESSION_HEADER } from './verify';

@@ -26,6 +26,12 @@ export const CALLBACK_ANSWER_BY_MS = 900;
  * once, and the fetch it asked for still happens at the next slot.
  */
 export const KID_WAIT_MS = 750;
+/**
+ * How long after its arrival a routed request waits for the attached laptop's answer (issue 30
+ * item 3): the same margin as {@link KID_WAIT_MS}, so that when the laptop is late the hub's own
+ * answer (or, for a notification, its commit) still goes out by {@link CALLBACK_ANSWER_BY_MS}.
+ */
+export const RELAY_WAIT_MS = KID_WAIT_MS;
 /** Why a callback stops waiting, as the JWKS client's detail says it. */
 export const KID_WAIT_NOTE = `a callback is answered by ${CALLBACK_ANSWER_BY_MS} ms after it arrives, inside the service's 1 s budget`;
 

@@ -12,9 +12,10 @@ import type { EventSummary } from '../../contract/schemas/events';
 import { answerOfExchange, judgeNotificationAnswer } from '../answer';
 import { emptyReply, errorReply, HttpError, readBody, type Reply, sendReply } from '../http';
 import type { Arrival } from './callbacks';
-import { forwardRequest, passThrough } from './forward';
+import { forwardRequest, passThrough, type ForwardOutcome } from './forward';
 import { judgeNotificationBody } from './intake';
 import { notificationEvent, type NotificationResult, settleReplay } from './recording';
+import { relayNotification } from './relayed';
 import { fixedStatusReply } from './replies';
 import type { BankState } from './state';
 
@@ -85,14 +86,7 @@ async function forwardNotification(
     headers: req.headers['content-type'] ? { 'Content-Type': req.headers['content-type'] } : {},
     body: read.text,
   });
-  outcome.verdicts = judgeNotificationAnswer(answerOfExchange(outcome.result));
-  return {
-    reply: passThrough(outcome),
-    outcome: 'accepted',
-    transactionId: read.id,
-    bodyText: read.text,
-    forward: outcome,
-  };
+  return forwardedResult(outcome, read);
 }
 
 async function behaved(
@@ -104,6 +98,21 @@ async function behaved(
   const reply =
     b.status !== undefined && b.status !== 200 ? fixedStatusReply(b.status, name) : emptyReply(200);
   return { reply, outcome: 'accepted', transactionId: read.id, bodyText: read.text, forward: null };
+}
+
+/**
+ * A backend's answer to a notification (forward mode, or a team hub's laptop: DESIGN.md "Team
+ * hub"), judged, and passed on once the notification is committed.
+ */
+function forwardedResult(outcome: ForwardOutcome, read: { id: string; text: string }): NotificationResult {
+  outcome.verdicts = judgeNotificationAnswer(answerOfExchange(outcome.result));
+  return {
+    reply: passThrough(outcome),
+    outcome: 'accepted',
+    transactionId: read.id,
+    bodyText: read.text,
+    forward: outcome,
+  };
 }
 
 /** A notification refused before the store (unknown name, wrong method, bad body). */
@@ -169,7 +178,11 @@ export async function serveNotification(
   let result: NotificationResult;
   if (!read.ok) result = rejected(read.reply, read.id, read.text);
   else {
-    const answering = answerNotification(state, req, name, read);
+    // A team hub's route (relayed.ts): the laptop's answer is passed on after the commit below.
+    const routed = await relayNotification(state, req, read.text, arrival);
+    const answering = routed
+      ? Promise.resolve(forwardedResult(routed, read))
+      : answerNotification(state, req, name, read);
     result = answering
       ? await answering
       : {

@@ -12,7 +12,7 @@ import type { EventDetail } from '../../contract/schemas/events';
 import type { EventHub } from '../event-hub';
 import type { EventStore } from '../store';
 import type { Vault } from '../vault';
-import type { TlsMaterial } from '../http';
+import type { ExchangeResult, TlsMaterial } from '../http';
 import type { JwksSource } from '../jwt';
 
 /** obj/sub pairs the console signed, so the bank endpoints can check a callback's sub (DESIGN.md). */
@@ -73,6 +73,35 @@ export interface BankEndpoints {
   close(): Promise<void>;
 }
 
+/**
+ * A request the bank offers a team hub's routes (issue 30 item 3): a callback with the claims of
+ * its proven token, or a notification (no claims: spec 2.7 carries only a transaction_id).
+ */
+export interface RelayRequest {
+  kind: 'callback' | 'notification';
+  method: 'GET' | 'POST';
+  path: string;
+  /** What the laptop's backend gets: X-Session-ID for a callback, Content-Type for a notification. */
+  headers: Record<string, string>;
+  body: string | null;
+  claims: { obj: string | null; sub: string | null } | null;
+  /** performance.now() by which the answer must be back, so the service has it within 1 s. */
+  deadline: number;
+}
+
+/** What came of a relayed request: the laptop's answer, or none (the bank answers itself). */
+export type RelayOutcome =
+  { answered: true; url: string; result: Extract<ExchangeResult, { ok: true }> } | { answered: false };
+
+/**
+ * A team hub's routes as the bank sees them (core/team RelayHub implements it). `relay` answers
+ * null when no route claims the request; otherwise it never rejects, and it records why itself
+ * when the laptop missed (`route.down`, `route.late`).
+ */
+export interface CallbackRelay {
+  relay(request: RelayRequest): Promise<RelayOutcome> | null;
+}
+
 export interface BankOptions {
   dataDir: string;
   events: EventHub;
@@ -95,4 +124,6 @@ export interface BankOptions {
   signServiceToken?: (claims: { obj: string; sub: string }) => Promise<string>;
   fetch: typeof fetch;
   now?: () => number;
+  /** A team hub's routes to attached laptops (serve --team); absent elsewhere. */
+  relay?: CallbackRelay;
 }

@@ -13,7 +13,14 @@ import { boundMessage, headerSectionBytes } from '../http/bounds';
 import { ORIGIN_CHECK_ID } from '../http/origin';
 import { compactTokenHeader, cut, kidOf } from './token-header';
 
-export const EVENT_KINDS: readonly EventKind[] = ['notification', 'callback', 'exchange', 'trace', 'audit'];
+export const EVENT_KINDS: readonly EventKind[] = [
+  'notification',
+  'callback',
+  'exchange',
+  'trace',
+  'audit',
+  'route',
+];
 export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024;
 const ID_RE = /^e(\d{12})$/;
 const TRUNCATED_MARKER = '…[truncated by the event store: record over the size cap]';
@@ -66,9 +73,10 @@ export function summarize(e: EventDetail): EventSummary {
  * - `ack`: a notification taken (accepted or repeat): kept unless the user sets a retention.
  * - `rejected`: a notification refused (bad body); `callback`, `exchange`, `trace`: by kind.
  * - `refused`: a request whose token was not proven, or from a web page (compact records, see
- *   storedAsRefused and compactRecord). `audit`: a team hub's changes (issue 30), kept.
+ *   storedAsRefused and compactRecord). `audit`: a team hub's changes (issue 30), kept. `route`:
+ *   a hub's routed requests the laptop missed (issue 30 item 3), bounded.
  */
-const CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused', 'audit'] as const;
+const CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused', 'audit', 'route'] as const;
 export const RETENTION_CLASSES = CLASSES;
 export type RetentionClass = (typeof RETENTION_CLASSES)[number];
 

@@ -50,6 +50,8 @@ export const DEFAULT_RETENTION: ClassCaps = {
   refused: 50_000,
   // Who changed what on a team hub (issue 30): never trimmed to make room.
   audit: null,
+  // A routed request the laptop missed (issue 30 item 3): bounded, like callbacks.
+  route: 20_000,
 };
 class SqliteEventStore implements EventStore {
   private readonly queue: CommitQueue;

@@ -13,6 +13,7 @@ import type { TeamRole } from '../../contract/schemas/team';
 import { isMutation, mayCall } from '../../contract/team-roles';
 import { auditEvent, type Caller } from './audit';
 import type { MemberStore } from './members';
+import type { RelayHub } from './relay-hub';
 import type { NewEvent } from '../store';
 
 /** The member the per-launch token speaks for (loopback only). */
@@ -25,6 +26,8 @@ export interface TeamGuardOptions {
   audit: (event: NewEvent) => Promise<unknown>;
   /** The hub's name as pages show it (its host name). */
   hubName: string;
+  /** The hub's routes: laptops' relay connections arrive at the door (issue 30 item 3). */
+  relay?: RelayHub;
 }
 
 /** The guard of one hub. */
@@ -33,6 +36,11 @@ export class TeamGuard {
 
   get hubName(): string {
     return this.options.hubName;
+  }
+
+  /** The relay laptops connect to, when the hub routes. */
+  get relay(): RelayHub | undefined {
+    return this.options.relay;
   }
 
   /** The caller a member token speaks for, or null (401). */

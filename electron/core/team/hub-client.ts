@@ -13,9 +13,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { type Envelope, TRANSPORT, isEventName } from '../../contract';
 import { EventHub } from '../event-hub';
+import { Backoff } from './backoff';
 
-const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 15_000;
 /** A call's answer larger than this is refused (an export's page is far smaller). */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
@@ -28,7 +27,7 @@ function failure(message: string): Envelope<unknown> {
 export class HubClient {
   readonly events = new EventHub();
   private stream: http.ClientRequest | null = null;
-  private retryMs = RETRY_MIN_MS;
+  private readonly backoff = new Backoff();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private connected: boolean | null = null;
@@ -93,7 +92,7 @@ export class HubClient {
         this.lost(`the hub answered ${res.statusCode ?? '?'} to the event stream`);
         return;
       }
-      this.retryMs = RETRY_MIN_MS;
+      this.backoff.reset();
       this.state(true, 'connected to the hub');
       let buf = '';
       res.setEncoding('utf8');
@@ -149,9 +148,8 @@ export class HubClient {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.follow();
-    }, this.retryMs);
+    }, this.backoff.next());
     this.timer.unref();
-    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   close(): void {
