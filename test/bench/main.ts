@@ -17,6 +17,7 @@ import { formatFigure, formatRuns, formatVerdict } from './lib/report';
 import { BenchBroken } from './lib/errors';
 import type { Suite, SuiteContext, SuiteResult } from './lib/suite';
 import { bankSuite } from './suites/bank';
+import { deliverySuite } from './suites/delivery';
 import { notifySuite } from './suites/notify';
 import { sandboxSuite } from './suites/sandbox';
 import { storeSuite } from './suites/store';
@@ -31,6 +32,7 @@ export const SUITES: readonly Suite[] = [
   uiSuite,
   storeSuite,
   teamSuite,
+  deliverySuite,
 ];
 
 export interface MainOptions {

@@ -10,6 +10,7 @@ export {
   verdictDetail,
   bodyDetail,
   UNPROVEN_CHECKS,
+  FORBIDDEN_CHECK,
 } from './records';
 export { isCorruption, type Statement } from './db';
 export { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from './profile-db';

@@ -80,6 +80,9 @@ const CLASSES = ['ack', 'rejected', 'callback', 'exchange', 'trace', 'refused', 
 export const RETENTION_CLASSES = CLASSES;
 export type RetentionClass = (typeof RETENTION_CLASSES)[number];
 
+/** The failed_check of a hub's audit event for a call the member's role may not make (team/audit.ts). */
+export const FORBIDDEN_CHECK = 'FORBIDDEN';
+
 /**
  * The token checks that come before the signature is proven (DESIGN.md "Storage"): a callback
  * that failed one of them carries a token anyone could have made, with no key.
@@ -114,6 +117,10 @@ export function verdictDetail(e: Pick<EventDetail, 'data'>): string | null | und
 export function retentionClass(e: EventDetail): RetentionClass {
   // First: a notification from a web page must not fill the `rejected` cap (DESIGN.md).
   if (storedAsRefused(e)) return 'refused';
+  // A hub's refusal of a member's call (team/audit.ts: FORBIDDEN, nothing ran) is any viewer
+  // token's to send in a loop: it goes under the refused requests' cap, so a flood of them can
+  // neither grow the audit class (kept whole: the changes made) nor push a real change out.
+  if (e.kind === 'audit' && e.failed_check === FORBIDDEN_CHECK) return 'refused';
   if (e.kind === 'notification') return e.outcome === 'rejected' ? 'rejected' : 'ack';
   return e.kind;
 }

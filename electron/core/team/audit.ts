@@ -9,7 +9,7 @@
  * carry a passphrase, a private key or a customer's secret key (DESIGN.md "Secrets").
  */
 import type { TeamRole } from '../../contract/schemas/team';
-import { blankEvent, type NewEvent } from '../store';
+import { blankEvent, FORBIDDEN_CHECK, type NewEvent } from '../store';
 
 /** Argument fields whose string value names what a call acted on, and is no secret. */
 const TARGET_FIELDS = [
@@ -59,7 +59,7 @@ function targetsOf(input: unknown): { fields: string[]; targets: Record<string, 
  */
 export function auditEvent(entry: AuditEntry, at = new Date().toISOString()): NewEvent {
   const { fields, targets } = targetsOf(entry.input);
-  const status = entry.error === null ? 200 : entry.error === 'FORBIDDEN' ? 403 : 400;
+  const status = entry.error === null ? 200 : entry.error === FORBIDDEN_CHECK ? 403 : 400;
   return {
     ...blankEvent('audit', at),
     path: entry.method,
@@ -69,7 +69,7 @@ export function auditEvent(entry: AuditEntry, at = new Date().toISOString()): Ne
     sub: entry.caller.member,
     obj: targets.kid ?? targets.name ?? targets.counterparty_guid ?? targets.obj ?? null,
     remote: entry.caller.remote,
-    warning: entry.error === 'FORBIDDEN' ? `${entry.caller.role} may not call ${entry.method}` : null,
+    warning: entry.error === FORBIDDEN_CHECK ? `${entry.caller.role} may not call ${entry.method}` : null,
     data: {
       member: entry.caller.member,
       role: entry.caller.role,

@@ -10,7 +10,7 @@
  *   BENCH_WARMUP_SECONDS  1.5×S  warm-up per target
  *   BENCH_TOKENS          2000×S distinct bank tokens in the pool
  *   BENCH_VERIFY_EVERY    50     verify the signature of one response body in N during load
- *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui, store, team)
+ *   BENCH_SUITES          all    comma list of suites (sandbox, bank, notify, ui, store, team, delivery)
  *   BENCH_TARGETS         all    comma list of target ids to load (e.g. http-floor,crypto-floor)
  *   BENCH_SANDBOX         bundle bundle: core bundled from source; cli: dist/cli/dets-console.js sandbox
  *   BENCH_CRYPTO_FLOOR    sync   sync: crypto.verify/sign on the event loop; async: their thread-pool forms
@@ -28,6 +28,9 @@
  *   BENCH_STORE_BUILD_SECONDS 900 the profile's build gives up (bench broken) past this
  *   BENCH_CHROMIUM        /usr/bin/chromium
  *   BENCH_FLOOD_SECONDS   30×S   how long the notify suite's flood scenario lasts (notify-flood; at least 5 s)
+ *   BENCH_DELIVERY_SECONDS   60     the delivery suite's sample at --time-scale 1 (issue 27: 60 s; at least 5)
+ *   BENCH_DELIVERY_IN_FLIGHT 1000   deliveries the delivery suite keeps on the ladder
+ *   BENCH_DELIVERY_READ      3000   deliveries whose attempts are read back for the scheduler's timing error
  *   BENCH_PIN             auto   CPU the bank and notify suites' servers are pinned to (taskset -c): auto (the last
  *                                CPU, when there are 2 or more and taskset exists), off, or a CPU number
  */
@@ -64,6 +67,12 @@ export interface BenchConfig {
   chromium: string;
   /** Seconds of the notify suite's flood scenario (issue 24). */
   floodSeconds: number;
+  /** Seconds of the delivery suite's sample (issue 27). */
+  deliverySeconds: number;
+  /** Deliveries the delivery suite keeps in flight. */
+  deliveryInFlight: number;
+  /** Deliveries read back for the timing error. */
+  deliveryRead: number;
   /** 'auto', 'off' or a CPU number (see pinCpu in steps.ts). */
   pin: 'auto' | 'off' | number;
 }
@@ -156,6 +165,9 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     storeBuildSeconds: numberVar(env, 'BENCH_STORE_BUILD_SECONDS', 900, 10, 3600),
     chromium: env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
     floodSeconds: numberVar(env, 'BENCH_FLOOD_SECONDS', Math.max(5, 30 * scale), 5, 600),
+    deliverySeconds: numberVar(env, 'BENCH_DELIVERY_SECONDS', 60, 5, 600),
+    deliveryInFlight: numberVar(env, 'BENCH_DELIVERY_IN_FLIGHT', 1000, 1, 100_000, true),
+    deliveryRead: numberVar(env, 'BENCH_DELIVERY_READ', 3000, 1, 100_000, true),
     pin: pinVar(env),
   };
 }

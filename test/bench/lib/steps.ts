@@ -4,9 +4,14 @@
  * throughput figures their ratios are made of, and their verdicts.
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { startChild, type ChildServer, type StartOptions } from './children';
 import type { BenchConfig } from './config';
+import { makeCustomers, type BenchCustomer } from './customers';
+import { makeRsaKey, type RsaKey } from './rs256';
 import { BenchBroken } from './errors';
 import type { RoundPlan, TargetRun } from './rounds';
 import { judge, pairedRatio, ratio, type TargetVerdict } from './stats';
@@ -193,4 +198,28 @@ export function below(
   unit = 'ms',
 ): TargetVerdict {
   return judge({ id, title, value, op: '<', threshold, unit });
+}
+
+/** What the /user_auth suites start with: the service key, its JWKS child, the customers' file. */
+export interface ServiceSide {
+  service: RsaKey;
+  customers: BenchCustomer[];
+  /** The customers in the `--users` format, in a fresh temporary directory. */
+  usersFile: string;
+  jwks: ChildServer;
+  jwksUrl: string;
+}
+
+/** The service key (its public half published by the JWKS child), the customers and their file. */
+export async function startServiceSide(ctx: SuiteContext, tmpPrefix: string): Promise<ServiceSide> {
+  const service = await makeRsaKey(randomUUID());
+  const customers = makeCustomers(ctx.config.customers);
+  const usersFile = join(await ctx.tmpDir(tmpPrefix), 'users.json');
+  await writeFile(usersFile, JSON.stringify(customers));
+  const jwks = await startChild({
+    id: 'jwks',
+    args: [join(ctx.buildDir, 'servers/jwks.mjs')],
+    env: { BENCH_JWKS: JSON.stringify({ keys: [service.jwk] }) },
+  });
+  return { service, customers, usersFile, jwks, jwksUrl: String(jwks.ready.jwks_url) };
 }

@@ -9,6 +9,9 @@
  * Env BENCH_EVENT_RECORDING=off: the core's event store is the real one except that append
  * stores nothing (CoreOptions.eventStore, a bench hook): the bank suite's "recording off"
  * target, the baseline of what recording events costs /user_auth (issue 12).
+ * Env BENCH_SANDBOX_TIME_SCALE=F: the same core also serves the sandbox on 127.0.0.1 (as `serve`
+ * does, one process), with `--time-scale F`; the ready line names it (`sandbox`). The delivery
+ * suite's bank: its /user_auth measured while its sandbox delivers (issue 27).
  * SIGTERM closes the core (bank, then the event store, flushed), then exits 0.
  */
 import { readFileSync } from 'node:fs';
@@ -46,9 +49,15 @@ async function notRecording(options: EventStoreOptions): Promise<EventStore> {
   };
 }
 
+const timeScaleVar = process.env.BENCH_SANDBOX_TIME_SCALE;
+const timeScale = timeScaleVar === undefined ? undefined : Number(timeScaleVar);
+if (timeScale !== undefined && !(timeScale > 0 && timeScale <= 1))
+  throw new Error(`BENCH_SANDBOX_TIME_SCALE must be a number in (0, 1], got "${timeScaleVar}"`);
+
 const core = await createConsoleCore({
   dataDir,
   host: 'cli',
+  ...(timeScale !== undefined ? { timeScale } : {}),
   ...(serviceJwksUrl ? { serviceJwksUrl } : {}),
   ...(recording === 'off' ? { eventStore: notRecording } : {}),
 });
@@ -59,8 +68,16 @@ if (usersFile) {
   imported = (answer.value as { imported?: unknown }).imported;
 }
 const listener = await core.listenBank({ host: '127.0.0.1', port: 0 });
+const sandbox = timeScale === undefined ? null : await core.listenSandbox({ host: '127.0.0.1', port: 0 });
 stopOn(async () => {
+  await sandbox?.close();
   await listener.close();
   await core.close();
 });
-announce({ url: listener.url, bank: listener.url, imported, recording });
+announce({
+  url: listener.url,
+  bank: listener.url,
+  imported,
+  recording,
+  ...(sandbox ? { sandbox: sandbox.url } : {}),
+});

@@ -24,24 +24,16 @@
  * the floors. Every child reports its CPU time, so each round also gives the server's CPU µs
  * per request.
  */
-import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startChild, type ChildServer } from '../lib/children';
-import {
-  makeCustomers,
-  makeSessionTokens,
-  userBodyCheck,
-  userDataOf,
-  type SessionToken,
-} from '../lib/customers';
+import type { ChildServer } from '../lib/children';
+import { makeSessionTokens, userBodyCheck, userDataOf, type SessionToken } from '../lib/customers';
 import { BenchBroken } from '../lib/errors';
 import type { LoadTarget } from '../lib/load';
 import { runPaced } from '../lib/paced';
 import { profilesOf } from '../lib/profiles';
 import { runInterleaved, withCpu, type TargetRun } from '../lib/rounds';
 import { snapshotThreads, threadSplits } from '../lib/thread-cpu';
-import { makeRsaKey, signJwtSync } from '../lib/rs256';
+import { signJwtSync } from '../lib/rs256';
 import { isClean, summarizeTarget, type RoundStats } from '../lib/stats';
 import {
   aliveCheck,
@@ -60,6 +52,7 @@ import {
   runFigures,
   selectTargets,
   startServers,
+  startServiceSide,
 } from '../lib/steps';
 import type { SpotCheck, Suite, SuiteResult } from '../lib/suite';
 import { rotate } from '../lib/tokens';
@@ -149,17 +142,7 @@ export const bankSuite: Suite = {
     const want = selectTargets(ctx, SUITE_ID, ORDER);
 
     // The service key (its public half in the JWKS child), the customers, the token pool.
-    const service = await makeRsaKey(randomUUID());
-    const customers = makeCustomers(cfg.customers);
-    const dir = await ctx.tmpDir('dets-bench-bank-');
-    const usersFile = join(dir, 'users.json');
-    await writeFile(usersFile, JSON.stringify(customers));
-    const jwks = await startChild({
-      id: 'jwks',
-      args: [join(ctx.buildDir, 'servers/jwks.mjs')],
-      env: { BENCH_JWKS: JSON.stringify({ keys: [service.jwk] }) },
-    });
-    const jwksUrl = String(jwks.ready.jwks_url);
+    const { service, customers, usersFile, jwks, jwksUrl } = await startServiceSide(ctx, 'dets-bench-bank-');
     // Every server on one CPU (the load generator keeps the others): its figures are one core's.
     const cpu = pinCpu(cfg);
     const pin = cpu === null ? {} : { cpu };
