@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MethodOutput } from '../../../electron/contract';
 import type { StepId } from '../../../electron/contract/schemas/walkthrough';
 import type { ConsoleCore } from '../../../electron/core/console-core';
+import { expectDoneStepsProven } from '../../support/evidence-pack';
 import { call, closeAll, newDataDir, openCore } from './harness';
 
 type State = MethodOutput<'walkthrough.state'>;
@@ -180,14 +181,7 @@ describe('step 7 rehearses the service’s retry', () => {
       expect.arrayContaining(r.events.map((e) => e.id)),
     );
     // Every done step has its time and at least one proof with a time.
-    for (const s of pack.steps.filter((x) => x.state === 'done')) {
-      expect(s.at, s.id).not.toBeNull();
-      expect(s.proved_by.length, s.id).toBeGreaterThan(0);
-      expect(
-        s.proved_by.every((p) => p.at !== null),
-        s.id,
-      ).toBe(true);
-    }
+    expectDoneStepsProven(pack.steps);
     expect(pack.markdown).toMatch(/\| Proved by \|/);
     expect(pack.markdown).toContain(`retry rehearsal \`${r.delivery_id}\``);
   });

@@ -147,6 +147,17 @@ export class WalkthroughPageModel extends ConsolePageModel {
     await this.page.screenshot({ path, fullPage: false });
   }
 
+  /** A value of a real environment's onboarding block (step 2), as the page shows it. */
+  async onboardingValue(id: string): Promise<string> {
+    const row = this.byTestId(`wt-onboarding-${id}`, this.step('register'));
+    return (await row.locator('dd.wt-onboarding-value').textContent()) ?? '';
+  }
+
+  /** The message a real environment's step 6 or 7 offers to send the service team. */
+  async serviceRequest(id: 'sign-in' | 'notifications'): Promise<string> {
+    return (await this.byTestId(`wt-request-message-${id}`, this.step(id)).textContent()) ?? '';
+  }
+
   async progress(): Promise<number> {
     return Number(await this.byTestId('walkthrough-progress').getAttribute('data-done'));
   }

@@ -10,6 +10,8 @@ export interface ServeReady {
   ui: string;
   bank?: string;
   sandbox?: string;
+  /** With --tunnel: the public URL the tunnel made. */
+  public?: string;
 }
 
 export interface ServeProcess {
@@ -31,7 +33,7 @@ export interface ServeProcess {
 export async function startServe(
   extraArgs: string[] = [],
   timeoutMs = 30_000,
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ServeProcess> {
   // A given data directory belongs to the caller (a restart on the same profile): stop keeps it.
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dets-e2e-data-')));
@@ -56,7 +58,7 @@ export async function startServe(
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DETS_DATA_DIR: dataDir },
+      env: { ...process.env, ...options.env, DETS_DATA_DIR: dataDir },
     },
   );
   let stderr = '';
