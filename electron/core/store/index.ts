@@ -3,7 +3,14 @@ export type { EventReader, EventStore, EventStoreOptions, NewEvent, Retention, S
 export { blankEvent } from './types';
 export { openEventStore, DEFAULT_RETENTION } from './sqlite-store';
 export { exportEvents } from './export';
-export { summarize, formatEventId, parseEventId, verdictDetail, bodyDetail } from './records';
+export {
+  summarize,
+  formatEventId,
+  parseEventId,
+  verdictDetail,
+  bodyDetail,
+  storedAsRefused,
+} from './records';
 export { isCorruption, type Statement } from './db';
 export { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from './profile-db';
 export { defaultLog, migrateJsonLinesFile } from './file-migration';
