@@ -29,6 +29,7 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'bank.setServiceJwksUrl': 'admin',
   'bank.recheck': 'operator',
   'bank.replay': 'operator',
+  'bank.freshSession': 'operator',
   'conformance.run': 'operator',
   'conformance.selfCheck': 'operator',
   'conformance.trustRunnerJwks': 'operator',

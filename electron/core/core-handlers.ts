@@ -163,6 +163,7 @@ export function bankHandlers(parts: CoreParts) {
     'bank.setServiceJwksUrl': async (args) => (await bank()).setServiceJwksUrl(args.url),
     'bank.recheck': async (args) => (await bank()).recheck(args.id),
     'bank.replay': async (args) => (await bank()).replay(args.id),
+    'bank.freshSession': async (args) => (await bank()).freshSession(args.id),
     'tunnel.status': () => tunnel.status(),
     'tunnel.setPublicUrl': (args) => tunnel.setPublicUrl(args.url),
     // A tunnel that cannot be made is a state the Bank page shows (failed, with the client's words).

@@ -53,3 +53,9 @@ export function useReplay() {
   const api = useApi();
   return useMutation({ mutationFn: (id: string) => api.bank.replay({ id }) });
 }
+
+/** A fresh X-Session-ID for a stored sandbox callback (issue 26 item 5: curl with a fresh token). */
+export function useFreshSession() {
+  const api = useApi();
+  return useMutation({ mutationFn: (id: string) => api.bank.freshSession({ id }) });
+}

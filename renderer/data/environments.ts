@@ -5,13 +5,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MethodInput, MethodOutput } from '../../electron/contract';
-import type { Environment } from '../../electron/contract/schemas/service';
+import { SANDBOX_ENVIRONMENT_ID, type Environment } from '../../electron/contract/schemas/service';
 import { useApi } from '../api/client-context';
 
 export type EnvironmentList = MethodOutput<'env.list'>;
 
 /** The id of the built-in sandbox environment (it always exists, it cannot be removed). */
-export const SANDBOX_ENV_ID = 'sandbox';
+export const SANDBOX_ENV_ID = SANDBOX_ENVIRONMENT_ID;
 
 /** Query keys of the environments. */
 export const envKeys = {

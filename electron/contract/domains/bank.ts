@@ -6,6 +6,7 @@ import {
   CustomersWithKeysInput,
   CustomerView,
   ForwardSettings,
+  FreshSession,
   PreparedDownload,
   ServiceJwksChange,
   ServiceJwksSetting,
@@ -94,6 +95,12 @@ export const bankMethods = {
     summary: 'Replay a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox.',
     input: z.object({ id: z.string().min(1).max(100) }),
     output: EventDetail,
+  }),
+  'bank.freshSession': method({
+    summary:
+      "A fresh X-Session-ID for a stored sandbox callback (same flow, obj and sub; new iat and exp), signed with the sandbox's key, for a copied curl that outlives the recorded token.",
+    input: z.object({ id: z.string().min(1).max(100) }),
+    output: FreshSession,
   }),
 } as const;
 

@@ -123,3 +123,17 @@ export const ServiceJwksChange = z.object({
   url: z.string().nullable(),
 });
 export type ServiceJwksChange = z.infer<typeof ServiceJwksChange>;
+
+/**
+ * A fresh X-Session-ID for a stored sandbox callback (issue 26 item 5: a copied curl runs only
+ * while its token lives): the same claims signed again by the sandbox, with when it expires.
+ */
+export const FreshSession = z.object({
+  /** The compact JWS to send as X-Session-ID. */
+  token: z.string(),
+  /** Its exp, ISO 8601: after it the bank answers 401 `exp`. */
+  expires_at: z.string(),
+  /** The sandbox key that signed it. */
+  kid: z.string().nullable(),
+});
+export type FreshSession = z.infer<typeof FreshSession>;

@@ -68,6 +68,18 @@ export const MAX_SIGN_COMMAND_CHARS = 4096;
  */
 export const DEFAULT_KEY_DAYS = 365;
 
+/**
+ * The last valid day (YYYY-MM-DD, UTC) of a key made at `nowMs` with the default validity: what
+ * the core gives a rotation's or the walkthrough's new key when no date is given, and what the
+ * pages announce before it is made (one computation, core/keys/expiry.ts re-exports it).
+ *
+ * @example
+ * defaultKeyExpiry(Date.UTC(2026, 0, 1)); // '2027-01-01'
+ */
+export function defaultKeyExpiry(nowMs: number): string {
+  return new Date(nowMs + DEFAULT_KEY_DAYS * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** A key's status in one environment that uses it (issue 26; DESIGN.md "Environments"). */
 export const KeyEnvironmentStatus = z.object({
   /** The environment's id ("sandbox" for the built-in one). */

@@ -16,6 +16,9 @@ export const ShownUrl = Url.refine((value) => !/^https?:\/\/[^/]*@/i.test(value)
 const BaseUrl = ShownUrl.refine((value) => !/[?#]/.test(value), {
   error: 'must not have a query (?…) or fragment (#…): paths like /api/v1/… are appended to it',
 });
+/** The id of the built-in sandbox's environment (it always exists and cannot be removed). */
+export const SANDBOX_ENVIRONMENT_ID = 'sandbox';
+
 /** Where the console talks to the service: the built-in sandbox or a real environment. */
 export const Environment = z.object({
   id: z.string(),

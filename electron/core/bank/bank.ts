@@ -23,6 +23,7 @@ import * as admin from './admin';
 import { createCustomerDirectory, toView } from './customers';
 import { KID_WAIT_NOTE } from './intake';
 import { closeBank, listen } from './listening';
+import { freshSession } from './fresh-session';
 import { recheck, replay } from './replay';
 import { handleBankRequest } from './routes';
 import { createSettingsStore } from './settings';
@@ -84,6 +85,7 @@ export async function createBankEndpoints(options: BankOptions): Promise<BankEnd
     setServiceJwksUrl: (url) => admin.setServiceJwksUrl(state, url),
     recheck: (id) => recheck(state, id),
     replay: (id) => replay(state, id),
+    freshSession: (id) => freshSession(state, id),
     handle: (req, res) => handleBankRequest(state, req, res),
     listen: (where) => listen(state, where),
     close: () => closeBank(state),

@@ -22,7 +22,7 @@ import type { BankState } from './state';
 const REPLAY_GIVE_UP_MS = 30_000;
 
 /** The stored event `id`, if it is a callback; BAD_ARGUMENT otherwise. */
-async function storedCallback(state: BankState, id: string): Promise<EventDetail> {
+export async function storedCallback(state: BankState, id: string): Promise<EventDetail> {
   const event = await state.options.store.get(id);
   if (event.kind !== 'callback' || !event.path || !CALLBACK_PATHS.includes(event.path)) {
     throw badArgument(`event ${id} is not a callback to /user_auth, /key or /external_id`, 'id');

@@ -6,6 +6,7 @@ import type {
   Customer,
   CustomerView,
   ForwardSettings,
+  FreshSession,
   ServiceJwksChange,
 } from '../../contract/schemas/bank';
 import type { EventDetail } from '../../contract/schemas/events';
@@ -68,6 +69,8 @@ export interface BankEndpoints {
   recheck(eventId: string): Promise<EventDetail>;
   /** Replays a stored callback with a fresh token (same obj/sub, new iat/exp) signed by the sandbox. */
   replay(eventId: string): Promise<EventDetail>;
+  /** A stored sandbox callback's claims signed again, fresh iat/exp (issue 26 item 5). */
+  freshSession(eventId: string): Promise<FreshSession>;
   handle(req: IncomingMessage, res: ServerResponse): void;
   listen(options: BankListenOptions): Promise<BankListener>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * the desktop app, `serve` and the CLI agree wherever they run.
  */
 
-import { DEFAULT_KEY_DAYS } from '../../contract/schemas/keys';
+import { defaultKeyExpiry } from '../../contract/schemas/keys';
 
 const DAY_MS = 86_400_000;
 
@@ -24,14 +24,13 @@ export function daysUntil(day: string, nowMs: number): number {
 }
 
 /**
- * The last valid day of a key made now with the default validity (DEFAULT_KEY_DAYS, UTC).
+ * The last valid day of a key made now with the default validity (DEFAULT_KEY_DAYS, UTC): the
+ * contract's computation, which the pages use to announce the date too.
  *
  * @example
  * defaultExpiry(Date.UTC(2026, 0, 1)); // '2027-01-01'
  */
-export function defaultExpiry(nowMs: number): string {
-  return utcDay(nowMs + DEFAULT_KEY_DAYS * DAY_MS);
-}
+export const defaultExpiry: (nowMs: number) => string = defaultKeyExpiry;
 
 /** True once the last valid day has passed. */
 export function isExpired(day: string | null, nowMs: number): boolean {

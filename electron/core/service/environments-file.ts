@@ -8,10 +8,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
+import { SANDBOX_ENVIRONMENT_ID } from '../../contract/schemas/service';
 import { describeIssues, readFileOrNull, writeFileAtomic } from '../common';
 
 export const ENVIRONMENTS_FILE = 'environments.json';
-export const SANDBOX_ENVIRONMENT_ID = 'sandbox';
+// One id, written in the contract (the pages and the bank compare against it too).
+export { SANDBOX_ENVIRONMENT_ID };
 
 const nullableText = z.string().nullable().default(null);
 const StoredProfile = z.object({

@@ -11,6 +11,7 @@ export {
   bodyDetail,
   UNPROVEN_CHECKS,
   FORBIDDEN_CHECK,
+  storedAsRefused,
 } from './records';
 export { isCorruption, type Statement } from './db';
 export { acquireProfileDb, metaStep, type ProfileDb, readMeta, type Step } from './profile-db';

@@ -8,6 +8,7 @@ import { EventDetailView } from '../../shared/event-detail';
 import { compactNote } from '../../shared/event-http';
 import { useEventDetail, useListenerUrl } from '../../data/events';
 import { sessionIdOf } from './callbacks-model';
+import { FreshCurl } from './fresh-curl';
 import { RecheckCompare } from './recheck-compare';
 import { useRecheck, useReplay } from '../../data/callbacks';
 import { Allowed } from '../../shared/allowed';
@@ -35,6 +36,7 @@ export function CallbackDetail({
   return (
     <div className="callback-detail" data-testid="callback-detail" data-event-id={d.id}>
       <EventDetailView detail={d} listenerUrl={listenerUrl} onClose={onClose}>
+        <FreshCurl d={d} compact={compact} listenerUrl={listenerUrl} />
         <CallbackActions d={d} compact={compact} onOpen={onOpen} />
         <SessionToken token={token} compact={compact} />
         {d.token ? (

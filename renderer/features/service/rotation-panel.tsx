@@ -1,4 +1,4 @@
-import { DEFAULT_KEY_DAYS } from '../../../electron/contract/schemas/keys';
+import { DEFAULT_KEY_DAYS, defaultKeyExpiry } from '../../../electron/contract/schemas/keys';
 import { useState, type FormEvent } from 'react';
 import { DialogActions } from '../../shared/dialog-actions';
 import { Dialog } from '../../ui/dialog';
@@ -145,6 +145,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
         {last ? (
           <RotationResult
             rotation={last}
+            toExpires={keys.find((k) => k.kid === last.to_kid)?.expires ?? null}
             retrying={rotate.isPending}
             onRetry={(nextKid) => rotate.mutate(rotateInput(draft, nextKid))}
           />
@@ -153,6 +154,7 @@ export function RotationPanel({ env }: { env: Environment | null }) {
       {confirming && env ? (
         <ConfirmRotation
           env={env}
+          newKeyExpiry={newKeyExpiry(draft, keys)}
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
@@ -166,10 +168,13 @@ export function RotationPanel({ env }: { env: Environment | null }) {
 
 function RotationResult({
   rotation: r,
+  toExpires,
   retrying,
   onRetry,
 }: {
   rotation: Rotation;
+  /** The new key's last valid day, from the key list (null: none, or not listed). */
+  toExpires: string | null;
   retrying: boolean;
   onRetry: (nextKid: string | null) => void;
 }) {
@@ -187,8 +192,14 @@ function RotationResult({
             ✓
           </span>
           <p>
-            <strong>Rotated.</strong> <code>{r.to_kid}</code> is now the active key; <code>{r.from_kid}</code>{' '}
-            is retired.
+            <strong>Rotated.</strong> <code>{r.to_kid}</code> is now the active key
+            {toExpires ? (
+              <span data-testid="rotation-new-expires">
+                {' '}
+                (valid until <time dateTime={toExpires}>{toExpires}</time>: rotate again before then)
+              </span>
+            ) : null}
+            ; <code>{r.from_kid}</code> is retired.
           </p>
         </div>
       ) : (
@@ -297,13 +308,26 @@ function RotationPlan({ activeKid }: { activeKid: string | null }) {
   );
 }
 
+/**
+ * The last valid day the next key will have: a chosen key's own, the date typed, else the default
+ * the core applies (DEFAULT_KEY_DAYS from today, UTC); null for a chosen key without one.
+ */
+function newKeyExpiry(draft: RotateDraft, keys: KeyInfo[]): { day: string | null; note: string } {
+  if (draft.next !== '')
+    return { day: keys.find((k) => k.kid === draft.next)?.expires ?? null, note: `${draft.next}’s own date` };
+  if (draft.expires !== '') return { day: draft.expires, note: 'the date you chose' };
+  return { day: defaultKeyExpiry(Date.now()), note: `the default, ${DEFAULT_KEY_DAYS} days` };
+}
+
 /** Against a real environment: what the rotation will change, confirmed before it runs. */
 function ConfirmRotation({
   env,
+  newKeyExpiry: expiry,
   onCancel,
   onConfirm,
 }: {
   env: Environment;
+  newKeyExpiry: { day: string | null; note: string };
   onCancel: () => void;
   onConfirm: () => void;
 }) {
@@ -318,6 +342,15 @@ function ConfirmRotation({
         This registers a new key with <code>{env.base_url}</code> for counterparty{' '}
         <code>{env.counterparty_guid}</code>, proves it, then makes it the active key and retires{' '}
         <code>{env.active_kid}</code> for signing. If a step is refused, the current key stays active.
+      </p>
+      <p data-testid="rotate-confirm-expiry">
+        {expiry.day ? (
+          <>
+            The new key is valid until <time dateTime={expiry.day}>{expiry.day}</time> ({expiry.note}).
+          </>
+        ) : (
+          <>The chosen key has no expiry date: it signs until you retire it.</>
+        )}
       </p>
       <DialogActions
         onCancel={onCancel}

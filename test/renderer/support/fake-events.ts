@@ -40,6 +40,8 @@ export function summary(extra: Partial<EventSummary> & { id: string }): EventSum
 
 const b64 = (v: unknown) =>
   btoa(JSON.stringify(v)).replaceAll('=', '').replaceAll('+', '-').replaceAll('/', '_');
+/** The head of what the fake's bank.freshSession signs (the event id follows). */
+export const FRESH_TOKEN = 'eyJmcmVzaCI6dHJ1ZX0.eyJmcmVzaCI6dHJ1ZX0';
 export const SESSION_TOKEN = `${b64({ alg: 'RS256', kid: 'svc-1' })}.${b64({ flow: 'sign-in', obj: 'DE89' })}.c2ln`;
 
 export function detail(s: EventSummary, extra: Partial<EventDetail> = {}): EventDetail {
@@ -158,7 +160,12 @@ export function fakeEventsConsole(
         rate: null,
       };
     }),
-    get: vi.fn(async ({ id }: { id: string }) => detail(events.find((e) => e.id === id) ?? summary({ id }))),
+    get: vi.fn(async ({ id }: { id: string }) => {
+      const envId = envOf[id];
+      const name = options.environments?.environments.find((e) => e.id === envId)?.name ?? envId;
+      const environment = envId ? { environment: { id: envId, name: name! } } : {};
+      return detail(events.find((e) => e.id === id) ?? summary({ id }), environment);
+    }),
     export: vi.fn(async (input: MethodInput<'events.export'>) => ({
       text: input.format === 'csv' ? 'id,at\n' : '{}\n',
       filename: `notifications.${input.format === 'csv' ? 'csv' : 'jsonl'}`,
@@ -246,6 +253,12 @@ export function fakeEventsConsole(
       ),
     ),
     replay: vi.fn(async ({ id }: { id: string }) => detail(summary({ id: `${id}-replay`, status: 200 }))),
+    // A fresh X-Session-ID as the core signs it for a sandbox callback (issue 26 item 5).
+    freshSession: vi.fn(async ({ id }: { id: string }) => ({
+      token: `${FRESH_TOKEN}.${id}`,
+      expires_at: '2030-01-01T12:05:00.000Z',
+      kid: 'sandbox-2',
+    })),
   };
   // "Save as scenario" (issue 28 item 2): a step per event saved, so a test sees which were sent.
   const scenario = {

@@ -6,7 +6,14 @@ import { resetCallbacksStore } from '../../../../renderer/features/callbacks/cal
 import { curlCommand } from '../../../../renderer/shared/event-http';
 import { useFakeViewport } from '../../support/layout';
 import { renderWithClient } from '../../support/render';
-import { BANK_URL, SESSION_TOKEN, detail, fakeEventsConsole, summary } from '../../support/fake-events';
+import {
+  BANK_URL,
+  FRESH_TOKEN,
+  SESSION_TOKEN,
+  detail,
+  fakeEventsConsole,
+  summary,
+} from '../../support/fake-events';
 
 const writeText = vi.fn(async (_text: string) => undefined);
 
@@ -452,6 +459,31 @@ describe('CallbacksPage: the environment filter (issue 26 item 1)', () => {
     environments: [envRow('sandbox', 'Sandbox', 'sandbox'), envRow('env-real', 'Bank staging', 'real')],
   };
   const environmentOf = { c3: 'env-real', c2: 'sandbox', c1: 'env-real', c0: 'sandbox' };
+
+  it('curl with a fresh token: a sandbox callback gets the core’s fresh X-Session-ID and its expiry; a real one says why not (issue 26 item 5)', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: EVENTS, environmentOf, environments }));
+    // c2: a sandbox callback that failed exp (its recorded token is past use).
+    fireEvent.click(screen.getAllByTestId('callback-row')[1]!);
+    fireEvent.click(await screen.findByTestId('callback-fresh-curl-make'));
+    await waitFor(() => expect(fake.bank.freshSession).toHaveBeenCalledWith({ id: 'c2' }));
+    const text = await screen.findByTestId('callback-fresh-curl-text');
+    const expected = `curl -sS '${BANK_URL}/user_auth?obj=DE89370400440532013000' -H 'X-Session-ID: ${FRESH_TOKEN}.c2'`;
+    expect(text.textContent).toBe(expected);
+    // The recorded token is not in it: only the fresh one.
+    expect(text.textContent).not.toContain(SESSION_TOKEN);
+    expect(screen.getByTestId('callback-fresh-curl-expiry').getAttribute('title')).toBe(
+      '2030-01-01T12:05:00.000Z',
+    );
+    expect(screen.getByTestId('callback-fresh-curl-expiry').textContent).toMatch(/kid sandbox-2\) expires/);
+    fireEvent.click(screen.getByTestId('callback-fresh-curl-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(expected));
+    // c1: the real environment's service signed it; the console holds no key of theirs.
+    fireEvent.click(screen.getAllByTestId('callback-row')[2]!);
+    expect((await screen.findByTestId('callback-fresh-curl-unavailable')).textContent).toMatch(
+      /Bank staging’s service key/,
+    );
+    expect(screen.queryByTestId('callback-fresh-curl-make')).toBeNull();
+  });
 
   it('asks the store for one environment’s callbacks (a native, focusable select), with the other filters, kept in the page state, and back to all', async () => {
     const fake = await renderPage(fakeEventsConsole({ events: EVENTS, environmentOf, environments }));

@@ -286,6 +286,37 @@ describe('ServicePage: rotation', () => {
     await waitFor(() => expect(fake.service.rotate).toHaveBeenCalledWith({ alg: 'RS256', bits: 2048 }));
   });
 
+  it('the confirmation names the new key’s expiry (the default 365 days, or the date typed), and the done banner its date (issue 26 item 5)', async () => {
+    const env = realEnv({ id: 'uat', active_kid: 'old-key' });
+    const fake = console_({
+      environments: [ENV, env],
+      activeId: 'uat',
+      keys: [keyInfo('old-key'), keyInfo('next-key', { status: 'next', expires: '2031-02-03' })],
+    });
+    await renderPage(fake);
+    await waitFor(() =>
+      expect((screen.getByTestId('rotate-start') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('rotate-start'));
+    const defaultDay = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    const expiry = await screen.findByTestId('rotate-confirm-expiry');
+    expect(expiry.textContent).toBe(`The new key is valid until ${defaultDay} (the default, 365 days).`);
+    fireEvent.click(screen.getByTestId('rotate-confirm-cancel'));
+    fireEvent.change(screen.getByTestId('rotate-expires'), { target: { value: '2030-06-30' } });
+    fireEvent.click(screen.getByTestId('rotate-start'));
+    expect((await screen.findByTestId('rotate-confirm-expiry')).textContent).toContain(
+      'valid until 2030-06-30 (the date you chose)',
+    );
+    fireEvent.click(screen.getByTestId('rotate-confirm-go'));
+    await waitFor(() =>
+      expect(fake.service.rotate).toHaveBeenCalledWith({ alg: 'RS256', bits: 2048, expires: '2030-06-30' }),
+    );
+    // Done: the new key's own date, from the key list.
+    expect((await screen.findByTestId('rotation-new-expires')).textContent).toContain(
+      'valid until 2031-02-03',
+    );
+  });
+
   it('cannot start without a counterparty, and says what is missing', async () => {
     await renderPage(console_({ environments: [sandboxEnv({ active_kid: 'old-key' })] }));
     expect((screen.getByTestId('rotate-start') as HTMLButtonElement).disabled).toBe(true);
