@@ -279,6 +279,7 @@ function MemberRowView({
       data-testid="notifications-member"
       data-event-id={e.id}
       data-outcome={e.outcome ?? ''}
+      data-status={e.status ?? ''}
       data-transaction-id={e.transaction_id ?? ''}
     >
       <span role="cell" aria-hidden="true" className="muted">
