@@ -6,7 +6,9 @@ import { useEffect, useRef, type RefObject } from 'react';
  * so they work whatever holds focus, except where they mean something else: typing in a field,
  * and Enter on a button or link. The arrow keys move the cursor only while the list itself has
  * focus, so elsewhere they still scroll the page. With `onToggle`, x selects (or unselects) the
- * row under the cursor (issue 28 item 2: row selection without the mouse).
+ * row under the cursor (issue 28 item 2: row selection without the mouse). With `onExpand`, the
+ * right and left arrows open and close the group under the cursor while the list has focus, as
+ * in a tree (issue 27 item 3: a transaction's notifications grouped under it).
  */
 export function useListKeys({
   ids,
@@ -16,6 +18,7 @@ export function useListKeys({
   onOpen,
   onClose,
   onToggle,
+  onExpand,
 }: {
   /** The rows' ids in order: read on a key press only (a list of 20,000 is not copied per render). */
   ids: () => readonly string[];
@@ -25,10 +28,12 @@ export function useListKeys({
   onOpen: (id: string) => void;
   onClose: () => void;
   onToggle?: (id: string) => void;
+  /** ArrowRight (open) and ArrowLeft (close) on the cursor row, in the list: a tree's groups. */
+  onExpand?: (id: string, open: boolean) => void;
 }): void {
-  const latest = useRef({ ids, cursorId, onMove, onOpen, onClose, onToggle });
+  const latest = useRef({ ids, cursorId, onMove, onOpen, onClose, onToggle, onExpand });
   useEffect(() => {
-    latest.current = { ids, cursorId, onMove, onOpen, onClose, onToggle };
+    latest.current = { ids, cursorId, onMove, onOpen, onClose, onToggle, onExpand };
   });
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
@@ -43,6 +48,7 @@ export function useListKeys({
         onOpen: open,
         onClose: close,
         onToggle: toggle,
+        onExpand: expand,
       } = latest.current;
       const list = idsOf();
       const inList = !!target && !!listRef.current?.contains(target);
@@ -59,6 +65,9 @@ export function useListKeys({
         open(list[Math.max(0, at)]!);
       } else if (ev.key === 'Escape') {
         close();
+      } else if (inList && expand && at >= 0 && (ev.key === 'ArrowRight' || ev.key === 'ArrowLeft')) {
+        ev.preventDefault();
+        expand(list[at]!, ev.key === 'ArrowRight');
       } else if (ev.key === 'x' && toggle && at >= 0) {
         ev.preventDefault();
         toggle(list[at]!);

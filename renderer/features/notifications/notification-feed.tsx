@@ -1,15 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
-import { formatClock } from '../../shared/format';
+import { formatClock, formatClockMs } from '../../shared/format';
 import { RowCheckbox } from '../../shared/row-selection';
-import { routeOf, type FeedRow } from './notifications-model';
+import { outcomesOf, routeOf, type ShownRow } from './notifications-model';
 
 /** Fixed row height: the virtualizer never measures, so 100,000 rows scroll as smoothly as 100. */
 export const ROW_HEIGHT = 26;
 
 /**
  * The feed, virtualized: only the rows in view (plus a few) are in the DOM. Rows are plain spans
- * keyed by event id (or transaction_id when grouped). When new rows arrive at the top while the
+ * keyed by event id (or transaction_id when grouped; an open group's notifications follow it). When new rows arrive at the top while the
  * user has scrolled down, the scroll position moves by their height so what they read stays put.
  */
 const rowHeight = () => ROW_HEIGHT;
@@ -24,15 +24,21 @@ export function NotificationFeed({
   onSelect,
   isChecked,
   onToggle,
+  isOpen,
+  onToggleGroup,
   scroller,
   onNearEnd,
   listKey,
 }: {
-  rows: readonly FeedRow[];
+  rows: readonly ShownRow[];
   grouped: boolean;
   selectedId: string | null;
   cursorId: string | null;
+  /** Opens a row (its id: the event's, or `m:<id>` for a group's member). */
   onSelect: (id: string) => void;
+  /** Grouped: whether a transaction's group is open, and opening or closing it. */
+  isOpen: (groupKey: string) => boolean;
+  onToggleGroup: (groupKey: string) => void;
   /** Row selection (issue 28 item 2): whether a row's checkbox is ticked, and ticking it. */
   isChecked: (id: string) => boolean;
   onToggle: (id: string) => void;
@@ -62,12 +68,12 @@ export function NotificationFeed({
   useLayoutEffect(() => {
     const el = scroller.current;
     const previous = firstKey.current;
-    firstKey.current = { list: listKey, key: rows[0]?.key ?? null };
+    firstKey.current = { list: listKey, key: rows[0]?.id ?? null };
     if (!el || previous.list !== listKey || !previous.key || el.scrollTop <= 0) return;
-    if (rows[0]?.key === previous.key) return;
+    if (rows[0]?.id === previous.key) return;
     const limit = Math.min(rows.length, 20_000);
     for (let i = 1; i < limit; i++) {
-      if (rows[i]!.key === previous.key) {
+      if (rows[i]!.id === previous.key) {
         el.scrollTop += i * ROW_HEIGHT;
         return;
       }
@@ -77,7 +83,7 @@ export function NotificationFeed({
   // The keyboard cursor stays in view. Only with a cursor: a scan of 20,000 rows on every live
   // render costs frames (issue 13 item 9).
   const cursorIndex = useMemo(
-    () => (cursorId === null ? -1 : rows.findIndex((r) => r.event.id === cursorId)),
+    () => (cursorId === null ? -1 : rows.findIndex((r) => r.id === cursorId)),
     [rows, cursorId],
   );
   useEffect(() => {
@@ -105,16 +111,18 @@ export function NotificationFeed({
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => (
             <FeedRowView
-              key={rows[item.index]!.key}
-              row={rows[item.index]!}
+              key={rows[item.index]!.kind === 'member' ? rows[item.index]!.id : rows[item.index]!.row.key}
+              shown={rows[item.index]!}
               index={item.index}
               top={item.start}
               grouped={grouped}
               selectedId={selectedId}
               cursorId={cursorId}
               onSelect={onSelect}
-              checked={isChecked(rows[item.index]!.event.id)}
+              checked={isChecked(rows[item.index]!.groupId ?? rows[item.index]!.event.id)}
               onToggle={onToggle}
+              open={isOpen(rows[item.index]!.row.key)}
+              onToggleGroup={onToggleGroup}
             />
           ))}
         </div>
@@ -125,7 +133,7 @@ export function NotificationFeed({
 
 /** One notification (or one transaction's repeats, grouped): time, route, outcome, id, HTTP or count, sender. */
 function FeedRowView({
-  row,
+  shown,
   index,
   top,
   grouped,
@@ -134,8 +142,10 @@ function FeedRowView({
   onSelect,
   checked,
   onToggle,
+  open,
+  onToggleGroup,
 }: {
-  row: FeedRow;
+  shown: ShownRow;
   index: number;
   top: number;
   grouped: boolean;
@@ -144,15 +154,33 @@ function FeedRowView({
   onSelect: (id: string) => void;
   checked: boolean;
   onToggle: (id: string) => void;
+  open: boolean;
+  onToggleGroup: (groupKey: string) => void;
 }) {
-  const e = row.event;
+  const { row, kind } = shown;
+  const e = shown.event;
+  if (kind === 'member') {
+    return (
+      <MemberRowView
+        shown={shown}
+        index={index}
+        top={top}
+        selected={e.id === selectedId}
+        cursor={shown.id === cursorId}
+        onSelect={onSelect}
+      />
+    );
+  }
+  const isGroup = kind === 'group';
+  const selected = e.id === selectedId && !open;
   return (
     <div
       role="row"
       aria-rowindex={index + 1}
-      className={`feed-row outcome-${e.outcome ?? 'none'}${e.id === selectedId ? ' is-selected' : ''}${e.id === cursorId ? ' is-cursor' : ''}`}
-      aria-selected={e.id === selectedId}
-      data-cursor={String(e.id === cursorId)}
+      aria-expanded={isGroup ? open : undefined}
+      className={`feed-row outcome-${e.outcome ?? 'none'}${selected ? ' is-selected' : ''}${shown.id === cursorId ? ' is-cursor' : ''}${isGroup ? ' is-group' : ''}`}
+      aria-selected={selected}
+      data-cursor={String(shown.id === cursorId)}
       onClick={() => onSelect(e.id)}
       style={{ transform: `translateY(${top}px)` }}
       data-testid="notifications-row"
@@ -170,23 +198,100 @@ function FeedRowView({
       </span>
       <span title={e.at}>{formatClock(e.at)}</span>
       <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
-      <span className="feed-outcome">{e.outcome ?? '—'}</span>
+      <span className="feed-outcome">{isGroup ? <GroupOutcomes shown={shown} /> : (e.outcome ?? '—')}</span>
       <span className="feed-tx" title={e.transaction_id ?? undefined}>
         {e.transaction_id ?? <em className="muted">{e.warning ?? 'no transaction_id'}</em>}
       </span>
       <span>
-        {grouped ? (
-          row.count > 1 ? (
+        {isGroup ? (
+          <button
+            type="button"
+            className="feed-group-toggle"
+            aria-expanded={open}
+            aria-label={`${open ? 'Hide' : 'Show'} the ${row.count} notifications of ${e.transaction_id ?? ''}`}
+            onClick={(ev) => {
+              ev.stopPropagation();
+              onToggleGroup(row.key);
+            }}
+            data-testid="notifications-group-toggle"
+          >
+            <span aria-hidden="true">{open ? '▾' : '▸'}</span>{' '}
             <span className="badge badge-accent" data-testid="notifications-row-count">
               ×{row.count}
             </span>
-          ) : (
-            '1'
-          )
+          </button>
+        ) : grouped ? (
+          '1'
         ) : (
           (e.status ?? '—')
         )}
       </span>
+      <span className="muted" title={e.remote ?? undefined}>
+        {e.remote ?? ''}
+      </span>
+    </div>
+  );
+}
+
+/** A group's outcomes in short ("1 ✓ · 2 repeats"), the words in full on hover. */
+function GroupOutcomes({ shown }: { shown: ShownRow }) {
+  const c = outcomesOf(shown.row.members ?? []);
+  const words = `${c.accepted} accepted, ${c.repeat} repeat${c.repeat === 1 ? '' : 's'}${c.rejected > 0 ? `, ${c.rejected} rejected` : ''}`;
+  return (
+    <span
+      title={words}
+      data-testid="notifications-group-outcomes"
+      data-accepted={c.accepted}
+      data-repeats={c.repeat}
+    >
+      {c.accepted}✓ {c.repeat}↻
+    </span>
+  );
+}
+
+/** One notification of an open group, under it: accepted or repeat, its own time and HTTP status. */
+function MemberRowView({
+  shown,
+  index,
+  top,
+  selected,
+  cursor,
+  onSelect,
+}: {
+  shown: ShownRow;
+  index: number;
+  top: number;
+  selected: boolean;
+  cursor: boolean;
+  onSelect: (id: string) => void;
+}) {
+  const e = shown.event;
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      aria-level={2}
+      className={`feed-row feed-member outcome-${e.outcome ?? 'none'}${selected ? ' is-selected' : ''}${cursor ? ' is-cursor' : ''}`}
+      aria-selected={selected}
+      data-cursor={String(cursor)}
+      onClick={() => onSelect(shown.id)}
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid="notifications-member"
+      data-event-id={e.id}
+      data-outcome={e.outcome ?? ''}
+      data-status={e.status ?? ''}
+      data-transaction-id={e.transaction_id ?? ''}
+    >
+      <span role="cell" aria-hidden="true" className="muted">
+        ↳
+      </span>
+      <span title={e.at}>{formatClockMs(e.at)}</span>
+      <span title={e.path ?? undefined}>{routeOf(e.path)}</span>
+      <span className="feed-outcome">{e.outcome ?? '—'}</span>
+      <span className="feed-tx muted" title={e.transaction_id ?? undefined}>
+        {e.transaction_id}
+      </span>
+      <span>{e.status ?? '—'}</span>
       <span className="muted" title={e.remote ?? undefined}>
         {e.remote ?? ''}
       </span>

@@ -104,13 +104,15 @@ function FeedPanel({ p }: { p: NotificationsPageState }) {
         </div>
       ) : (
         <NotificationFeed
-          rows={p.rows}
+          rows={p.shown}
           grouped={p.grouped}
           selectedId={p.selectedId}
           cursorId={p.cursorId}
-          onSelect={p.select}
+          onSelect={p.open}
           isChecked={p.selection.isSelected}
           onToggle={p.selection.toggle}
+          isOpen={(key) => p.openGroups[key] === true}
+          onToggleGroup={p.toggleGroup}
           scroller={p.scroller}
           onNearEnd={p.loadMore}
           listKey={JSON.stringify(filters)}

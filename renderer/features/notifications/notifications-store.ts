@@ -13,6 +13,8 @@ interface NotificationsState {
   /** The notification open in the detail view, and the keyboard cursor (j/k). */
   selectedId: string | null;
   cursorId: string | null;
+  /** Grouped: the transactions shown open, by their row key (issue 27 item 3). */
+  openGroups: Record<string, boolean>;
   setRoute: (route: Route | null) => void;
   setOutcome: (outcome: Outcome | null) => void;
   setText: (text: string) => void;
@@ -20,6 +22,9 @@ interface NotificationsState {
   setScale: (scale: RateScale) => void;
   select: (id: string | null) => void;
   moveCursor: (id: string) => void;
+  setGroupOpen: (key: string, open: boolean) => void;
+  /** Opens a group's member in the detail view, the cursor on its row (`m:<id>`). */
+  openMember: (eventId: string, rowId: string) => void;
 }
 
 const INITIAL = {
@@ -30,6 +35,7 @@ const INITIAL = {
   scale: 'second' as RateScale,
   selectedId: null,
   cursorId: null,
+  openGroups: {} as Record<string, boolean>,
 };
 
 export const useNotificationsStore = create<NotificationsState>((set) => ({
@@ -41,6 +47,8 @@ export const useNotificationsStore = create<NotificationsState>((set) => ({
   setScale: (scale) => set({ scale }),
   select: (id) => set(id === null ? { selectedId: null } : { selectedId: id, cursorId: id }),
   moveCursor: (id) => set({ cursorId: id }),
+  setGroupOpen: (key, open) => set((s) => ({ openGroups: { ...s.openGroups, [key]: open } })),
+  openMember: (eventId, rowId) => set({ selectedId: eventId, cursorId: rowId }),
 }));
 
 export function resetNotificationsStore(): void {

@@ -10,7 +10,7 @@ import type { EventQuery } from '../../../electron/contract/schemas/events';
 import { useEventStreamState } from '../../api/client-context';
 import { useSettledSearch } from '../../shared/store-search';
 import { useBankStatus } from '../../data/bank';
-import { eventsOfRows, groupRepeats, toRows } from './notifications-model';
+import { eventsOfRows, groupRepeats, shownRows, toRows } from './notifications-model';
 import { useNotificationsStore } from './notifications-store';
 import { useExportNotifications, useNotificationCounts, useNotificationFeed } from '../../data/notifications';
 
@@ -19,8 +19,8 @@ export function useNotificationsPage() {
   const [showRetention, setShowRetention] = useState(false);
   const live = useEventStreamState().status === 'connected';
   const store = useNotificationsStore();
-  const { route, outcome, text, grouped, cursorId } = store;
-  const { select, moveCursor } = useNotificationsStore.getState();
+  const { route, outcome, text, grouped, cursorId, openGroups } = store;
+  const { select, moveCursor, setGroupOpen, openMember } = useNotificationsStore.getState();
   const scroller = useRef<HTMLDivElement>(null);
   const settledText = useSettledSearch(text);
   const prefix = useBankStatus().data?.notify_path_prefix ?? '/api/svc/notify';
@@ -43,19 +43,35 @@ export function useNotificationsPage() {
 
   const rows = useMemo(() => (grouped ? groupRepeats(events) : toRows(events)), [events, grouped]);
   const rowIds = useMemo(() => rows.map((r) => r.event.id), [rows]);
+  // Issue 27 item 3: a transaction's notifications under its group, when the group is open.
+  const shown = useMemo(() => shownRows(rows, (key) => openGroups[key] === true), [rows, openGroups]);
+  const shownById = useMemo(() => new Map(shown.map((r) => [r.id, r])), [shown]);
   const selection = useRowSelection(rowIds);
   const selectedEventIds = useMemo(
     () => eventsOfRows(selection.selectedListed, events, grouped),
     [selection.selectedListed, events, grouped],
   );
+  // A member's row opens its own notification and ticks its group (what a scenario saves).
+  const open = (id: string) => {
+    const r = shownById.get(id);
+    if (r?.kind === 'member') openMember(r.event.id, r.id);
+    else select(id);
+  };
   useListKeys({
-    ids: () => rows.map((r) => r.event.id),
+    ids: () => shown.map((r) => r.id),
     cursorId,
     listRef: scroller,
     onMove: moveCursor,
-    onOpen: select,
+    onOpen: open,
     onClose: () => select(null),
-    onToggle: selection.toggle,
+    onToggle: (id) => selection.toggle(shownById.get(id)?.groupId ?? id),
+    onExpand: (id, on) => {
+      const r = shownById.get(id);
+      if (!r || r.kind === 'single') return;
+      setGroupOpen(r.row.key, on);
+      // Closing from a member puts the cursor back on its group.
+      if (!on && r.kind === 'member') moveCursor(r.groupId!);
+    },
   });
 
   // Older pages load as the reader nears the end of what is loaded (up to MAX_LOADED).
@@ -74,6 +90,9 @@ export function useNotificationsPage() {
     events,
     total,
     rows,
+    shown,
+    open,
+    toggleGroup: (key: string) => setGroupOpen(key, openGroups[key] !== true),
     rowIds,
     selection,
     selectedEventIds,

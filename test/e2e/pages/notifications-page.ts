@@ -33,6 +33,22 @@ export class NotificationsPageModel extends ConsolePageModel {
     return this.page.locator(`[data-testid="notifications-row"][data-transaction-id="${transactionId}"]`);
   }
 
+  /**
+   * Opens the group of `transactionId` (grouping must be on) and resolves to its notifications,
+   * oldest first, as [outcome, HTTP status] (issue 27 item 3).
+   */
+  async groupMembers(transactionId: string): Promise<Array<[string, string]>> {
+    const toggle = this.row(transactionId).locator('[data-testid="notifications-group-toggle"]');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const members = this.page.locator(
+      `[data-testid="notifications-member"][data-transaction-id="${transactionId}"]`,
+    );
+    await members.first().waitFor();
+    return members.evaluateAll((rows) =>
+      rows.map((r) => [r.getAttribute('data-outcome')!, r.getAttribute('data-status')!]),
+    );
+  }
+
   /** Rows matching the filters, and summaries loaded in memory. */
   async counts(): Promise<{ rows: number; loaded: number }> {
     const el = this.byTestId('notifications-count');

@@ -124,6 +124,60 @@ export class SandboxPageModel {
     };
   }
 
+  /**
+   * Sends a notification with the ladder and faults chosen in the form (issue 27); resolves to
+   * the first attempt's status and the transaction_id, as {@link sendNotification} does.
+   */
+  async sendWithFaults(
+    guid: string,
+    faults: { duplicates?: number; concurrent?: boolean; lostAck?: boolean; timeoutMs?: number },
+  ): Promise<{ status: string | null; transactionId: string | null }> {
+    const card = this.counterparty(guid);
+    if (faults.duplicates !== undefined) {
+      await this.byTestId('notify-duplicates', card).fill(String(faults.duplicates));
+    }
+    if (faults.concurrent) await this.byTestId('notify-concurrent', card).check();
+    if (faults.lostAck) await this.byTestId('notify-lost-ack', card).check();
+    if (faults.timeoutMs !== undefined)
+      await this.byTestId('notify-timeout', card).fill(String(faults.timeoutMs));
+    return this.sendNotification(guid, 'pay-in');
+  }
+
+  /** A delivery in the Deliveries panel, by its transaction_id. */
+  delivery(transactionId: string): Locator {
+    return this.page.locator(`[data-testid="delivery"][data-transaction-id="${transactionId}"]`);
+  }
+
+  /** Waits (bounded by the page's timeout) until the delivery of `transactionId` is in `state`. */
+  async waitForDelivery(
+    transactionId: string,
+    state: 'delivering' | 'delivered' | 'escalated',
+  ): Promise<void> {
+    await this.page
+      .locator(`[data-testid="delivery"][data-transaction-id="${transactionId}"][data-state="${state}"]`)
+      .waitFor();
+  }
+
+  /**
+   * The delivery's timeline as [attempt n, copy, status] rows, in the order they went, once it
+   * shows `count` of them (it opens the delivery first).
+   */
+  async deliveryAttempts(transactionId: string, count: number): Promise<Array<[string, string, string]>> {
+    const item = this.delivery(transactionId);
+    const toggle = this.byTestId('delivery-toggle', item);
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await this.byTestId('delivery-attempt', item)
+      .nth(count - 1)
+      .waitFor();
+    return this.byTestId('delivery-attempt', item).evaluateAll((rows) =>
+      rows.map((r) => [
+        r.getAttribute('data-n')!,
+        r.getAttribute('data-copy')!,
+        r.getAttribute('data-status')!,
+      ]),
+    );
+  }
+
   /** The timeline's entries, newest first. */
   traces(): Locator {
     return this.page.locator('[data-testid="traces"] > li[data-trace-id]');

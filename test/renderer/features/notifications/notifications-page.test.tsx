@@ -312,6 +312,15 @@ describe('NotificationsPage: retention', () => {
   });
 });
 
+/** Saves the selection as a scenario through the dialog. */
+async function save() {
+  fireEvent.click(screen.getByTestId('notifications-save-scenario'));
+  const dialog = await screen.findByTestId('save-scenario-dialog');
+  fireEvent.change(within(dialog).getByLabelText('Folder'), { target: { value: '/repo/scenarios' } });
+  fireEvent.click(within(dialog).getByTestId('save-scenario-confirm'));
+  await within(dialog).findByTestId('save-scenario-done');
+}
+
 describe('NotificationsPage: Save as scenario on a selection (issue 28 item 2)', () => {
   const TX = '00000000-0000-4000-8000-0000000000aa';
   // n3 and n1 carry the same transaction_id (n1 the first delivery, n3 its repeat).
@@ -324,14 +333,6 @@ describe('NotificationsPage: Save as scenario on a selection (issue 28 item 2)',
     within(
       screen.getAllByTestId('notifications-row').find((r) => r.getAttribute('data-event-id') === id)!,
     ).getByRole('checkbox');
-
-  async function save() {
-    fireEvent.click(screen.getByTestId('notifications-save-scenario'));
-    const dialog = await screen.findByTestId('save-scenario-dialog');
-    fireEvent.change(within(dialog).getByLabelText('Folder'), { target: { value: '/repo/scenarios' } });
-    fireEvent.click(within(dialog).getByTestId('save-scenario-confirm'));
-    await within(dialog).findByTestId('save-scenario-done');
-  }
 
   it('saves the ticked notification only; a tick does not open it', async () => {
     const fake = await renderPage(fakeEventsConsole({ events: EVENTS }));
@@ -351,5 +352,76 @@ describe('NotificationsPage: Save as scenario on a selection (issue 28 item 2)',
     expect(screen.getByTestId('notifications-selected-count').textContent).toBe('1 of 2 selected');
     await save();
     expect(fake.scenario.save).toHaveBeenCalledWith(expect.objectContaining({ event_ids: ['n3', 'n1'] }));
+  });
+});
+
+describe('NotificationsPage: a transaction’s copies and retries grouped under it (issue 27 item 3)', () => {
+  const TX = '00000000-0000-4000-8000-0000000000bb';
+  // A delivery with two copies and a retry: n1 taken, n2 and n4 repeats (n4 in upper case), n3 another.
+  const EVENTS = [
+    notification(4, { transaction_id: TX.toUpperCase(), outcome: 'repeat' }),
+    notification(3),
+    notification(2, { transaction_id: TX, outcome: 'repeat' }),
+    notification(1, { transaction_id: TX }),
+  ];
+  const members = () =>
+    screen
+      .queryAllByTestId('notifications-member')
+      .map((r) => [r.getAttribute('data-event-id'), r.getAttribute('data-outcome')]);
+  const groupRow = () =>
+    screen.getAllByTestId('notifications-row').find((r) => r.getAttribute('data-event-id') === 'n4')!;
+
+  it('shows how many were accepted and repeated, and opens to list each, oldest first', async () => {
+    await renderPage(fakeEventsConsole({ events: EVENTS }));
+    fireEvent.click(screen.getByTestId('notifications-group-repeats'));
+    await waitFor(() => expect(rowIds()).toEqual(['n4', 'n3']));
+    const outcomes = within(groupRow()).getByTestId('notifications-group-outcomes');
+    expect([outcomes.getAttribute('data-accepted'), outcomes.getAttribute('data-repeats')]).toEqual([
+      '1',
+      '2',
+    ]);
+    expect(outcomes.getAttribute('title')).toBe('1 accepted, 2 repeats');
+    const toggle = within(groupRow()).getByTestId('notifications-group-toggle');
+    expect(toggle.tagName).toBe('BUTTON');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(members()).toEqual([]);
+    fireEvent.click(toggle);
+    expect(members()).toEqual([
+      ['n1', 'accepted'],
+      ['n2', 'repeat'],
+      ['n4', 'repeat'],
+    ]);
+    expect(within(groupRow()).getByTestId('notifications-group-toggle').getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    // A member opens its own notification in the detail view.
+    fireEvent.click(screen.getAllByTestId('notifications-member')[0]!);
+    await waitFor(() => expect(screen.getByTestId('event-detail')).toBeTruthy());
+    fireEvent.click(within(groupRow()).getByTestId('notifications-group-toggle'));
+    expect(members()).toEqual([]);
+  });
+
+  it('opens and closes from the keyboard, and x on a member ticks its whole transaction', async () => {
+    const fake = await renderPage(fakeEventsConsole({ events: EVENTS }));
+    fireEvent.click(screen.getByTestId('notifications-group-repeats'));
+    await waitFor(() => expect(rowIds()).toEqual(['n4', 'n3']));
+    const scroller = screen.getByTestId('notifications-scroller');
+    scroller.focus();
+    fireEvent.keyDown(scroller, { key: 'ArrowDown' });
+    await waitFor(() => expect(groupRow().getAttribute('data-cursor')).toBe('true'));
+    fireEvent.keyDown(scroller, { key: 'ArrowRight' });
+    await waitFor(() => expect(members()).toHaveLength(3));
+    fireEvent.keyDown(scroller, { key: 'ArrowDown' });
+    const first = () => screen.getAllByTestId('notifications-member')[0]!;
+    await waitFor(() => expect(first().getAttribute('data-cursor')).toBe('true'));
+    fireEvent.keyDown(scroller, { key: 'x' });
+    expect(screen.getByTestId('notifications-selected-count').textContent).toBe('1 of 2 selected');
+    fireEvent.keyDown(scroller, { key: 'ArrowLeft' });
+    await waitFor(() => expect(members()).toEqual([]));
+    expect(groupRow().getAttribute('data-cursor')).toBe('true');
+    await save();
+    expect(fake.scenario.save).toHaveBeenCalledWith(
+      expect.objectContaining({ event_ids: ['n4', 'n2', 'n1'] }),
+    );
   });
 });

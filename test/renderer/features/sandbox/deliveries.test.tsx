@@ -288,7 +288,9 @@ describe('the header’s escalation indicator', () => {
 
   it('shows nothing when the deliveries cannot be read (no sandbox, or a role without it)', async () => {
     const fake = fakeSandboxApi();
-    fake.sandbox.deliveries.mockRejectedValue(new ConsoleError('FORBIDDEN', 'a viewer of another hub cannot read deliveries'));
+    fake.sandbox.deliveries.mockRejectedValue(
+      new ConsoleError('FORBIDDEN', 'a viewer of another hub cannot read deliveries'),
+    );
     renderWithClient(<Header />, fake.api);
     await waitFor(() => expect(fake.sandbox.deliveries).toHaveBeenCalled());
     expect(screen.queryByTestId('escalation-pill')).toBeNull();
