@@ -82,6 +82,12 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'tunnel.setPublicUrl': 'admin',
   'tunnel.start': 'admin',
   'tunnel.stop': 'admin',
+  // Issue 26 item 4: the ssh settings choose which key the hub's host presents and what ssh
+  // runs with; pinning or unpinning a host key is a trust decision. Both are an admin's, as
+  // starting the tunnel is (an operator may still probe it).
+  'tunnel.saveSsh': 'admin',
+  'tunnel.trustHostKey': 'admin',
+  'tunnel.unpinHostKey': 'admin',
   'tunnel.probe': 'operator',
   'vault.status': 'viewer',
   'vault.unlock': 'admin',

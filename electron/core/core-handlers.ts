@@ -173,6 +173,14 @@ export function bankHandlers(parts: CoreParts) {
         throw err;
       }),
     'tunnel.stop': () => tunnel.stop(),
+    'tunnel.saveSsh': ({ environment_id, ...settings }) => tunnel.saveSsh(environment_id, settings),
+    // Confirming a host key starts the tunnel again: a failure is again a state the page shows.
+    'tunnel.trustHostKey': (args) =>
+      tunnel.trustHostKey(args.host, args.fingerprint).catch((err: unknown) => {
+        if (err instanceof TunnelError) return tunnel.status();
+        throw err;
+      }),
+    'tunnel.unpinHostKey': (args) => tunnel.unpinHostKey(args.host),
     'tunnel.probe': () => tunnel.probe(),
   } satisfies Table;
 }

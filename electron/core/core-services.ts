@@ -169,6 +169,8 @@ export function createCoreParts(options: CoreOptions, events: EventHub, listener
     listener: () => listeners.bank,
     notifyPrefix: async () => (await (await bank()).status()).notify_path_prefix,
     environmentPublicUrl: async () => (await services.environments().get()).public_url ?? null,
+    sshSettings: (id) => services.environments().sshTunnel(id),
+    saveSshSettings: (id, settings) => services.environments().saveSshTunnel(id, settings),
     env: options.env ?? process.env,
     record: tunnelRecorder(store),
   });

@@ -119,7 +119,7 @@ describe('serve --tunnel ssh: (real sshd on 127.0.0.1)', () => {
     );
     expect(await failedRun(s, 1)).toEqual([
       expect.stringMatching(
-        /^dets-console serve: ssh: root@127\.0\.0\.1: Permission denied \(publickey\)\.$/,
+        /^dets-console serve: ssh: root@127\.0\.0\.1: Permission denied \(publickey\)\. The host refused the login with the identities DETS_SSH_COMMAND names; name in DETS_SSH_COMMAND \(-i\) or on the Bank page the private key/,
       ),
     ]);
   });
@@ -132,7 +132,9 @@ describe('serve --tunnel ssh: (real sshd on 127.0.0.1)', () => {
       },
     );
     expect(await failedRun(s, 1)).toEqual([
-      expect.stringMatching(/^dets-console serve: ssh: not found \(check DETS_SSH_COMMAND\)$/),
+      expect.stringMatching(
+        /^dets-console serve: ssh: not found \(\S+\/no\/ssh\); DETS_SSH_COMMAND names a program that is not installed or not on PATH: fix DETS_SSH_COMMAND$/,
+      ),
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProbeResult, PublicUrl, TunnelStatus, TunnelTarget } from '../schemas/tunnel';
+import { ProbeResult, PublicUrl, SaveSshTunnelInput, TunnelStatus, TunnelTarget } from '../schemas/tunnel';
 import { method, NoInput } from './method';
 
 /** `tunnel.*` methods: the road in from the real service (issue 14, DESIGN.md "Command line"). */
@@ -25,6 +25,28 @@ export const tunnelMethods = {
   'tunnel.stop': method({
     summary: 'Stop the tunnel and its client process.',
     input: NoInput,
+    output: TunnelStatus,
+  }),
+  'tunnel.saveSsh': method({
+    summary:
+      "Save the ssh tunnel's settings of an environment (default: the active one): identity file and known-hosts file (paths, checked readable; never a key's content), extra ssh options (an argv; options that run commands are refused) and a fixed remote port. The next attempt uses them.",
+    input: SaveSshTunnelInput,
+    output: TunnelStatus,
+  }),
+  'tunnel.trustHostKey': method({
+    summary:
+      'Pin the host key the last ssh attempt was shown (status.host_key, state unknown) in <data-dir>/ssh/known_hosts, after the engineer compared its fingerprint; then start the tunnel again.',
+    input: z.object({
+      host: z.string().min(1).max(300),
+      /** The SHA256 fingerprint the engineer confirmed: the key pinned must still be this one. */
+      fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'must be SHA256:<43 base64 characters>'),
+    }),
+    output: TunnelStatus,
+  }),
+  'tunnel.unpinHostKey': method({
+    summary:
+      "Remove a host's pinned keys from <data-dir>/ssh/known_hosts (after its owner confirmed a new key); the next attempt shows the new key to confirm.",
+    input: z.object({ host: z.string().min(1).max(300) }),
     output: TunnelStatus,
   }),
   'tunnel.probe': method({

@@ -56,6 +56,140 @@ export const ProbeResult = z.object({
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
 
+/**
+ * Whether a value looks like key material rather than the path of a key file (issue 26 item 4:
+ * the Bank page keeps a PATH to an identity file, never a private key's content). Catches PEM
+ * and OpenSSH armour, a public key line, a line break and a long base64 run (48 characters
+ * without a slash: no path component is that). One rule for the
+ * contract and the core.
+ *
+ * @example
+ * looksLikeKeyMaterial('~/.ssh/id_ed25519'); // false
+ * looksLikeKeyMaterial('-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl…'); // true
+ */
+export function looksLikeKeyMaterial(value: string): boolean {
+  return (
+    /-----BEGIN|PRIVATE KEY|[\r\n]/.test(value) ||
+    /^\s*(ssh-(rsa|ed25519|dss)|ecdsa-sha2-|sk-(ssh|ecdsa))/.test(value) ||
+    /[A-Za-z0-9+=]{48,}/.test(value)
+  );
+}
+
+/** A file path for ssh: absolute or under `~/`, one line, no double quote (ssh's config quoting). */
+const SshPath = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty (null clears it)')
+  .max(1024)
+  .refine((v) => !looksLikeKeyMaterial(v), {
+    error:
+      'looks like key material, not a file path: give the PATH of the private key file (e.g. ~/.ssh/id_ed25519); the console never stores a key given as text, and nothing was saved',
+  })
+  .refine((v) => v.startsWith('/') || v.startsWith('~/'), {
+    error:
+      'must be an absolute path or start with ~/ (a relative path would depend on where the console runs)',
+  })
+  .refine((v) => !/["\0]/.test(v), { error: 'must not contain a double quote or NUL' });
+
+/**
+ * The ssh tunnel's settings of one environment (issue 26 item 4), kept in the environment's
+ * settings: an identity file (a path), a known-hosts file of the user's own (beside the one the
+ * console keeps in the profile), extra ssh options as an argv (never through a shell; options
+ * that run commands are refused, docs/real-environment.md), and a fixed remote port (null: the
+ * ssh host picks one, DESIGN.md `-R 0:…`).
+ */
+export const SshTunnelSettings = z.object({
+  identity_file: SshPath.nullable(),
+  known_hosts_file: SshPath.nullable(),
+  options: z.array(z.string().min(1).max(500)).max(32),
+  remote_port: z.number().int().min(1).max(65535).nullable(),
+});
+export type SshTunnelSettings = z.infer<typeof SshTunnelSettings>;
+
+/** What a new environment's ssh settings are: ssh's own defaults. */
+export const NO_SSH_SETTINGS: Readonly<SshTunnelSettings> = Object.freeze({
+  identity_file: null,
+  known_hosts_file: null,
+  options: [],
+  remote_port: null,
+});
+
+export const SaveSshTunnelInput = SshTunnelSettings.extend({
+  /** Default: the active environment. */
+  environment_id: z.string().min(1).optional(),
+});
+
+/**
+ * Why an ssh tunnel failed (issue 26 item 4): one code per thing to do, read from ssh's own
+ * words by core/tunnel/ssh-failures.ts (one module). `gateway_ports` comes from the probe: the
+ * port was allocated but the public URL does not answer from here.
+ */
+export const SshFailureCode = z.enum([
+  'ssh_not_installed',
+  'host_key_unknown',
+  'host_key_changed',
+  'auth_refused',
+  'identity_unusable',
+  'forward_refused',
+  'remote_port_in_use',
+  'gateway_ports',
+  'connection_refused',
+  'host_unreachable',
+  'dns',
+  'ssh_failed',
+]);
+export type SshFailureCode = z.infer<typeof SshFailureCode>;
+
+export const SshFailure = z.object({
+  code: SshFailureCode,
+  /** What happened, one line. */
+  message: z.string(),
+  /** What to do about it. */
+  action: z.string(),
+});
+export type SshFailure = z.infer<typeof SshFailure>;
+
+/** One host key as `ssh-keygen -lf` prints it. */
+export const HostKeyFingerprint = z.object({
+  /** e.g. ED25519, RSA, ECDSA */
+  type: z.string(),
+  bits: z.number().int(),
+  /** `SHA256:<base64 without padding>` */
+  fingerprint: z.string(),
+  /** The line `ssh-keygen -lf` prints: `256 SHA256:… [host]:port (ED25519)`. */
+  line: z.string(),
+});
+export type HostKeyFingerprint = z.infer<typeof HostKeyFingerprint>;
+
+/**
+ * A host key to decide on: `unknown` (fetched from the host, waiting for the engineer to confirm
+ * and pin it) or `changed` (a pinned host now shows another key: refused, possible attack).
+ */
+export const HostKeyOffer = z.object({
+  state: z.enum(['unknown', 'changed']),
+  /** The host as known_hosts names it: `host` or `[host]:port`. */
+  host: z.string(),
+  /** The keys the host showed now. */
+  keys: z.array(HostKeyFingerprint),
+  /** For `changed`: the keys pinned before. */
+  pinned: z.array(HostKeyFingerprint),
+  /** The known-hosts file the pin goes to (`<data-dir>/ssh/known_hosts`). */
+  file: z.string(),
+});
+export type HostKeyOffer = z.infer<typeof HostKeyOffer>;
+
+/** The ssh side of the tunnel status: the settings in force, who overrides them, what is pinned. */
+export const SshTunnelView = z.object({
+  environment_id: z.string(),
+  settings: SshTunnelSettings,
+  /** DETS_SSH_COMMAND when set (it comes first on ssh's command line, so its options win). */
+  command_override: z.string().nullable(),
+  /** `<data-dir>/ssh/known_hosts`. */
+  known_hosts_path: z.string(),
+  pinned: z.array(HostKeyFingerprint.extend({ host: z.string() })),
+});
+export type SshTunnelView = z.infer<typeof SshTunnelView>;
+
 export const TunnelInfo = z.object({
   client: TunnelClient,
   /** As given to --tunnel or the Bank page, e.g. `ssh:user@host:2222`. */
@@ -72,6 +206,8 @@ export const TunnelInfo = z.object({
   next_retry_at: z.string().nullable(),
   /** The client process, while one runs. */
   pid: z.number().int().nullable(),
+  /** ssh only: why it failed or dropped, with what to do (issue 26 item 4). */
+  failure: SshFailure.nullable().optional(),
 });
 export type TunnelInfo = z.infer<typeof TunnelInfo>;
 
@@ -97,5 +233,9 @@ export const TunnelStatus = z.object({
     loopback_only: z.boolean(),
   }),
   probe: ProbeResult.nullable(),
+  /** A host key waiting for the engineer's confirmation, or refused because it changed (issue 26). */
+  host_key: HostKeyOffer.nullable().optional(),
+  /** The ssh tunnel's settings for the active environment, and the console's pinned host keys. */
+  ssh: SshTunnelView.optional(),
 });
 export type TunnelStatus = z.infer<typeof TunnelStatus>;

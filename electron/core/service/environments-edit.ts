@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import type { SaveEnvironmentInput } from '../../contract/schemas/service';
+import { NO_SSH_SETTINGS } from '../../contract/schemas/tunnel';
 import { badArgument } from '../common';
 import { SANDBOX_ENVIRONMENT_ID, type StoredFile, type StoredReal } from './environments-file';
 import { retiredAfter, type KeyProfile } from './key-environments';
@@ -121,6 +122,7 @@ function addReal(state: StoredFile, input: SaveInput): string {
     service_jwks_url: input.service_jwks_url ?? null,
     public_url: input.public_url ?? null,
     retired_kids: [],
+    ssh_tunnel: { ...NO_SSH_SETTINGS, options: [] },
     created_at: new Date().toISOString(),
     ...profileOf(input, { active_kid: null, retired_kids: [] }),
   };

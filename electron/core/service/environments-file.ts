@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleError } from '../../contract/errors';
 import { SANDBOX_ENVIRONMENT_ID } from '../../contract/schemas/service';
+import { NO_SSH_SETTINGS, SshTunnelSettings } from '../../contract/schemas/tunnel';
 import { describeIssues, readFileOrNull, writeFileAtomic } from '../common';
 
 export const ENVIRONMENTS_FILE = 'environments.json';
@@ -26,6 +27,8 @@ const StoredProfile = z.object({
    * "Environments": a key's status belongs to an environment). Absent in older files: none.
    */
   retired_kids: z.array(z.string()).default([]),
+  /** The ssh tunnel's settings (issue 26 item 4). Absent in older files: ssh's defaults. */
+  ssh_tunnel: SshTunnelSettings.default({ ...NO_SSH_SETTINGS, options: [] }),
 });
 const StoredReal = StoredProfile.extend({
   id: z.string().min(1),
@@ -51,6 +54,7 @@ const StoredFile = z.object({
     default_obj: null,
     default_sub: null,
     retired_kids: [],
+    ssh_tunnel: { ...NO_SSH_SETTINGS, options: [] },
   }),
   environments: z.array(StoredReal).default([]),
 });
@@ -67,6 +71,7 @@ export const emptyState = (): StoredFile => ({
     default_obj: null,
     default_sub: null,
     retired_kids: [],
+    ssh_tunnel: { ...NO_SSH_SETTINGS, options: [] },
   },
   environments: [],
 });

@@ -20,12 +20,14 @@ export function stripTrailingSlashes(url: string): string {
 function sandboxView(state: StoredFile, sandboxUrl: SandboxUrl): Environment {
   const url = sandboxUrl();
   const base = url ? stripTrailingSlashes(url) : null;
+  // The ssh tunnel's settings are the tunnel status's to show (tunnel.status `ssh`).
+  const { ssh_tunnel: _ssh, ...profile } = state.sandbox;
   return {
     id: SANDBOX_ENVIRONMENT_ID,
     name: SANDBOX_NAME,
     kind: 'sandbox',
     base_url: base,
-    ...state.sandbox,
+    ...profile,
     service_jwks_url: null,
     effective_jwks_url: base ? derivedJwksUrl(base) : null,
     created_at: null,

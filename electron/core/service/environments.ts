@@ -15,10 +15,18 @@ import { invalidArgument, serializer } from '../common';
 import type { EventHub } from '../event-hub';
 import { applySave } from './environments-edit';
 import { EnvironmentsFile, SANDBOX_ENVIRONMENT_ID, type StoredFile } from './environments-file';
-import { environmentsView, findEnvironment, type SandboxUrl } from './environments-view';
+import { environmentNotFound, environmentsView, findEnvironment, type SandboxUrl } from './environments-view';
 import type { EnvironmentStore } from './types';
 
 export { ENVIRONMENTS_FILE, SANDBOX_ENVIRONMENT_ID } from './environments-file';
+
+/** The stored profile of environment `id` (the sandbox's or a real one's); NOT_FOUND otherwise. */
+function profileOf(state: StoredFile, id: string): StoredFile['sandbox'] {
+  if (id === SANDBOX_ENVIRONMENT_ID) return state.sandbox;
+  const env = state.environments.find((e) => e.id === id);
+  if (!env) throw environmentNotFound(id);
+  return env;
+}
 
 export interface EnvironmentStoreOptions {
   dataDir: string;
@@ -85,6 +93,21 @@ export function createEnvironmentStore(options: EnvironmentStoreOptions): Enviro
         find(state, id); // NOT_FOUND
         state.environments = state.environments.filter((e) => e.id !== id);
         if (state.active_id === id) state.active_id = SANDBOX_ENVIRONMENT_ID;
+        await commit(state);
+      });
+    },
+
+    async sshTunnel(id) {
+      const state = await file.load();
+      const envId = id ?? state.active_id;
+      return { environment_id: envId, settings: profileOf(state, envId).ssh_tunnel };
+    },
+
+    saveSshTunnel(id, settings) {
+      return serial(async () => {
+        const state = await file.load();
+        const envId = id ?? state.active_id;
+        profileOf(state, envId).ssh_tunnel = { ...settings, options: [...settings.options] };
         await commit(state);
       });
     },

@@ -1,3 +1,4 @@
+import type { SshTunnelSettings } from '../../contract/schemas/tunnel';
 import type { z } from 'zod';
 import type {
   AuthenticateInput,
@@ -23,6 +24,10 @@ export interface EnvironmentStore {
   save(input: z.output<typeof SaveEnvironmentInput>): Promise<Environment>;
   remove(id: string): Promise<void>;
   activate(id: string): Promise<z.output<typeof Environments>>;
+  /** The ssh tunnel's settings of `id` (default: the active environment; issue 26 item 4). */
+  sshTunnel(id?: string): Promise<{ environment_id: string; settings: SshTunnelSettings }>;
+  /** Keeps them (already checked by the tunnel); NOT_FOUND for an unknown id. */
+  saveSshTunnel(id: string | undefined, settings: SshTunnelSettings): Promise<void>;
 }
 
 export interface Composer {

@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
+import type { SshFailure } from '../../contract/schemas/tunnel';
 import { ngrokApiUrl, redact, type ClientPlan } from './clients';
 
 /** How long a client may take to name its public URL (DESIGN.md: the ready line waits up to 30 s). */
@@ -18,17 +19,26 @@ export const STOP_GRACE_MS = 3_000;
 
 /** A tunnel that could not be made, with one line naming the client and what it said. */
 export class TunnelError extends Error {
-  constructor(message: string) {
+  /** ssh only: what its words meant, with what to do (issue 26 item 4). */
+  readonly failure: SshFailure | null;
+
+  constructor(message: string, failure: SshFailure | null = null) {
     super(message);
     this.name = 'TunnelError';
+    this.failure = failure;
   }
 }
+
+/** How many of a client's last lines are kept for {@link ClientPlan.diagnose}. */
+const KEPT_LINES = 40;
 
 export interface RunningClient {
   pid: number;
   url: string;
   /** Resolves, once the client exits, with one line saying why (what it said last). */
   readonly exited: Promise<string>;
+  /** Once it exited: what its words meant (ssh), null for the other clients. */
+  failure(): SshFailure | null;
   stop(): Promise<void>;
 }
 
@@ -75,6 +85,15 @@ export function startClient(
 
   let lastFailure: string | null = null;
   let lastSaid: string | null = null;
+  /** The client's last lines, each cut to one short line, for plan.diagnose. */
+  const said: string[] = [];
+  const diagnose = (): SshFailure | null =>
+    plan.diagnose?.(said, (spawnError as NodeJS.ErrnoException | null)?.code === 'ENOENT') ?? null;
+  /** One line: the client's name, what it meant and what to do; else what it said last. */
+  const reason = (fallback: string): string => {
+    const f = diagnose();
+    return f && f.code !== 'ssh_failed' ? `${plan.name}: ${f.message}; ${f.action}` : fallback;
+  };
   let spawnError: NodeJS.ErrnoException | null = null;
   let url: string | null = null;
   let settle: ((result: { url: string } | { error: string }) => void) | null = null;
@@ -89,19 +108,24 @@ export function startClient(
     child.once('error', (err: NodeJS.ErrnoException) => {
       spawnError = err;
       live.delete(child);
-      resolve(spawnMessage(plan, err));
+      resolve(reason(spawnMessage(plan, err)));
     });
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': by then every line the client wrote has been read.
+    child.once('close', (code, signal) => {
       live.delete(child);
-      const said = lastFailure ?? lastSaid;
+      const last = lastFailure ?? lastSaid;
       const how = signal ? `stopped by ${signal}` : `exited with status ${code ?? '?'}`;
-      resolve(`${plan.name}: ${said ?? how}`);
+      resolve(reason(`${plan.name}: ${last ?? how}`));
     });
   });
   void exited.then((reason) => done({ error: reason }));
 
   let apiPoll: NodeJS.Timeout | null = null;
   const onLine = (stream: 'stdout' | 'stderr') => (line: string) => {
+    if (plan.diagnose) {
+      said.push(line.slice(0, 300));
+      if (said.length > KEPT_LINES) said.shift();
+    }
     const verdict = plan.read(line, stream);
     if (!verdict) return;
     if (verdict.kind === 'url') {
@@ -158,9 +182,17 @@ export function startClient(
     if (apiPoll) clearInterval(apiPoll);
     if ('error' in result) {
       await stop();
-      throw new TunnelError(result.error);
+      // Read after the exit: every line ssh wrote has been read by then.
+      const exitedAlready = child.exitCode !== null || child.signalCode !== null || spawnError !== null;
+      throw new TunnelError(result.error, exitedAlready ? diagnose() : null);
     }
-    return { pid: child.pid as number, url: result.url, exited, stop };
+    return {
+      pid: child.pid as number,
+      url: result.url,
+      exited,
+      stop,
+      failure: () => (child.exitCode !== null || child.signalCode !== null ? diagnose() : null),
+    };
   });
 }
 

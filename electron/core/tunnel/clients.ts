@@ -19,44 +19,12 @@
  * authtoken); every line kept for a message goes through {@link redact}, and only one line of
  * it is ever shown or stored.
  */
-import path from 'node:path';
-import { TunnelTarget, type TunnelClient } from '../../contract/schemas/tunnel';
-import { firstIssueMessage, splitShellWords } from '../common';
+import { TunnelTarget } from '../../contract/schemas/tunnel';
+import { firstIssueMessage } from '../common';
+import type { ClientPlan, SshRun, TunnelOrigin, TunnelSpec } from './plan';
+import { sshPlan } from './ssh-plan';
 
-export type TunnelSpec =
-  | { client: 'ssh'; target: string; user: string | null; host: string; port: number | null }
-  | { client: 'cloudflared'; target: 'cloudflared' }
-  | { client: 'ngrok'; target: 'ngrok' };
-
-/** Where the tunnel leads: the bank endpoints listener. */
-export interface TunnelOrigin {
-  /** The address the client connects to (loopback when the listener is on a wildcard address). */
-  host: string;
-  port: number;
-  tls: boolean;
-}
-
-/** What one output line told the runner. */
-export type LineVerdict =
-  | { kind: 'url'; url: string }
-  /** ngrok's local API address, to read the URL from when no log line carries it. */
-  | { kind: 'api'; addr: string }
-  /** Something the client said; `failure` when it is an error worth naming. */
-  | { kind: 'said'; text: string; failure: boolean }
-  | null;
-
-export interface ClientPlan {
-  client: TunnelClient;
-  /** The name messages start with: the client, or DETS_SSH_COMMAND's program. */
-  name: string;
-  command: string;
-  args: string[];
-  /** Installation hint for "not found". */
-  notFoundHint: string;
-  /** Said when no URL comes in time. */
-  slowHint?: string;
-  read(line: string, stream: 'stdout' | 'stderr'): LineVerdict;
-}
+export type { ClientPlan, LineVerdict, SshRun, TunnelOrigin, TunnelSpec } from './plan';
 
 /**
  * Parses `--tunnel` (and the Bank page's choice).
@@ -94,88 +62,29 @@ export function redact(text: string): string {
     .trim();
 }
 
-function originUrl(origin: TunnelOrigin): string {
+export function originUrl(origin: TunnelOrigin): string {
   const host = origin.host.includes(':') ? `[${origin.host}]` : origin.host;
   return `${origin.tls ? 'https' : 'http'}://${host}:${origin.port}`;
 }
 
-/** The command line for `spec`, leading to `origin`. `env` supplies DETS_SSH_COMMAND. */
-export function planFor(spec: TunnelSpec, origin: TunnelOrigin, env: NodeJS.ProcessEnv): ClientPlan {
+/**
+ * The command line for `spec`, leading to `origin`. `env` supplies DETS_SSH_COMMAND; `ssh` the
+ * environment's ssh settings and the pinned known-hosts file (absent: ssh's own defaults).
+ */
+export function planFor(
+  spec: TunnelSpec,
+  origin: TunnelOrigin,
+  env: NodeJS.ProcessEnv,
+  ssh?: SshRun,
+): ClientPlan {
   switch (spec.client) {
     case 'ssh':
-      return sshPlan(spec, origin, env);
+      return sshPlan(spec, origin, env, ssh);
     case 'cloudflared':
       return cloudflaredPlan(origin);
     case 'ngrok':
       return ngrokPlan(origin);
   }
-}
-
-const ALLOCATED = /Allocated port (\d+) for remote forward to/;
-
-function sshPlan(
-  spec: Extract<TunnelSpec, { client: 'ssh' }>,
-  origin: TunnelOrigin,
-  env: NodeJS.ProcessEnv,
-): ClientPlan {
-  const custom = env.DETS_SSH_COMMAND?.trim();
-  let words: string[];
-  try {
-    words = custom ? splitShellWords(custom) : ['ssh'];
-  } catch (err) {
-    throw new Error(`DETS_SSH_COMMAND: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
-  const [command, ...prefix] = words;
-  if (!command) throw new Error('DETS_SSH_COMMAND: is empty');
-  const forwardTo = origin.host.includes(':')
-    ? `[${origin.host}]:${origin.port}`
-    : `${origin.host}:${origin.port}`;
-  const args = [
-    ...prefix,
-    '-N',
-    '-R',
-    // 0: the ssh host picks a free port and says which (DESIGN.md: "-R 0:…").
-    `0:${forwardTo}`,
-    // Without it ssh stays up with no forward when the remote port cannot be had.
-    '-o',
-    'ExitOnForwardFailure=yes',
-    // A dead link is noticed within 45 s and the tunnel re-made.
-    '-o',
-    'ServerAliveInterval=15',
-    '-o',
-    'ServerAliveCountMax=3',
-    // Never a password or passphrase prompt: serve runs unattended.
-    '-o',
-    'BatchMode=yes',
-    ...(spec.port !== null ? ['-p', String(spec.port)] : []),
-    spec.user ? `${spec.user}@${bareHost(spec.host)}` : bareHost(spec.host),
-  ];
-  const name = path.basename(command);
-  const scheme = origin.tls ? 'https' : 'http';
-  return {
-    client: 'ssh',
-    name,
-    command,
-    args,
-    notFoundHint: custom
-      ? 'check DETS_SSH_COMMAND'
-      : 'install an OpenSSH client, or name one in DETS_SSH_COMMAND',
-    // ssh reports the allocated port at log level INFO; QUIET or ERROR hide it.
-    slowHint:
-      'ssh names the allocated remote port at LogLevel INFO: check LogLevel in DETS_SSH_COMMAND and ~/.ssh/config',
-    read(line) {
-      const allocated = ALLOCATED.exec(line);
-      if (allocated) return { kind: 'url', url: `${scheme}://${spec.host}:${allocated[1]}` };
-      const text = line.trim();
-      if (text === '' || /^Warning: Permanently added/.test(text)) return null;
-      return { kind: 'said', text: text.replace(new RegExp(`^${name}: `), ''), failure: true };
-    },
-  };
-}
-
-/** ssh takes an IPv6 destination without brackets. */
-function bareHost(host: string): string {
-  return host.replace(/^\[(.*)\]$/, '$1');
 }
 
 /** The quick tunnel's own name, and not api.trycloudflare.com, which a failed request names. */

@@ -11,10 +11,21 @@
  * authtoken are the clients' business, never read here), and stops them with the console.
  */
 import { ConsoleError } from '../../contract';
-import type { ProbeResult, TunnelInfo, TunnelStatus } from '../../contract/schemas/tunnel';
+import {
+  NO_SSH_SETTINGS,
+  type ProbeResult,
+  type SshTunnelSettings,
+  type SshTunnelView,
+  type TunnelInfo,
+  type TunnelStatus,
+} from '../../contract/schemas/tunnel';
 import type { EventHub } from '../event-hub';
-import { TunnelError } from './attempt';
-import { parseTunnelTarget, planFor, type TunnelSpec } from './clients';
+import { startClient, TunnelError } from './attempt';
+import { parseTunnelTarget, planFor, type SshRun, type TunnelOrigin, type TunnelSpec } from './clients';
+import { HostKeyGate } from './host-key-gate';
+import { pinnedKnownHostsPath } from './known-hosts';
+import { gatewayPortsFailure } from './ssh-failures';
+import { checkSshSettings } from './ssh-settings';
 import { isLoopbackHost, localAddressFor, reachableAddresses } from './interfaces';
 import { ProbeBook, runProbe } from './probe';
 import { publicUrlInForce, registerUrls, SavedPublicUrl, type PublicUrlSources } from './public-url';
@@ -42,6 +53,13 @@ export interface TunnelServiceOptions {
   environmentPublicUrl?: () => Promise<string | null>;
   /** Each drop and return, for the event store (an existing event kind). */
   record?: (info: TunnelInfo, publicUrl: string | null) => void;
+  /**
+   * The ssh tunnel's settings of an environment (default: the active one), read at every attempt
+   * so a change applies without a restart (issue 26 item 4). Absent: ssh's own defaults.
+   */
+  sshSettings?: (environmentId?: string) => Promise<{ environment_id: string; settings: SshTunnelSettings }>;
+  /** Keeps an environment's ssh settings (in the environment's settings). */
+  saveSshSettings?: (environmentId: string | undefined, settings: SshTunnelSettings) => Promise<void>;
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
   backoff?: Backoff;
@@ -53,6 +71,12 @@ export interface TunnelService {
   /** Starts a tunnel; rejects with TunnelError (one line naming the client) if the first attempt fails. */
   start(target: string | TunnelSpec): Promise<TunnelStatus>;
   stop(): Promise<TunnelStatus>;
+  /** Checks and keeps an environment's ssh settings (BAD_ARGUMENT naming the field). */
+  saveSsh(environmentId: string | undefined, settings: SshTunnelSettings): Promise<TunnelStatus>;
+  /** Pins the host key on offer with that fingerprint, then starts the ssh tunnel again. */
+  trustHostKey(host: string, fingerprint: string): Promise<TunnelStatus>;
+  /** Removes a host's pinned keys. */
+  unpinHostKey(host: string): Promise<TunnelStatus>;
   probe(): Promise<ProbeResult>;
   /** The listener's probe route: true when it answered the request. */
   readonly probeRoute: ProbeBook['respond'];
@@ -73,7 +97,7 @@ export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null): Pro
   if (result.outcome !== 'unreachable' || tunnel?.client !== 'ssh') return result;
   return {
     ...result,
-    detail: `${result.detail}. Through an ssh tunnel this is most often the ssh host's sshd: it binds the forwarded port to its own loopback unless its sshd_config has \`GatewayPorts yes\` (or \`clientspecified\`), and \`no\` is the default; set it, reload sshd, and test again (docs/real-environment.md)`,
+    detail: `${result.detail}. Through an ssh tunnel this is most often GatewayPorts: ${gatewayPortsFailure(result.url ?? '').action}`,
   };
 }
 
@@ -98,6 +122,11 @@ class Tunnels implements TunnelService {
   #supervisor: TunnelSupervisor | null = null;
   #lastProbe: ProbeResult | null = null;
   #lastUpUrl: string | null = null;
+  /** The last tunnel asked for, started again once a host key is confirmed. */
+  #lastSpec: TunnelSpec | null = null;
+  /** A first attempt runs: its failure is handled by start(), not by #onChange. */
+  #starting = false;
+  readonly #hostKeys: HostKeyGate;
   readonly probeRoute: ProbeBook['respond'];
 
   constructor(private readonly options: TunnelServiceOptions) {
@@ -107,6 +136,33 @@ class Tunnels implements TunnelService {
       saved: new SavedPublicUrl(options.dataDir),
     };
     this.probeRoute = this.#book.respond;
+    this.#hostKeys = new HostKeyGate(pinnedKnownHostsPath(options.dataDir));
+  }
+
+  /** The environment's ssh settings and the pinned file, for one attempt. */
+  async #sshRun(): Promise<SshRun> {
+    const { settings } = (await this.options.sshSettings?.()) ?? { settings: NO_SSH_SETTINGS };
+    await this.#hostKeys.pinned.ensure();
+    return { settings, pinnedFile: this.#hostKeys.pinned.file };
+  }
+
+  /** The ssh side of the status; absent when the environments cannot be read. */
+  async #sshView(): Promise<SshTunnelView | undefined> {
+    try {
+      const { environment_id, settings } = (await this.options.sshSettings?.()) ?? {
+        environment_id: 'sandbox',
+        settings: NO_SSH_SETTINGS,
+      };
+      return {
+        environment_id,
+        settings,
+        command_override: (this.options.env ?? process.env).DETS_SSH_COMMAND?.trim() || null,
+        known_hosts_path: this.#hostKeys.pinned.file,
+        pinned: await this.#hostKeys.pinned.list(),
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   async status(): Promise<TunnelStatus> {
@@ -116,6 +172,7 @@ class Tunnels implements TunnelService {
       this.#sources.saved.read(),
     ]);
     const prefix = await this.options.notifyPrefix().catch(() => '/api/svc/notify');
+    const ssh = await this.#sshView();
     return {
       public_url: url,
       public_url_source: source,
@@ -124,6 +181,8 @@ class Tunnels implements TunnelService {
       tunnel: tunnel ?? null,
       listener: listenerStatus(this.options.listener()),
       probe: this.#lastProbe,
+      host_key: this.#hostKeys.offer(),
+      ...(ssh ? { ssh } : {}),
     };
   }
 
@@ -155,24 +214,68 @@ class Tunnels implements TunnelService {
     } catch (err) {
       throw new ConsoleError('BAD_ARGUMENT', (err as Error).message, { field: 'target' });
     }
+    this.#lastSpec = spec;
+    this.#hostKeys.clear();
     const s = new TunnelSupervisor({
       spec,
-      plan: () => planFor(spec, origin, env),
+      // The environment's ssh settings are read at every attempt: a change applies at the next.
+      plan: async () => planFor(spec, origin, env, spec.client === 'ssh' ? await this.#sshRun() : undefined),
       onChange: (info) => {
-        if (this.#supervisor === s) this.#onChange(info);
+        if (this.#supervisor === s) this.#onChange(info, spec);
       },
       env,
       ...(this.options.readyTimeoutMs ? { readyTimeoutMs: this.options.readyTimeoutMs } : {}),
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
     });
     this.#supervisor = s;
+    this.#starting = true;
     try {
       await s.start();
     } catch (err) {
-      if (err instanceof TunnelError) this.#announce();
-      throw err;
+      if (!(err instanceof TunnelError)) throw err;
+      throw await this.#afterStartFailure(s, spec, origin, env, err);
+    } finally {
+      this.#starting = false;
     }
     return this.status();
+  }
+
+  /**
+   * A first attempt that failed: a host key is fetched and offered (host-key-gate.ts); a fixed
+   * remote port refused is tried once as `-R 0:` to tell "in use" (0 works) from "forwarding
+   * not allowed" (0 fails too), since sshd gives no reason (ssh-failures.ts).
+   */
+  async #afterStartFailure(
+    s: TunnelSupervisor,
+    spec: TunnelSpec,
+    origin: TunnelOrigin,
+    env: NodeJS.ProcessEnv,
+    err: TunnelError,
+  ): Promise<TunnelError> {
+    let out = err;
+    if (spec.client === 'ssh') {
+      const run = await this.#sshRun().catch(() => null);
+      await this.#hostKeys.afterFailure(spec, err.failure, run?.settings.options ?? [], env);
+      if (err.failure?.code === 'remote_port_in_use' && run) {
+        const any = { ...run, settings: { ...run.settings, remote_port: null } };
+        const check = await startClient(planFor(spec, origin, env, any), {
+          env,
+          readyTimeoutMs: this.options.readyTimeoutMs ?? 15_000,
+        }).then(
+          async (c) => {
+            await c.stop();
+            return null;
+          },
+          (e: unknown) => (e instanceof TunnelError ? e : null),
+        );
+        if (check?.failure?.code === 'forward_refused') {
+          out = new TunnelError(check.message, check.failure);
+          s.note(check.failure, check.message);
+        }
+      }
+    }
+    this.#announce();
+    return out;
   }
 
   async stop(): Promise<TunnelStatus> {
@@ -188,6 +291,13 @@ class Tunnels implements TunnelService {
       await runProbe(url, this.#book),
       source === 'tunnel' ? (tunnel ?? null) : null,
     );
+    // An ssh tunnel up whose URL does not answer from here: GatewayPorts (ssh-failures.ts).
+    const s = this.#supervisor;
+    if (s && source === 'tunnel' && tunnel?.client === 'ssh' && s.info().state === 'up' && url) {
+      const outcome = this.#lastProbe.outcome;
+      if (outcome === 'unreachable') s.note(gatewayPortsFailure(url));
+      else if (outcome === 'reachable' && s.info().failure?.code === 'gateway_ports') s.note(null);
+    }
     this.options.events.emit('tunnel.probed', this.#lastProbe);
     this.#announce();
     return this.#lastProbe;
@@ -195,6 +305,28 @@ class Tunnels implements TunnelService {
 
   async close(): Promise<void> {
     await this.#stopTunnel();
+  }
+
+  async saveSsh(environmentId: string | undefined, settings: SshTunnelSettings): Promise<TunnelStatus> {
+    if (!this.options.saveSshSettings) {
+      throw new ConsoleError('CONFLICT', 'this console keeps no environments: use DETS_SSH_COMMAND');
+    }
+    await checkSshSettings(settings);
+    await this.options.saveSshSettings(environmentId, settings);
+    return this.#changed();
+  }
+
+  async trustHostKey(host: string, fingerprint: string): Promise<TunnelStatus> {
+    await this.#hostKeys.trust(host, fingerprint);
+    const spec = this.#lastSpec;
+    // The tunnel that stopped on this key comes up now, without a restart of the console.
+    if (spec?.client === 'ssh' && this.#supervisor?.info().state !== 'up') return this.start(spec);
+    return this.#changed();
+  }
+
+  async unpinHostKey(host: string): Promise<TunnelStatus> {
+    await this.#hostKeys.unpin(host);
+    return this.#changed();
   }
 
   /** The status after a change the caller waits for, emitted as `tunnel.changed`. */
@@ -211,8 +343,23 @@ class Tunnels implements TunnelService {
       .catch(() => undefined);
   }
 
-  #onChange(info: TunnelInfo): void {
+  #onChange(info: TunnelInfo, spec: TunnelSpec): void {
     this.#announce();
+    // A host key that changed while the tunnel was being re-made: offered as at a first start.
+    const code = info.failure?.code;
+    if (!this.#starting && info.state === 'failed' && spec.client === 'ssh' && code?.startsWith('host_key')) {
+      void this.#sshRun()
+        .then((run) =>
+          this.#hostKeys.afterFailure(
+            spec,
+            info.failure ?? null,
+            run.settings.options,
+            this.options.env ?? process.env,
+          ),
+        )
+        .then(() => this.#announce())
+        .catch(() => undefined);
+    }
     if (info.state === 'up' || info.state === 'down') {
       this.options.record?.(info, info.url);
     }

@@ -4,9 +4,20 @@
  * drop, and the tunnel is re-made with backoff (1 s, 2 s, 4 s … capped), each drop and return
  * reported through `onChange`. stop() ends the client and every pending retry.
  */
-import type { TunnelInfo } from '../../contract/schemas/tunnel';
+import type { SshFailure, SshFailureCode, TunnelInfo } from '../../contract/schemas/tunnel';
 import { startClient, TunnelError, type RunningClient } from './attempt';
 import type { ClientPlan, TunnelSpec } from './clients';
+
+/**
+ * Failures that waiting does not cure (issue 26 item 4): a host key to confirm or refused, a
+ * login refused. The tunnel stops retrying and stays `failed` until the engineer acts.
+ */
+const NEEDS_THE_ENGINEER: ReadonlySet<SshFailureCode> = new Set([
+  'host_key_unknown',
+  'host_key_changed',
+  'auth_refused',
+  'identity_unusable',
+]);
 
 export interface Backoff {
   firstMs: number;
@@ -24,7 +35,7 @@ export function backoffDelay(n: number, backoff: Backoff = BACKOFF): number {
 export interface SupervisorOptions {
   spec: TunnelSpec;
   /** Built for every attempt (DETS_SSH_COMMAND and the listener are read then). */
-  plan: () => ClientPlan;
+  plan: () => ClientPlan | Promise<ClientPlan>;
   onChange: (info: TunnelInfo) => void;
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
@@ -53,7 +64,16 @@ export class TunnelSupervisor {
       last_error: null,
       next_retry_at: null,
       pid: null,
+      failure: null,
     };
+  }
+
+  /**
+   * Sets what is known to be wrong beyond ssh's own words: the probe's GatewayPorts finding on
+   * a tunnel that is up, or a fixed remote port told apart from forwarding refused.
+   */
+  note(failure: SshFailure | null, lastError?: string): void {
+    this.update({ failure, ...(lastError !== undefined ? { last_error: lastError } : {}) });
   }
 
   info(): TunnelInfo {
@@ -67,7 +87,8 @@ export class TunnelSupervisor {
       await this.attempt();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.update({ state: 'failed', last_error: message, pid: null, url: null });
+      const failure = err instanceof TunnelError ? err.failure : null;
+      this.update({ state: 'failed', last_error: message, pid: null, url: null, failure });
       throw err instanceof TunnelError ? err : new TunnelError(message);
     }
     return this.info();
@@ -87,7 +108,7 @@ export class TunnelSupervisor {
   }
 
   private async attempt(): Promise<void> {
-    const client = await startClient(this.options.plan(), {
+    const client = await startClient(await this.options.plan(), {
       ...(this.options.env ? { env: this.options.env } : {}),
       ...(this.options.readyTimeoutMs ? { readyTimeoutMs: this.options.readyTimeoutMs } : {}),
       signal: this.abort.signal,
@@ -97,11 +118,18 @@ export class TunnelSupervisor {
       return;
     }
     this.client = client;
-    this.update({ state: 'up', url: client.url, pid: client.pid, attempts: 0, next_retry_at: null });
+    this.update({
+      state: 'up',
+      url: client.url,
+      pid: client.pid,
+      attempts: 0,
+      next_retry_at: null,
+      failure: null,
+    });
     void client.exited.then((reason) => {
       if (this.stopped || this.client !== client) return;
       this.client = null;
-      this.update({ state: 'down', url: null, pid: null, last_error: reason });
+      this.update({ state: 'down', url: null, pid: null, last_error: reason, failure: client.failure() });
       this.scheduleRetry();
     });
   }
@@ -116,7 +144,13 @@ export class TunnelSupervisor {
       if (this.stopped) return;
       this.attempt().catch((err: unknown) => {
         if (this.stopped) return;
-        this.update({ state: 'down', last_error: err instanceof Error ? err.message : String(err) }, false);
+        const failure = err instanceof TunnelError ? err.failure : null;
+        const last_error = err instanceof Error ? err.message : String(err);
+        if (failure && NEEDS_THE_ENGINEER.has(failure.code)) {
+          this.update({ state: 'failed', last_error, failure, next_retry_at: null });
+          return;
+        }
+        this.update({ state: 'down', last_error, failure }, false);
         this.scheduleRetry();
       });
     }, delay);

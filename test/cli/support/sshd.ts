@@ -16,6 +16,9 @@ export const SSHD = '/usr/sbin/sshd';
 
 export interface SshFixture {
   port: number;
+  /** The private key authorized for root, and the host's key (issue 26: the Bank page's settings). */
+  userKey: string;
+  hostKey: string;
   /** DETS_SSH_COMMAND for the console: the user key and a known-hosts file of its own. */
   sshCommand: string;
   start(): Promise<void>;
@@ -60,9 +63,9 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-function canConnect(port: number): Promise<boolean> {
+function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
+    const s = net.connect(port, host);
     s.once('connect', () => {
       s.destroy();
       resolve(true);
@@ -71,7 +74,14 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-export async function sshFixture(dir: string, port: number): Promise<SshFixture> {
+/** sshd_config lines that replace the fixture's defaults (e.g. `AllowTcpForwarding: 'no'`). */
+export interface SshdOptions {
+  config?: Record<string, string>;
+  /** ListenAddress (default 127.0.0.1). */
+  listen?: string;
+}
+
+export async function sshFixture(dir: string, port: number, opts: SshdOptions = {}): Promise<SshFixture> {
   requireOpenSsh();
   await mkdir(dir, { recursive: true });
   // sshd refuses to start without its privilege separation directory.
@@ -84,11 +94,16 @@ export async function sshFixture(dir: string, port: number): Promise<SshFixture>
   const authorized = path.join(dir, 'authorized_keys');
   await writeFile(authorized, readFileSync(`${userKey}.pub`), { mode: 0o600 });
   const config = path.join(dir, 'sshd_config');
+  const overrides = opts.config ?? {};
+  const line = (l: string) => {
+    const key = l.split(' ')[0]!;
+    return key in overrides ? `${key} ${overrides[key]}` : l;
+  };
   await writeFile(
     config,
     [
       `Port ${port}`,
-      'ListenAddress 127.0.0.1',
+      `ListenAddress ${opts.listen ?? '127.0.0.1'}`,
       `HostKey ${hostKey}`,
       `AuthorizedKeysFile ${authorized}`,
       'PermitRootLogin prohibit-password',
@@ -104,13 +119,17 @@ export async function sshFixture(dir: string, port: number): Promise<SshFixture>
       'UsePAM no',
       `PidFile ${path.join(dir, 'sshd.pid')}`,
       '',
-    ].join('\n'),
+    ]
+      .map(line)
+      .join('\n'),
   );
   let child: ChildProcess | null = null;
   let log = '';
   const knownHosts = path.join(dir, 'known_hosts');
   return {
     port,
+    userKey,
+    hostKey,
     sshCommand: `ssh -i ${userKey} -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=accept-new`,
     get log() {
       return log;
@@ -119,11 +138,11 @@ export async function sshFixture(dir: string, port: number): Promise<SshFixture>
       child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
       child.stderr!.setEncoding('utf8').on('data', (d: string) => (log += d));
       for (let i = 0; i < 100; i++) {
-        if (await canConnect(port)) return;
+        if (await canConnect(port, opts.listen)) return;
         if (child.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw new Error(`sshd did not start on 127.0.0.1:${port}:\n${log}`);
+      throw new Error(`sshd did not start on ${opts.listen ?? '127.0.0.1'}:${port}:\n${log}`);
     },
     async kill() {
       const c = child;

@@ -135,8 +135,9 @@ describe('tunnel.* through dispatch', () => {
     expect(st.tunnel).toMatchObject({
       client: 'ssh',
       state: 'failed',
-      last_error: 'no-ssh-here: not found (check DETS_SSH_COMMAND)',
+      last_error: `no-ssh-here: not found (${join(dir, 'no-ssh-here')}); DETS_SSH_COMMAND names a program that is not installed or not on PATH: fix DETS_SSH_COMMAND`,
       pid: null,
+      failure: { code: 'ssh_not_installed' },
     });
   });
 });
