@@ -267,6 +267,19 @@ describe('the real-environment walkthrough through a real ssh tunnel, moved only
     expect(proof('callbacks')[0]!.id.startsWith(`${publicUrl}/`)).toBe(true);
     expect(proof('authenticate').map((p) => p.kind)).toContain('exchange');
 
+    // The walkthrough's customer is the environment's default: Composer, Service → Authenticate
+    // and Conformance start filled with it (issue 26 item 3).
+    const { obj, sub } = (await api('walkthrough.state')) as { obj: string; sub: string };
+    await wt.goTo('composer', 'composer-page');
+    expect(await page.locator('[data-testid="composer-obj"]').inputValue()).toBe(obj);
+    expect(await page.locator('[data-testid="composer-sub"]').inputValue()).toBe(sub);
+    await wt.goTo('service', 'service-page');
+    expect(await page.locator('#auth-obj').inputValue()).toBe(obj);
+    expect(await page.locator('#auth-sub').inputValue()).toBe(sub);
+    await wt.goTo('conformance', 'conformance-page');
+    expect(await page.locator('[data-testid="conformance-obj"]').inputValue()).toBe(obj);
+    expect(await page.locator('#cf-sub').inputValue()).toBe(sub);
+
     expect(problems).toEqual([]);
   }, 240_000);
 });
