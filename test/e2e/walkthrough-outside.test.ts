@@ -6,7 +6,7 @@
  * after the rotation step 1's "Last run" names the new active key. Then traffic that is not the
  * walkthrough's (malformed notifications POSTed from outside, a bare callback, a bad sign-in on
  * the Sandbox page) shows beside the steps, every step stays green, and the evidence pack holds
- * 8 of 8.
+ * 8 of 8. Step 7's retry rehearsal, clicked on the page, proves the repeat was answered 200.
  */
 import { describe, expect, it } from 'vitest';
 import { WALKTHROUGH_STEP_IDS } from '../../electron/contract/schemas/walkthrough';
@@ -101,6 +101,30 @@ describe('a walkthrough nothing outside can knock red', () => {
     const pack = JSON.parse(text) as { steps: Array<{ state: string }>; markdown: string };
     expect(pack.steps.map((s) => s.state)).toEqual(Array(8).fill('done'));
     expect(pack.markdown).toMatch(/8 of 8 steps done/);
+  });
+
+  it('rehearses the service’s retry on step 7: the repeat answered 200, shown on the step and in the pack (issue 27 item 5)', async () => {
+    const answered = session().page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/call/walkthrough.run',
+      { timeout: 60_000 },
+    );
+    await wt().byTestId('wt-rehearse', wt().step('notifications')).click();
+    await answered;
+    const result = wt().byTestId('wt-rehearsal-result', wt().step('notifications'));
+    await result.waitFor();
+    expect(await result.getAttribute('data-ok'), (await result.textContent()) ?? '').toBe('true');
+    expect(await result.textContent()).toMatch(/stored it as repeat after one accepted/);
+    expect(await wt().state('notifications')).toBe('done');
+    expect(await wt().fact('notifications', 'retry rehearsal')).toMatch(/^passed: /);
+    const { text } = await wt().exportPack();
+    const pack = JSON.parse(text) as { retry_rehearsal: { ok: boolean; delivery_id: string } | null };
+    expect(pack.retry_rehearsal).toMatchObject({ ok: true });
+    const delivery = (await api('sandbox.delivery', { delivery_id: pack.retry_rehearsal!.delivery_id })) as {
+      state: string;
+      attempts: Array<{ status: number | null; copy?: boolean }>;
+    };
+    expect(delivery.state).toBe('delivered');
+    expect(delivery.attempts.filter((a) => !a.copy).map((a) => a.status)).toEqual([null, 200]);
   });
 
   it('raised no page errors', () => {

@@ -134,10 +134,10 @@ describe('the real-environment walkthrough through a real ssh tunnel, moved only
     const wt = new WalkthroughPageModel(page);
     await wt.open(bank!.ready.ui);
     const fresh = await noneRed(wt, 'on a new environment');
-    // Nothing the service sent proves anything yet: at most the tunnel's own probe of the public URL.
-    expect(Object.entries(fresh).filter(([id, st]) => st === 'done' && id !== 'callbacks')).toEqual([]);
-    expect(fresh['sign-in']).not.toBe('done');
-    expect(fresh.notifications).not.toBe('done');
+    // Nothing proves anything yet: not the notifications from before, nor the tunnel's own probe
+    // of the public URL as it came up (also before the environment existed).
+    expect(Object.entries(fresh).filter(([, st]) => st === 'done')).toEqual([]);
+    expect(await wt.progress()).toBe(0);
 
     // 1. The key.
     expect((await wt.run('key')).ok).toBe(true);
@@ -266,6 +266,19 @@ describe('the real-environment walkthrough through a real ssh tunnel, moved only
     expect(proof('callbacks')[0]).toMatchObject({ kind: 'probe from outside' });
     expect(proof('callbacks')[0]!.id.startsWith(`${publicUrl}/`)).toBe(true);
     expect(proof('authenticate').map((p) => p.kind)).toContain('exchange');
+
+    // The walkthrough's customer is the environment's default: Composer, Service → Authenticate
+    // and Conformance start filled with it (issue 26 item 3).
+    const { obj, sub } = (await api('walkthrough.state')) as { obj: string; sub: string };
+    await wt.goTo('composer', 'composer-page');
+    expect(await page.locator('[data-testid="composer-obj"]').inputValue()).toBe(obj);
+    expect(await page.locator('[data-testid="composer-sub"]').inputValue()).toBe(sub);
+    await wt.goTo('service', 'service-page');
+    expect(await page.locator('#auth-obj').inputValue()).toBe(obj);
+    expect(await page.locator('#auth-sub').inputValue()).toBe(sub);
+    await wt.goTo('conformance', 'conformance-page');
+    expect(await page.locator('[data-testid="conformance-obj"]').inputValue()).toBe(obj);
+    expect(await page.locator('#cf-sub').inputValue()).toBe(sub);
 
     expect(problems).toEqual([]);
   }, 240_000);

@@ -124,6 +124,29 @@ describe('step 4, authenticate', () => {
 });
 
 describe('step 5, the callback endpoints', () => {
+  it('on a real environment counts only a probe made since the environment exists', () => {
+    const probe = (at: string) => ({
+      at,
+      url: `${BANK}/.well-known/dets-console/probe/m`,
+      outcome: 'reachable' as const,
+      rtt_ms: 4,
+      status: 200,
+      detail: 'received the marker',
+    });
+    const reach = (at: string) => ({
+      public_url: BANK,
+      public_url_source: 'tunnel' as const,
+      bank_auth_url: BANK,
+      notification_urls: [],
+      warning: null,
+      probe: probe(at),
+      forward_url: null,
+    });
+    const made = env({ id: 'staging', kind: 'real', base_url: 'https://dets.example', created_at: t(10) });
+    expect(callbacksStep(ctxOf({ env: made, reach: reach(t(5)) })).state).toBe('pending');
+    expect(callbacksStep(ctxOf({ env: made, reach: reach(t(15)) })).state).toBe('done');
+  });
+
   it('on the sandbox: pending until onboarded, then done when every URL is the listener', () => {
     expect(callbacksStep(ctxOf({ env: env() })).summary).toMatch(/once the bank is onboarded/);
     const done = callbacksStep(ctxOf({ env: env(), sandbox: { counterparty: counterparty(), error: null } }));

@@ -104,7 +104,10 @@ export function callbacksStep(ctx: DeriveContext): Draft {
     }
     d.action = 'Give the sandbox the bank URL';
   } else {
-    d = reachStep(facts.reach, since);
+    // DESIGN.md "Environments": a probe from before the environment existed (the tunnel probes
+    // its URL as it comes up) is not this environment's; it tests its reach again.
+    const created = ctx.env.created_at ? Date.parse(ctx.env.created_at) : null;
+    d = reachStep(facts.reach, (at) => since(at) && (created === null || Date.parse(at ?? '') >= created));
     d.action = 'Test from outside';
     d.action_input = 'bank_url';
   }
