@@ -52,7 +52,7 @@ export interface DriveResult {
   rampSeconds: number | null;
   /** The receiver's exact peak of deliveries on the ladder. */
   peak: number;
-  /** Polled in-flight level after the ramp: 5th percentile and median. */
+  /** Polled in-flight level after the ramp (or after RAMP_MS): 5th percentile and median. */
   keptP5: number | null;
   keptMedian: number | null;
   /** Deliveries started per second over the sample. */
@@ -61,6 +61,9 @@ export interface DriveResult {
   badAnswers: number;
   lastBad: string | null;
 }
+
+/** When the target is never reached, the level is read from this long after the start. */
+const RAMP_MS = 5000;
 
 const agentFor = (n: number) => new http.Agent({ keepAlive: true, maxSockets: n });
 
@@ -130,8 +133,10 @@ export async function keepInFlight(o: DriveOptions): Promise<DriveResult> {
   const poller = (async () => {
     while (polling) {
       stats = await receiverStats(o.receiverUrl);
-      if (rampSeconds === null && stats.pending >= o.inFlight) rampSeconds = (Date.now() - t0) / 1000;
-      else if (rampSeconds !== null) kept.push(stats.pending);
+      const since = Date.now() - t0;
+      if (rampSeconds === null && stats.pending >= o.inFlight) rampSeconds = since / 1000;
+      // The level held: after the ramp, or after RAMP_MS when the target is never reached.
+      else if (rampSeconds !== null || since > RAMP_MS) kept.push(stats.pending);
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
