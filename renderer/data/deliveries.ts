@@ -4,8 +4,13 @@
  * event hub as every page is (STYLE.md 7): each `sandbox.attempted` carries the whole delivery
  * and replaces it in the cache, each `sandbox.escalated` joins the header's list; nothing polls.
  */
+import { useState } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { DELIVERIES_LIST_MAX, type Delivery } from '../../electron/contract/schemas/delivery';
+import {
+  DELIVERIES_LIST_MAX,
+  SCENARIO_COUNTERPARTY_GUID,
+  type Delivery,
+} from '../../electron/contract/schemas/delivery';
 import { useApi, useLiveEvent } from '../api/client-context';
 
 /** Query keys of the deliveries. */
@@ -57,7 +62,29 @@ export function useDeliveries() {
  */
 export function useDeliveryLiveUpdates(): void {
   const queryClient = useQueryClient();
-  useLiveEvent('sandbox.attempted', (delivery) => addDelivery(queryClient, deliveryKeys.list(), delivery));
+  useLiveEvent('sandbox.attempted', (delivery) => {
+    // A scenario run's deliveries are its own (the Scenarios page shows them), not the sandbox's.
+    if (delivery.counterparty_guid === SCENARIO_COUNTERPARTY_GUID) return;
+    addDelivery(queryClient, deliveryKeys.list(), delivery);
+  });
+}
+
+/**
+ * The latest state of a scenario run's notification delivery while `following` (issue 27 item
+ * 4: a step on the service's ladder can take ~4 minutes), from the same `sandbox.attempted`
+ * events; null until one arrives. Cleared when following starts again.
+ */
+export function useScenarioDelivery(following: boolean): Delivery | null {
+  const [latest, setLatest] = useState<{ following: boolean; delivery: Delivery | null }>({
+    following,
+    delivery: null,
+  });
+  if (latest.following !== following) setLatest({ following, delivery: following ? null : latest.delivery });
+  useLiveEvent('sandbox.attempted', (delivery) => {
+    if (!following || delivery.counterparty_guid !== SCENARIO_COUNTERPARTY_GUID) return;
+    setLatest({ following, delivery });
+  });
+  return latest.delivery;
 }
 
 /**

@@ -93,6 +93,13 @@ export const DeliveriesInput = z.object({
 });
 export type DeliveriesInput = z.infer<typeof DeliveriesInput>;
 
+/**
+ * The counterparty a scenario run's own deliveries are filed under (issue 28: a run has none, the
+ * bank under test is given by URL). Their `sandbox.attempted` events carry it, so the Scenarios
+ * page follows a run's notification steps by it and the Sandbox page leaves them out.
+ */
+export const SCENARIO_COUNTERPARTY_GUID = '00000000-0000-0000-0000-000000000000';
+
 /** The newest this many are listed (DESIGN.md). */
 export const DELIVERIES_LIST_MAX = 500;
 

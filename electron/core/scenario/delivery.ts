@@ -12,7 +12,12 @@
  * always ends. The deliveries live in a folder of the run's own (a temporary one), never mixed
  * with the sandbox's.
  */
-import type { Delivery, DeliveryFaults, Ladder } from '../../contract/schemas/delivery';
+import {
+  SCENARIO_COUNTERPARTY_GUID,
+  type Delivery,
+  type DeliveryFaults,
+  type Ladder,
+} from '../../contract/schemas/delivery';
 import { DELIVERY_SETTING_DEFAULTS, DeliveryEngine } from '../sandbox';
 
 /** One notification to deliver: where, what body, with which faults, on which ladder. */
@@ -50,11 +55,8 @@ export interface NotificationDelivery {
   close(): Promise<void>;
 }
 
-/**
- * The counterparty a scenario's deliveries are filed under: a run has none (the bank under test
- * is given by URL), and the engine files every delivery under one.
- */
-const SCENARIO_COUNTERPARTY = '00000000-0000-0000-0000-000000000000';
+/** The counterparty a scenario's deliveries are filed under (the contract's, see there). */
+const SCENARIO_COUNTERPARTY = SCENARIO_COUNTERPARTY_GUID;
 
 const roleOf = (a: Delivery['attempts'][number], d: Delivery): string => {
   if (a.copy) return d.faults.concurrent ? 'duplicate, at once' : 'duplicate';
@@ -89,13 +91,19 @@ const ended = (d: Delivery) =>
  * const { state, attempts } = await delivery.deliver({ url, body, event: 'pay-in', transaction_id, faults: {}, ladder: 'service' });
  * await delivery.close();
  */
-export function engineDelivery(options: { dataDir: string; timeScale: number }): NotificationDelivery {
+export function engineDelivery(options: {
+  dataDir: string;
+  timeScale: number;
+  /** Every change of a delivery (an attempt recorded, its end): the page's progress (issue 27 item 4). */
+  onChange?: (delivery: Delivery) => void;
+}): NotificationDelivery {
   const waiting = new Map<string, (d: Delivery) => void>();
   const engine = DeliveryEngine.open({
     dataDir: options.dataDir,
     settings: () => DELIVERY_SETTING_DEFAULTS,
     timeScale: options.timeScale,
     onChange: (d) => {
+      options.onChange?.(d);
       if (ended(d)) waiting.get(d.delivery_id)?.(d);
     },
   });

@@ -167,7 +167,13 @@ async function runFile(h: ScenarioHandlerDeps, folder: string, file: string): Pr
     await bank.setNotifyPrefix(status.notify_path_prefix);
     const listener = await bank.listen({ host: '127.0.0.1', port: 0 });
     // The run's own deliveries, in its temporary folder (issue 28 item 3: the sandbox's engine).
-    const delivery = engineDelivery({ dataDir: dir, timeScale: h.timeScale ?? 1 });
+    // Each attempt is announced as the sandbox's are (issue 27 item 4): the Scenarios page shows
+    // a step on the ladder's ~4 minutes as it goes, not nothing.
+    const delivery = engineDelivery({
+      dataDir: dir,
+      timeScale: h.timeScale ?? 1,
+      onChange: (d) => h.deps.events.emit('sandbox.attempted', d),
+    });
     closers.unshift(() => delivery.close());
     const ctx: RunContext = {
       keys,

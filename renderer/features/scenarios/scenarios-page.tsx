@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import type { ScenarioCase, ScenarioReport } from '../../../electron/contract/schemas/scenario';
 import { useRunScenario, useScenarioFiles, useScenarioFolder } from '../../data/scenarios';
+import { SERVICE_LADDER_MAX_ATTEMPTS, type Delivery } from '../../../electron/contract/schemas/delivery';
+import { useScenarioDelivery } from '../../data/deliveries';
+import { progressOf, progressWords } from '../../shared/delivery-model';
+import { formatClockMs } from '../../shared/format';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Loaded } from '../../ui/loaded';
 import { Page, RefreshButton } from '../../ui/page';
@@ -20,6 +24,7 @@ export function ScenariosPage() {
   const files = useScenarioFiles(folder);
   const run = useRunScenario();
   const [ran, setRan] = useState<string | null>(null);
+  const delivering = useScenarioDelivery(run.isPending);
   const state = folder === '' ? 'ready' : files.error ? 'error' : files.data ? 'ready' : 'loading';
   return (
     <Page
@@ -115,11 +120,36 @@ export function ScenariosPage() {
           )}
         </Loaded>
       )}
+      {run.isPending ? <RunProgress file={ran} delivery={delivering} /> : null}
       {run.error ? (
         <ErrorPanel title="The scenario did not run" error={run.error} testId="scenario-run-error" />
       ) : null}
       {run.data ? <ScenarioReportView report={run.data} file={ran} /> : null}
     </Page>
+  );
+}
+
+/**
+ * A run in progress (issue 27 item 4): a notification step on the service's ladder can take ~4
+ * minutes, so the step's delivery shows as it goes (which notification, attempt n of 10, the next
+ * attempt's time), from the run's `sandbox.attempted` events.
+ */
+function RunProgress({ file, delivery }: { file: string | null; delivery: Delivery | null }) {
+  return (
+    <p className="muted scenario-progress" role="status" data-testid="scenario-progress">
+      Running <code>{file}</code>
+      {delivery ? (
+        <>
+          {' '}
+          · notification step <strong>{delivery.event}</strong> <code>{delivery.transaction_id}</code>:{' '}
+          <span data-testid="scenario-progress-delivery" data-state={delivery.state}>
+            {progressWords(progressOf(delivery, SERVICE_LADDER_MAX_ATTEMPTS), formatClockMs)}
+          </span>
+        </>
+      ) : (
+        '…'
+      )}
+    </p>
   );
 }
 

@@ -13,6 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../../electron/contract/schemas/scenario';
+import { SCENARIO_COUNTERPARTY_GUID, type Delivery } from '../../../electron/contract/schemas/delivery';
 import { createConsoleCore, type ConsoleCore } from '../../../electron/core/console-core';
 import { cleanup, tempDir } from '../sandbox/helpers';
 
@@ -44,6 +45,8 @@ describe('scenario.run (the Scenarios page)', () => {
         ],
       }),
     );
+    const announced: Delivery[] = [];
+    core.events.on('sandbox.attempted', (d) => announced.push(d));
     const r = (await core.dispatch('scenario.run', { folder, file: 'notify.json' })) as {
       ok: boolean;
       value: ScenarioReport;
@@ -57,5 +60,12 @@ describe('scenario.run (the Scenarios page)', () => {
     ]);
     expect(detail.refused).toMatch(/#10 retry 10: 400/);
     expect(detail['lost-ack']).toMatch(/#1 first, ack lost: no answer .*#2 retry 2: 200/);
+    // Issue 27 item 4: every attempt was announced as it was recorded, filed under the scenario
+    // counterparty (the Scenarios page shows the progress; the Sandbox page leaves them out).
+    expect(new Set(announced.map((d) => d.counterparty_guid))).toEqual(new Set([SCENARIO_COUNTERPARTY_GUID]));
+    const refused = announced.filter((d) => d.event === 'pay-in').map((d) => d.attempts.length);
+    // Announced once stored (no attempt yet), then after each of the ten attempts.
+    expect([...new Set(refused)]).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(announced.filter((d) => d.event === 'pay-in').at(-1)!.state).toBe('escalated');
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { EscalationPill, useEscalationsSeen } from '../../../../renderer/feature
 import { useEscalationLiveUpdates } from '../../../../renderer/data/deliveries';
 import { progressOf, progressWords, timelineOf } from '../../../../renderer/shared/delivery-model';
 import { renderWithClient } from '../../support/render';
+import { SCENARIO_COUNTERPARTY_GUID } from '../../../../electron/contract/schemas/delivery';
 import {
   DELIVERY_ID,
   GUID,
@@ -115,6 +116,27 @@ describe('SandboxPage: deliveries', () => {
     act(() => fake.emit('sandbox.attempted', second));
     expect(item.getAttribute('data-state')).toBe('delivered');
     expect(fake.sandbox.deliveries).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a scenario run’s deliveries to the Scenarios page', async () => {
+    const fake = fakeSandboxApi();
+    fake.setDeliveries([]);
+    await renderPage(fake);
+    await screen.findByTestId('deliveries-empty');
+    act(() =>
+      fake.emit(
+        'sandbox.attempted',
+        delivery({ counterparty_guid: SCENARIO_COUNTERPARTY_GUID, attempts: [attempt(1, 0, 500)] }),
+      ),
+    );
+    act(() =>
+      fake.emit('sandbox.attempted', delivery({ delivery_id: GUID, attempts: [attempt(1, 0, 500)] })),
+    );
+    await waitFor(() =>
+      expect(screen.getAllByTestId('delivery').map((d) => d.getAttribute('data-delivery-id'))).toEqual([
+        GUID,
+      ]),
+    );
   });
 
   it('filters by state and says when none match', async () => {
