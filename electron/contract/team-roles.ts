@@ -26,6 +26,7 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'bank.recheck': 'operator',
   'bank.replay': 'operator',
   'conformance.run': 'operator',
+  'conformance.runNotify': 'operator',
   'conformance.selfCheck': 'operator',
   'conformance.trustRunnerJwks': 'operator',
   'conformance.lastReport': 'viewer',
