@@ -302,6 +302,8 @@ function RunExports({ run, running }: { run: LiveRun; running: boolean }) {
                 status: c.status,
                 detail: c.detail,
               })),
+              // As the CLI's --json adds it when the run had expected failures.
+              ...(run.expected_failures ? { expected_failures: run.expected_failures } : {}),
             })
           }
           label="Copy summary JSON"
