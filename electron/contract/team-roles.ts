@@ -31,6 +31,7 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'bank.replay': 'operator',
   'bank.freshSession': 'operator',
   'conformance.run': 'operator',
+  'conformance.runNotify': 'operator',
   'conformance.selfCheck': 'operator',
   'conformance.trustRunnerJwks': 'operator',
   'conformance.lastReport': 'viewer',

@@ -9,6 +9,7 @@ import type {
   ConformanceActivity,
   ConformanceProgress,
   ConformanceReport,
+  ExpectedFailuresVerdict,
 } from '../../electron/contract/schemas/conformance';
 import { useApi, useLiveEvent } from '../api/client-context';
 import { saveTextFile } from '../shared/download';
@@ -32,6 +33,10 @@ export interface LiveRun {
   cases: CaseResult[];
   jwks_url: string | null;
   bank_auth_url: string | null;
+  /** Where the `notify.*` cases post (a notification run or a self-check); null: none ran. */
+  notify_url: string | null;
+  /** The run's expected failures judged (a notification run given some); null otherwise. */
+  expected_failures: ExpectedFailuresVerdict | null;
   error: string | null;
   passed: number;
   failed: number;
@@ -48,8 +53,11 @@ export function fromReport(report: ConformanceReport, runId = 'last'): LiveRun {
     total: report.cases.length,
     done: report.cases.length,
     cases: report.cases,
-    jwks_url: report.jwks_url,
-    bank_auth_url: report.bank_auth_url,
+    // A notification run serves no JWKS and calls no callback: '' in the report, nothing shown.
+    jwks_url: report.jwks_url || null,
+    bank_auth_url: report.bank_auth_url || null,
+    notify_url: report.notify_url ?? null,
+    expected_failures: report.expected_failures ?? null,
     error: null,
     passed: report.passed,
     failed: report.failed,
@@ -74,6 +82,8 @@ export function applyProgress(old: LiveRun | null | undefined, p: ConformancePro
     cases,
     jwks_url: p.jwks_url ?? same?.jwks_url ?? null,
     bank_auth_url: p.bank_auth_url ?? same?.bank_auth_url ?? null,
+    notify_url: p.notify_url ?? same?.notify_url ?? null,
+    expected_failures: null,
     error: p.error ?? null,
     passed: p.passed,
     failed: p.failed,
@@ -113,6 +123,12 @@ function useRunMutation<I>(fn: (input: I) => Promise<ConformanceReport>) {
 export function useRunConformance() {
   const api = useApi();
   return useRunMutation((input: MethodInput<'conformance.run'>) => api.conformance.run(input));
+}
+
+/** Issue 27 item 4: the `notify.*` cases against the bank's notification endpoints. */
+export function useRunNotify() {
+  const api = useApi();
+  return useRunMutation((input: MethodInput<'conformance.runNotify'>) => api.conformance.runNotify(input));
 }
 
 export function useSelfCheck() {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../core/conformance/notify-receiver';
 import { runBuiltCli } from './helpers';
+import { jsonReport } from './support/cli-report';
 import { cliTestFile } from './support/spawn-cli';
 
 const cli = cliTestFile('dets-conformance-notify-');
@@ -39,11 +40,7 @@ describe('conformance --notify-url', () => {
     ]);
     expect(run.stderr).toContain('notify.concurrent');
     expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout) as {
-      passed: number;
-      failed: number;
-      cases: Array<{ id: string }>;
-    };
+    const summary = jsonReport(run.stdout);
     expect(summary.failed).toBe(0);
     expect(summary.passed).toBe(10);
     expect(summary.cases.every((c) => c.id.startsWith('notify.'))).toBe(true);
@@ -57,8 +54,8 @@ describe('conformance --notify-url', () => {
     const r = await receiver('conflict-on-repeat');
     const failing = await runBuiltCli(['conformance', '--notify-url', r.url, '--json']);
     expect(failing.code).toBe(1);
-    const failed = (JSON.parse(failing.stdout) as { cases: Array<{ id: string; status: string }> }).cases
-      .filter((c) => c.status === 'failed')
+    const failed = jsonReport(failing.stdout)
+      .cases.filter((c) => c.status === 'failed')
       .map((c) => c.id);
     expect(failed).toEqual([
       'notify.repeat',
@@ -87,9 +84,9 @@ describe('conformance --notify-url', () => {
       junit,
     ]);
     expect(listed.code).toBe(0);
-    const body = JSON.parse(listed.stdout) as {
+    const body = jsonReport<{
       expected_failures: { expected: Array<{ id: string }>; now_passing: Array<{ id: string }> };
-    };
+    }>(listed.stdout);
     expect(body.expected_failures.expected.map((e) => e.id)).toEqual(failed);
     expect(body.expected_failures.now_passing.map((e) => e.id)).toEqual(['notify.bad-uuid']);
     expect(listed.stderr).toContain('now passing');

@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBank, type Faults, type TestBank } from '../core/conformance/broken-bank';
-import { freePort } from '../support/free-port';
+import type { Faults, TestBank } from '../core/conformance/broken-bank';
 import { runBuiltCli } from './helpers';
+import { jsonReport, startRunnerBank } from './support/cli-report';
 import { cliTestFile } from './support/spawn-cli';
 
 const CUSTOMER = {
@@ -78,13 +78,7 @@ interface Backend {
 }
 
 async function backend(faults: Faults, refuseRepeats: boolean): Promise<Backend> {
-  const jwksPort = await freePort();
-  const jwksUrl = `http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`;
-  return {
-    bank: await startTestBank({ jwksUrl, customer: CUSTOMER, faults }),
-    notify: await startNotifyHost(refuseRepeats),
-    jwksPort,
-  };
+  return { ...(await startRunnerBank(CUSTOMER, faults)), notify: await startNotifyHost(refuseRepeats) };
 }
 
 const closeBackend = async (b: Backend) => Promise.all([b.bank.close(), b.notify.close()]);
@@ -133,17 +127,13 @@ describe('scenario run against a sound bank', () => {
   it('exit 0, a ready line and then one JSON report on stdout, every step passed', async () => {
     const r = await run(b, '--json');
     expect(r.code, r.stderr).toBe(0);
-    const [ready, report, ...rest] = r.stdout.trim().split('\n');
+    const [ready, , ...rest] = r.stdout.trim().split('\n');
     expect(rest).toEqual([]);
     expect(JSON.parse(ready!)).toEqual({
       ready: true,
       jwks: `http://127.0.0.1:${b.jwksPort}/api/v1/.well-known/jwks.json`,
     });
-    const parsed = JSON.parse(report!) as {
-      passed: number;
-      failed: number;
-      cases: Array<{ id: string; status: string }>;
-    };
+    const parsed = jsonReport(r.stdout);
     expect(parsed.failed).toBe(0);
     expect(parsed.cases.map((c) => [c.id, c.status])).toEqual(SCENARIO.steps.map((s) => [s.name, 'passed']));
     // The table went to stderr, the secret key nowhere.
@@ -160,10 +150,7 @@ describe('scenario run against a bank with planted faults', () => {
   it('exit 1, each failing step named with the check that failed; the others pass', async () => {
     const r = await run(b, '--json');
     expect(r.code, r.stderr).toBe(1);
-    const report = JSON.parse(r.stdout.trim().split('\n')[1]!) as {
-      failed: number;
-      cases: Array<{ id: string; status: string; detail: string }>;
-    };
+    const report = jsonReport(r.stdout);
     const status = Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
     expect(status).toEqual({
       'sign-in': 'failed',
@@ -217,12 +204,12 @@ describe('scenario run against a bank with planted faults', () => {
     );
     const r = await run(b, '--json', '--expected-failures', all);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout.trim().split('\n')[1]!) as {
+    const report = jsonReport<{
       failed: number;
       expected_failures: number;
       now_passing: string[];
       cases: Array<{ id: string; status: string; expected_failure?: string }>;
-    };
+    }>(r.stdout);
     expect(report.failed).toBe(0);
     expect(report.expected_failures).toBe(4);
     expect(report.now_passing).toEqual(['key']);

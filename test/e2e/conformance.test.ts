@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../support/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFY_CASE_TEXTS } from '../../electron/contract/notify-cases';
 import { ConformancePageModel } from './pages/conformance-page';
 import { launchChromium, collectPageProblems } from './support/browser';
 import { ROOT } from './support/build';
@@ -190,6 +191,31 @@ describe('Conformance page', () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.filter(([, st]) => st === 'passed')).toEqual([]);
     await ui.screenshot(join(SHOTS, 'conformance-failed.png'));
+  });
+
+  it('Notifications: the live bank’s notification endpoints pass every notify.* case; the form reads whole at 1440 px', async () => {
+    await ui.fill({ url: serve!.ready.bank!, obj: CUSTOMER.obj, sub: CUSTOMER.sub, port: String(jwksPort) });
+    await ui.fillNotify({ url: serve!.ready.bank!, prefix: '/api/svc/notify', probe: '' });
+    // Issue 26 item 6: at 1440 px the bank URL, the customer and the notify URL fit their fields,
+    // and any value that does not is whole on hover.
+    expect(await ui.overflowingInputs()).toEqual([]);
+    await ui.fillNotify({
+      probe: `${serve!.ready.bank!}/a/much/longer/path/to/the/bank/test/probe/of/applied/notifications`,
+    });
+    expect(await ui.cutInputs()).toEqual([]);
+    await ui.fillNotify({ probe: '' });
+    await ui.byTestId('conformance-failed-only').uncheck();
+    await ui.runNotify();
+    // The notification run's ten cases, not the run before it.
+    await ui.page
+      .locator(`[data-testid="conformance-progress"][data-total="${NOTIFY_CASE_TEXTS.length}"]`)
+      .waitFor();
+    expect(await ui.waitForFinished()).toBe('passed');
+    const statuses = await ui.statuses();
+    expect(statuses.map(([id]) => id)).toEqual(NOTIFY_CASE_TEXTS.map((c) => c.id));
+    expect(statuses.filter(([, st]) => st !== 'passed')).toEqual([]);
+    expect(await ui.byTestId('conformance-run-panel').textContent()).toContain(serve!.ready.bank!);
+    await ui.screenshot(join(SHOTS, 'conformance-notify.png'));
   });
 
   it('the page raised no errors', () => {

@@ -199,6 +199,7 @@ const ACTIONS = new Set<MethodName>([
   'walkthrough.run',
   'walkthrough.reset',
   'conformance.run',
+  'conformance.runNotify',
   'conformance.selfCheck',
   'conformance.trustRunnerJwks',
   'scenario.save',

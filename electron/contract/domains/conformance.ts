@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ConformanceExport,
+  ConformanceNotifyInput,
   ConformanceProgress,
   ConformanceReport,
   ConformanceRunInput,
@@ -16,9 +17,15 @@ export const conformanceMethods = {
     input: ConformanceRunInput,
     output: ConformanceReport,
   }),
+  'conformance.runNotify': method({
+    summary:
+      'Run the notify.* cases against a bank\'s notification endpoints (notify_url + prefix + /pay-in, /pay-out, /transfer), with the probe for "applied exactly once" and the run\'s expected failures.',
+    input: ConformanceNotifyInput,
+    output: ConformanceReport,
+  }),
   'conformance.selfCheck': method({
     summary:
-      "Run the suite against a private, temporary instance of the console's own bank endpoints (never the live one): every case must pass.",
+      "Run the callback and the notify.* cases against a private, temporary instance of the console's own bank endpoints (never the live one): every case must pass.",
     input: NoInput,
     output: ConformanceReport,
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxSettings } from './sandbox';
 
 /**
  * The conformance suite's report (issue 7; DESIGN.md "Command line" `conformance`): cases run
@@ -72,6 +73,25 @@ export const CaseResult = z.object({
 });
 export type CaseResult = z.infer<typeof CaseResult>;
 
+/** One listed case and why it is listed (`--expected-failures`). */
+const ListedCase = z.object({ id: z.string(), reason: z.string() });
+
+/**
+ * A run's cases judged against its expected failures (DESIGN.md "Conformance of a bank's
+ * notification endpoints"; the CLI's `--json` member of the same name).
+ */
+export const ExpectedFailuresVerdict = z.object({
+  /** Failed and listed: reported, not failing the run. */
+  expected: z.array(ListedCase),
+  /** Failed and not listed: these fail the run. */
+  unexpected: z.array(z.string()),
+  /** Listed but passed: the list can lose these. */
+  now_passing: z.array(ListedCase),
+  /** Listed but not run (a typo, a renamed case, or skipped). */
+  not_run: z.array(ListedCase),
+});
+export type ExpectedFailuresVerdict = z.infer<typeof ExpectedFailuresVerdict>;
+
 export const ConformanceReport = z.object({
   /** `run` against a bank; `self-check` against a private instance of the console's own bank endpoints. */
   kind: z.enum(['run', 'self-check']),
@@ -94,27 +114,62 @@ export const ConformanceReport = z.object({
   failed: z.number().int(),
   skipped: z.number().int(),
   cases: z.array(CaseResult),
+  /** The run's expected failures judged (when it was given some). */
+  expected_failures: ExpectedFailuresVerdict.optional(),
 });
 export type ConformanceReport = z.infer<typeof ConformanceReport>;
 
+/** A base URL the runner sends to: http(s), no query, fragment or credentials. */
+const TargetUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2048)
+  .refine((u) => {
+    try {
+      const p = new URL(u);
+      return !p.search && !p.hash && !p.username && !p.password;
+    } catch {
+      return false;
+    }
+  }, 'must have no query, fragment or credentials');
+
 /** Input of `conformance.run`. */
 export const ConformanceRunInput = z.object({
-  bank_auth_url: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-    .max(2048)
-    .refine((u) => {
-      try {
-        const p = new URL(u);
-        return !p.search && !p.hash && !p.username && !p.password;
-      } catch {
-        return false;
-      }
-    }, 'must have no query, fragment or credentials'),
+  bank_auth_url: TargetUrl,
   obj: z.string().trim().min(1, 'obj must not be empty').max(200),
   sub: z.string().trim().min(1, 'sub must not be empty').max(200),
   /** Where the runner serves its JWKS on 127.0.0.1 (default 7303; 0: any free port). */
   jwks_port: z.number().int().min(0).max(65535).optional(),
 });
+
+/** At most this many listed cases: a list of known failures, not a data set. */
+export const MAX_EXPECTED_FAILURES = 500;
+
+/**
+ * Expected failures as the page sends them: case id → reason (the `--expected-failures` file's
+ * content, DESIGN.md).
+ */
+export const ExpectedFailuresInput = z
+  .record(
+    z.string().trim().min(1, 'a case id must not be empty').max(200),
+    z.string().trim().min(1, 'each listed case needs a reason').max(1000),
+  )
+  .refine((o) => Object.keys(o).length <= MAX_EXPECTED_FAILURES, {
+    error: `at most ${MAX_EXPECTED_FAILURES} listed cases`,
+  });
+
+/**
+ * Input of `conformance.runNotify` (issue 27 item 4): the `notify.*` cases against the host the
+ * service posts notifications to, as `conformance --notify-url` runs them.
+ */
+export const ConformanceNotifyInput = z.object({
+  notify_url: TargetUrl,
+  /** The path prefix (spec: /api/svc/notify; the public guide: /api/dcm/notify). */
+  prefix: SandboxSettings.shape.notify_path_prefix.optional(),
+  /** GET `{probe_url}/{transaction_id}` answers `{"count": N}`: "applied exactly once". */
+  probe_url: TargetUrl.optional(),
+  expected_failures: ExpectedFailuresInput.optional(),
+});
+export type ConformanceNotifyInput = z.infer<typeof ConformanceNotifyInput>;
 
 /**
  * What a run is doing right now (issue 13, item 6: the page says from its first second what it
@@ -148,6 +203,8 @@ export const ConformanceProgress = z.object({
   done: z.number().int(),
   jwks_url: z.string().nullable(),
   bank_auth_url: z.string().nullable(),
+  /** Where the `notify.*` cases post (a notification run, or a self-check); absent: none. */
+  notify_url: z.string().nullable().optional(),
   /** The case just finished (phase `case`). */
   case: CaseResult.optional(),
   /** The run's error (phase `error`): e.g. the JWKS port is taken. */

@@ -17,3 +17,9 @@ export const JWKS_PATH = '/api/v1/.well-known/jwks.json';
 export function derivedJwksUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${JWKS_PATH}`;
 }
+
+/**
+ * Spec 4.3: where the service posts notifications under the bank's URL (the public guide uses
+ * /api/dcm/notify; the prefix is a setting, this by default).
+ */
+export const SPEC_NOTIFY_PREFIX = '/api/svc/notify';

@@ -14,3 +14,9 @@ export { createBankEndpoints } from './bank';
 export { SESSION_HEADER } from './verify';
 export { rebuildCallbackDetail, rebuildingReader } from './callback-detail';
 export { originRefusedEvent } from './intake';
+export {
+  privateBankCopy,
+  type PrivateBank,
+  type PrivateBankOptions,
+  type PrivateBankSeed,
+} from './private-copy';

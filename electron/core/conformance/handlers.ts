@@ -1,10 +1,12 @@
 /**
  * The conformance suite's method handlers (issue 7): `conformance.run` against a bank's own
- * callbacks, `conformance.selfCheck` against a private instance of the console's bank endpoints,
+ * callbacks, `conformance.runNotify` against its notification endpoints (issue 27),
+ * `conformance.selfCheck` (both) against a private instance of the console's bank endpoints,
  * the last report and its export, and `conformance.progressed` as each case begins, waits and
  * finishes (progress.ts). One run at a time (run-slot.ts).
  */
 import { ConsoleError } from '../../contract/errors';
+import { SPEC_NOTIFY_PREFIX } from '../../contract/schemas/service-paths';
 import type { ConformanceReport } from '../../contract/schemas/conformance';
 import type { Handlers } from '../../contract';
 import type { CoreDeps } from '../core-types';
@@ -13,7 +15,9 @@ import { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 import { emitProgress, progressHooks, type ProgressBase } from './progress';
 import { junitFile, reportFile } from './report';
 import { RunSlot } from './run-slot';
-import { startConformance, type ConformanceRunner } from './runner';
+import { NOTIFY_CASES } from './notify-cases';
+import { notifyReport, playNotifyCases } from './notify-run';
+import { DEFAULT_GIVE_UP_MS, startConformance, type ConformanceRunner } from './runner';
 import { runSelfCheck } from './self-check';
 
 type RunArgs = Parameters<Handlers['conformance.run']>[0];
@@ -60,6 +64,38 @@ function runAgainstBank(deps: CoreDeps, slot: RunSlot, args: RunArgs): Promise<C
   });
 }
 
+type NotifyArgs = Parameters<Handlers['conformance.runNotify']>[0];
+
+/** `conformance.runNotify`: the `notify.*` cases against the bank's notification endpoints. */
+function runNotify(deps: CoreDeps, slot: RunSlot, args: NotifyArgs): Promise<ConformanceReport> {
+  return slot.exclusive('run', async (runId, cases) => {
+    const notifyUrl = args.notify_url.replace(/\/+$/, '');
+    const base: ProgressBase = {
+      run_id: runId,
+      kind: 'run',
+      total: NOTIFY_CASES.length,
+      jwks_url: null,
+      bank_auth_url: null,
+      notify_url: notifyUrl,
+    };
+    const startedAt = Date.now();
+    emitProgress(deps.events, { ...base, phase: 'started', done: 0 }, cases);
+    const results = await playNotifyCases(
+      {
+        notifyUrl,
+        prefix: args.prefix ?? SPEC_NOTIFY_PREFIX,
+        ...(args.probe_url ? { probeUrl: args.probe_url.replace(/\/+$/, '') } : {}),
+        giveUpMs: DEFAULT_GIVE_UP_MS,
+      },
+      progressHooks(deps.events, cases, () => base),
+    );
+    const expected = args.expected_failures ? new Map(Object.entries(args.expected_failures)) : null;
+    const report = notifyReport(results, { notifyUrl, startedAt, finishedAt: Date.now() }, expected);
+    emitProgress(deps.events, { ...base, phase: 'finished', done: cases.length }, cases);
+    return report;
+  });
+}
+
 /** `conformance.selfCheck`: progress starts once the private bank and JWKS are up. */
 function selfCheck(deps: CoreDeps, slot: RunSlot): Promise<ConformanceReport> {
   return slot.exclusive('self-check', async (runId, cases) => {
@@ -67,8 +103,15 @@ function selfCheck(deps: CoreDeps, slot: RunSlot): Promise<ConformanceReport> {
     const report = await runSelfCheck(
       {
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
-        onReady: ({ jwksUrl, bankUrl, total }) => {
-          base = { run_id: runId, kind: 'self-check', total, jwks_url: jwksUrl, bank_auth_url: bankUrl };
+        onReady: ({ jwksUrl, bankUrl, notifyUrl, total }) => {
+          base = {
+            run_id: runId,
+            kind: 'self-check',
+            total,
+            jwks_url: jwksUrl,
+            bank_auth_url: bankUrl,
+            notify_url: notifyUrl,
+          };
           emitProgress(deps.events, { ...base, phase: 'started', done: 0 }, cases);
         },
       },
@@ -93,6 +136,7 @@ export function conformanceHandlers(
   const slot = new RunSlot(deps.events);
   return {
     'conformance.run': (args) => runAgainstBank(deps, slot, args),
+    'conformance.runNotify': (args) => runNotify(deps, slot, args),
     'conformance.selfCheck': () => selfCheck(deps, slot),
     // Issue 13 item 6: when the bank under test is the console's own, it must trust the runner's
     // keys as a real bank would be configured to; the answer lets the page put the old URL back.

@@ -11,7 +11,7 @@ export {
   type RunnerOptions,
 } from './runner';
 export { runSelfCheck, selfCheckCustomer } from './self-check';
-export { summaryJson, toJunit, reportFile, junitFile, xmlEscape } from './report';
+export { summaryJson, toJunit, junitView, reportFile, junitFile, xmlEscape } from './report';
 export { DEFAULT_JWKS_PORT, runnerJwksUrl } from './jwks-server';
 export { planCases } from './plan';
 // What scenario runs share with the suite (issue 28 item 5: the same keys, flaws and JWKS).
@@ -33,5 +33,12 @@ export {
   type ExpectedFailures,
   type ExpectedFailuresVerdict,
 } from './expected-failures';
-export { NOTIFY_CASES, runNotifyCase, runNotifyCases, type NotifyTarget } from './notify-cases';
+export {
+  NOTIFY_CASES,
+  runNotifyCase,
+  runNotifyCases,
+  type NotifyCase,
+  type NotifyTarget,
+} from './notify-cases';
 export { withNotifyCases } from './notify-report';
+export { notifyReport, playNotifyCases, type NotifyPlace } from './notify-run';

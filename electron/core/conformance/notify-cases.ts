@@ -11,6 +11,7 @@
  * reachable, budget, status 200).
  */
 import { randomUUID } from 'node:crypto';
+import { NOTIFY_CASE_TEXTS, type NotifyCaseText } from '../../contract/notify-cases';
 import type { CaseExchange, CaseResult } from '../../contract/schemas/conformance';
 import { judgeNotificationAnswer } from '../answer';
 import { postNotification, probeCount, type NotifySent } from './notify-send';
@@ -29,79 +30,47 @@ export interface NotifyTarget {
 
 type Kind = 'valid' | 'repeat' | 'upper-case' | 'concurrent' | 'lost-ack' | 'malformed';
 
-interface NotifyCase {
-  id: string;
-  title: string;
-  spec: string;
+/** A case: its words (the contract's, shared with the page and the docs) and how it is played. */
+export interface NotifyCase extends NotifyCaseText {
   kind: Kind;
   event: 'pay-in' | 'pay-out' | 'transfer';
   malformed?: (id: string) => string;
 }
 
-/** The cases in run order (ids are what CI tracks: never renamed). */
-export const NOTIFY_CASES: readonly NotifyCase[] = [
-  ...(['pay-in', 'pay-out', 'transfer'] as const).map((event): NotifyCase => ({
-    id: `notify.${event}.valid`,
-    title: `POST …/${event} with a valid {"transaction_id"} is answered 200 within 1 s (spec 4.3, 6)`,
-    spec: '4.3, 6',
-    kind: 'valid',
-    event,
-  })),
-  {
-    id: 'notify.repeat',
-    title: 'the same transaction_id delivered again is answered 200, and applied once (the service retries)',
-    spec: '4.3',
-    kind: 'repeat',
-    event: 'pay-in',
-  },
-  {
-    id: 'notify.repeat.upper-case',
-    title:
-      'the same transaction_id again in upper case is answered 200, and applied once (a UUID is case-insensitive)',
-    spec: '2.7, 4.3',
-    kind: 'upper-case',
-    event: 'pay-in',
-  },
-  {
-    id: 'notify.concurrent',
-    title: 'five copies of one transaction_id at once are all answered 200, and applied once',
-    spec: '4.3',
-    kind: 'concurrent',
-    event: 'pay-in',
-  },
-  {
-    id: 'notify.lost-ack',
-    title:
-      'after an answer lost in transit (connection closed as the status line arrives) the same transaction_id again is answered 200, and applied once',
-    spec: '4.3',
-    kind: 'lost-ack',
-    event: 'pay-in',
-  },
-  {
-    id: 'notify.not-json',
-    title: 'a body that is not JSON is refused with a 4xx (spec 2.7)',
-    spec: '2.7, 4.3',
-    kind: 'malformed',
-    event: 'pay-in',
-    malformed: (id) => `transaction_id=${id}`,
-  },
-  {
-    id: 'notify.no-transaction-id',
-    title: 'a JSON body without transaction_id is refused with a 4xx (spec 2.7)',
-    spec: '2.7, 4.3',
+/** How each case is played, by id (its words are NOTIFY_CASE_TEXTS'). */
+const PLAYS: Record<string, Pick<NotifyCase, 'kind' | 'event' | 'malformed'>> = {
+  'notify.pay-in.valid': { kind: 'valid', event: 'pay-in' },
+  'notify.pay-out.valid': { kind: 'valid', event: 'pay-out' },
+  'notify.transfer.valid': { kind: 'valid', event: 'transfer' },
+  'notify.repeat': { kind: 'repeat', event: 'pay-in' },
+  'notify.repeat.upper-case': { kind: 'upper-case', event: 'pay-in' },
+  'notify.concurrent': { kind: 'concurrent', event: 'pay-in' },
+  'notify.lost-ack': { kind: 'lost-ack', event: 'pay-in' },
+  'notify.not-json': { kind: 'malformed', event: 'pay-in', malformed: (id) => `transaction_id=${id}` },
+  'notify.no-transaction-id': {
     kind: 'malformed',
     event: 'pay-in',
     malformed: (id) => JSON.stringify({ transactionId: id }),
   },
-  {
-    id: 'notify.bad-uuid',
-    title: 'a transaction_id that is not a UUID is refused with a 4xx (spec 2.7)',
-    spec: '2.7, 4.3',
+  'notify.bad-uuid': {
     kind: 'malformed',
     event: 'pay-in',
     malformed: (id) => JSON.stringify({ transaction_id: `tx-${id.slice(0, 8)}` }),
   },
-];
+};
+
+/** The cases in run order (ids are what CI tracks: never renamed). */
+export const NOTIFY_CASES: readonly NotifyCase[] = NOTIFY_CASE_TEXTS.map((text) => {
+  const play = PLAYS[text.id];
+  if (!play) throw new Error(`notify case ${text.id} has no play`);
+  return { ...text, ...play };
+});
+
+/** How many POSTs (and probe GETs) a case sends: what its timeout is counted from. */
+export function notifyCaseRequests(c: NotifyCase, probe: boolean): number {
+  const posts = { valid: 1, repeat: 2, 'upper-case': 2, concurrent: 5, 'lost-ack': 2, malformed: 1 }[c.kind];
+  return posts + (probe && c.kind !== 'valid' && c.kind !== 'malformed' ? 1 : 0);
+}
 
 /** Why a valid notification's answer failed, per the one answer judge; null when it passed. */
 function judged(sent: NotifySent): string | null {
@@ -213,7 +182,8 @@ export async function runNotifyCase(target: NotifyTarget, c: NotifyCase): Promis
 }
 
 /**
- * Every `notify.*` case in order, each told to `onCase` as it finishes.
+ * Every `notify.*` case in order, each told to `onBegin` as it begins and to `onCase` as it
+ * finishes.
  *
  * @example
  * const cases = await runNotifyCases({ notifyUrl, prefix: '/api/svc/notify', giveUpMs: 5000 });
@@ -221,9 +191,11 @@ export async function runNotifyCase(target: NotifyTarget, c: NotifyCase): Promis
 export async function runNotifyCases(
   target: NotifyTarget,
   onCase?: (result: CaseResult) => void,
+  onBegin?: (c: NotifyCase) => void,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const c of NOTIFY_CASES) {
+    onBegin?.(c);
     const result = await runNotifyCase(target, c);
     results.push(result);
     onCase?.(result);

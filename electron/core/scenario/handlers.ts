@@ -13,17 +13,14 @@
  * plain name inside it (no path), a save never overwrites, and a file read is capped at 1 MiB.
  */
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ConsoleError } from '../../contract/errors';
 import type { Handlers } from '../../contract';
 import type { Recorded, ScenarioFolder, ScenarioReport } from '../../contract/schemas/scenario';
 import type { WalkthroughState } from '../../contract/schemas/walkthrough';
-import { createBankEndpoints, createSignedPairs } from '../bank';
+import { privateBankCopy, type PrivateBank } from '../bank';
 import { badArgument } from '../common';
 import type { CoreDeps } from '../core-types';
-import { EventHub } from '../event-hub';
-import { openEventStore } from '../store';
 import type { RunContext } from './context';
 import { engineDelivery } from './delivery';
 import { startScenarioKeys } from './keys';
@@ -140,54 +137,41 @@ async function runFile(h: ScenarioHandlerDeps, folder: string, file: string): Pr
   } catch (err) {
     throw err instanceof ConsoleError ? err : badArgument(`file: ${(err as Error).message}`, 'file');
   }
-  const live = await h.deps.bank();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dets-scenario-run-'));
-  const closers: Array<() => Promise<unknown>> = [() => fs.rm(dir, { recursive: true, force: true })];
+  const keys = await startScenarioKeys(0);
+  let copy: PrivateBank;
   try {
-    const keys = await startScenarioKeys(0);
-    closers.unshift(() => keys.close());
-    const events = new EventHub();
-    const store = await openEventStore({ dataDir: dir, events });
-    closers.unshift(() => store.close());
-    const pairs = createSignedPairs({ dataDir: dir });
-    closers.unshift(() => pairs.close?.() ?? Promise.resolve());
-    const bank = await createBankEndpoints({
-      dataDir: dir,
-      events,
-      store,
-      pairs,
-      serviceJwksUrl: async () => keys.jwksUrl,
-      fetch: h.deps.fetch,
-    });
-    closers.unshift(() => bank.close());
-    const status = await live.status();
-    await bank.importCustomers(await live.exportCustomers());
-    await bank.setBehaviours(status.behaviours);
-    await bank.setForward(status.forward);
-    await bank.setNotifyPrefix(status.notify_path_prefix);
-    const listener = await bank.listen({ host: '127.0.0.1', port: 0 });
-    // The run's own deliveries, in its temporary folder (issue 28 item 3: the sandbox's engine).
+    copy = await privateBankCopy(
+      { live: await h.deps.bank() },
+      { jwksUrl: keys.jwksUrl, fetch: h.deps.fetch, label: 'dets-scenario-run-' },
+    );
+  } catch (err) {
+    await keys.close().catch(() => undefined);
+    throw err;
+  }
+  copy.onClose(() => keys.close());
+  try {
+    // The run's own deliveries, in the copy's temporary folder (issue 28 item 3: the sandbox's engine).
     // Each attempt is announced as the sandbox's are (issue 27 item 4): the Scenarios page shows
     // a step on the ladder's ~4 minutes as it goes, not nothing.
     const delivery = engineDelivery({
-      dataDir: dir,
+      dataDir: copy.dir,
       timeScale: h.timeScale ?? 1,
       onChange: (d) => h.deps.events.emit('sandbox.attempted', d),
     });
-    closers.unshift(() => delivery.close());
+    copy.onClose(() => delivery.close());
     const ctx: RunContext = {
       keys,
-      target: { bankAuthUrl: listener.url, notifyUrl: listener.url },
+      target: { bankAuthUrl: copy.url, notifyUrl: copy.url },
       delivery,
       giveUpMs: 5000,
       rotated: null,
     };
     return await runScenario(ctx, {
       ...scenario,
-      notify_prefix: scenario.notify_prefix ?? status.notify_path_prefix,
+      notify_prefix: scenario.notify_prefix ?? copy.notifyPrefix,
     });
   } finally {
-    for (const close of closers) await close().catch(() => undefined);
+    await copy.close();
   }
 }
 

@@ -4,10 +4,19 @@ import { DisclosureButton } from '../../shared/disclosure-button';
 import { formatMs } from '../../shared/format';
 import { httpRequestText, httpResponseText } from '../../shared/http-text';
 import { StatusMark } from '../../shared/status-mark';
+import { notifyCaseText } from '../../../electron/contract/notify-cases';
 import { useConformanceStore } from './conformance-store';
 
+/** Text whose `backticked` parts are code (the contract's case descriptions). */
+function CodeText({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
+/** Listed expected failures: case id and why (a notification run given some). */
+type Expected = ReadonlyArray<{ id: string; reason: string }>;
+
 /** The cases as they finish, in run order; each opens (a button: Enter/Space) to its exchanges. */
-export function CaseList({ cases }: { cases: CaseResult[] }) {
+export function CaseList({ cases, expected = [] }: { cases: CaseResult[]; expected?: Expected }) {
   const failedOnly = useConformanceStore((s) => s.failedOnly);
   const shown = failedOnly ? cases.filter((c) => c.status !== 'passed') : cases;
   if (shown.length === 0 && cases.length > 0) {
@@ -20,14 +29,16 @@ export function CaseList({ cases }: { cases: CaseResult[] }) {
   return (
     <ol className="cf-cases" data-testid="conformance-cases" aria-live="polite">
       {shown.map((c) => (
-        <CaseRow key={c.id} c={c} />
+        <CaseRow key={c.id} c={c} expectedWhy={expected.find((e) => e.id === c.id)?.reason ?? null} />
       ))}
     </ol>
   );
 }
 
-function CaseRow({ c }: { c: CaseResult }) {
+function CaseRow({ c, expectedWhy }: { c: CaseResult; expectedWhy: string | null }) {
   const expanded = useConformanceStore((s) => s.expanded[c.id] === true);
+  // A notify.* case names the receiver fault it catches (the contract's words, as the docs').
+  const fault = notifyCaseText(c.id)?.fault ?? null;
   const toggle = useConformanceStore((s) => s.toggle);
   const bodyId = `cf-case-${c.id.replace(/[^\w-]/g, '-')}`;
   return (
@@ -36,6 +47,7 @@ function CaseRow({ c }: { c: CaseResult }) {
       data-testid="conformance-case"
       data-case-id={c.id}
       data-status={c.status}
+      data-expected={expectedWhy !== null ? 'true' : undefined}
     >
       <DisclosureButton
         className="cf-case-head"
@@ -56,7 +68,19 @@ function CaseRow({ c }: { c: CaseResult }) {
               <code data-testid="conformance-case-check">failed at {c.failed_check}</code>{' '}
             </>
           ) : null}
+          {expectedWhy !== null ? (
+            <>
+              <span className="cf-case-expected" data-testid="conformance-case-expected">
+                expected failure ({expectedWhy})
+              </span>{' '}
+            </>
+          ) : null}
           {c.detail}
+        </p>
+      ) : null}
+      {fault !== null && (c.status === 'failed' || expanded) ? (
+        <p className="cf-case-detail cf-case-fault" data-testid="conformance-case-fault">
+          <strong>Catches:</strong> <CodeText text={fault} />
         </p>
       ) : null}
       {expanded ? (
@@ -93,8 +117,8 @@ function ExchangeView({ x, testId }: { x: CaseExchange; testId: string }) {
     <details className="cf-exchange" data-testid={testId}>
       <summary>
         <span className="cf-exchange-label">
-          {x.label}: GET {new URL(x.request.url).pathname} → {x.response ? x.response.status : 'no answer'} in{' '}
-          {formatMs(x.duration_ms)}
+          {x.label}: {x.request.method} {new URL(x.request.url).pathname} →{' '}
+          {x.response ? x.response.status : 'no answer'} in {formatMs(x.duration_ms)}
         </span>
       </summary>
       <div className="cf-exchange-grid">

@@ -8,6 +8,20 @@ export interface FormValues {
   jwksPort: string;
 }
 
+/** What a base URL field must be (the contract's rule), in words naming what is wrong; null when fine. */
+export function urlProblem(value: string, required: string, example: string): string | null {
+  if (value === '') return required;
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Must be an http(s) URL';
+    if (u.username || u.password) return 'Must not carry credentials';
+    if (u.search || u.hash) return 'Must have no query or fragment';
+  } catch {
+    return `Not a URL (e.g. ${example})`;
+  }
+  return null;
+}
+
 export type FormErrors = Partial<Record<keyof FormValues, string>>;
 
 /** The runner's JWKS URL for a port as typed (null when the port is not valid or is 0). */
@@ -23,17 +37,12 @@ export function checkForm(v: FormValues): {
 } {
   const errors: FormErrors = {};
   const url = v.bankAuthUrl.trim();
-  if (url === '') errors.bankAuthUrl = 'Required: the base URL of your callbacks';
-  else {
-    try {
-      const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') errors.bankAuthUrl = 'Must be an http(s) URL';
-      else if (u.username || u.password) errors.bankAuthUrl = 'Must not carry credentials';
-      else if (u.search || u.hash) errors.bankAuthUrl = 'Must have no query or fragment';
-    } catch {
-      errors.bankAuthUrl = 'Not a URL (e.g. https://staging.bank.example/auth)';
-    }
-  }
+  const urlError = urlProblem(
+    url,
+    'Required: the base URL of your callbacks',
+    'https://staging.bank.example/auth',
+  );
+  if (urlError) errors.bankAuthUrl = urlError;
   if (v.obj.trim() === '') errors.obj = 'Required: a customer your bank knows';
   else if (v.obj.trim().length > 200) errors.obj = 'At most 200 characters';
   if (v.sub.trim() === '') errors.sub = 'Required: the sub your bank expects with that obj';
@@ -53,9 +62,12 @@ export function checkForm(v: FormValues): {
   };
 }
 
+/** A word for a POSIX shell: as is when it is safe, else single-quoted. */
+export const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+
 /** The same run as a CI step (DESIGN.md "Command line"), shell-quoted. */
 export function cliCommand(v: FormValues): string {
-  const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+  const q = shellQuote;
   const port = v.jwksPort.trim() === '7303' ? [] : ['--jwks-port', v.jwksPort.trim()];
   return [
     'npx dets-console conformance',
@@ -68,4 +80,27 @@ export function cliCommand(v: FormValues): string {
     ...port,
     '--junit conformance.xml',
   ].join(' ');
+}
+
+/**
+ * The props of one of the page's text inputs: its id and note (`cf-<name>`, what Field expects),
+ * its value with the whole of it on hover however narrow the field (issue 26 item 6), its error
+ * state, and a change that clears the error.
+ */
+export function inputProps(
+  name: string,
+  value: string,
+  error: string | undefined,
+  change: (v: string) => void,
+) {
+  return {
+    id: `cf-${name}`,
+    value,
+    title: value || undefined,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': `cf-${name}-note`,
+    onChange: (e: { target: { value: string } }) => change(e.target.value),
+    spellCheck: false,
+    autoComplete: 'off',
+  };
 }

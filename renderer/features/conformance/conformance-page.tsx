@@ -8,7 +8,9 @@ import { PageHead } from '../../shared/page-head';
 import { CaseList } from './case-list';
 import { RunActivity } from './run-activity';
 import { TrustRunnerJwks } from './trust-runner';
-import { checkForm, cliCommand, jwksUrlFor, type FormErrors } from './conformance-form';
+import { NotifySection } from './notify-section';
+import { ExpectedVerdict, unexpectedFailures } from './expected-verdict';
+import { checkForm, cliCommand, inputProps, jwksUrlFor, type FormErrors } from './conformance-form';
 import { useConformanceStore } from './conformance-store';
 import { useActiveEnvironment } from '../../data/environments';
 import {
@@ -39,11 +41,15 @@ export function ConformancePage() {
       <PageHead title="Conformance">
         Test your bank’s own callbacks the way the service will call them: a valid X-Session-ID and eleven
         kinds of bad one on each of GET /user_auth, /key and /external_id, the spec’s required fields, the 1 s
-        budget, and a key rotation. Green means the service’s callbacks will be answered right; red names the
-        fault.
+        budget, and a key rotation. Then its notification endpoints the way the service delivers: repeats,
+        concurrent copies, lost answers and bodies to refuse. Green means the service will be answered right;
+        red names the fault.
       </PageHead>
       <div className="cf-grid">
-        <RunForm running={running} />
+        <div className="cf-forms">
+          <RunForm running={running} />
+          <NotifySection busy={running} />
+        </div>
         <RunPanel run={run} running={running} />
       </div>
     </div>
@@ -79,17 +85,11 @@ function RunForm({ running }: { running: boolean }) {
     }
   };
   const field = (name: 'bankAuthUrl' | 'obj' | 'sub' | 'jwksPort') => ({
-    id: `cf-${name}`,
     className: 'input',
-    value: values[name],
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': `cf-${name}-note`,
-    onChange: (e: { target: { value: string } }) => {
-      values.setField(name, e.target.value);
+    ...inputProps(name, values[name], errors[name], (v) => {
+      values.setField(name, v);
       if (errors[name]) setErrors({ ...errors, [name]: undefined });
-    },
-    spellCheck: false,
-    autoComplete: 'off',
+    }),
   });
 
   return (
@@ -128,7 +128,9 @@ function RunForm({ running }: { running: boolean }) {
             jwksUrl ? (
               <>
                 Configure the bank under test to trust{' '}
-                <code data-testid="conformance-jwks-url">{jwksUrl}</code>
+                <code data-testid="conformance-jwks-url" title={jwksUrl}>
+                  {jwksUrl}
+                </code>
               </>
             ) : (
               'A free port is chosen at run time: the bank must then be told the URL the run prints.'
@@ -163,7 +165,7 @@ function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
     ? 'running'
     : run.phase === 'error'
       ? 'error'
-      : run.failed > 0
+      : unexpectedFailures(run) > 0
         ? 'failed'
         : 'passed';
   return (
@@ -175,7 +177,9 @@ function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
     >
       <h2 id="cf-run-title" className="panel-title">
         {run.kind === 'self-check' ? 'Self-check' : 'Run'}
-        <span className="panel-note">{run.bank_auth_url ?? ''}</span>
+        <span className="panel-note cf-run-urls">
+          {[run.bank_auth_url, run.notify_url].filter((u, i, all) => u && all.indexOf(u) === i).join(' · ')}
+        </span>
         <span className="panel-spacer" />
         <Toggle
           className="cf-filter"
@@ -191,9 +195,10 @@ function RunPanel({ run, running }: { run: LiveRun | null; running: boolean }) {
         <RunSummary run={run} verdict={verdict} />
         {running ? <RunActivity run={run} /> : null}
         {run.error ? <p className="text-fail">{run.error}</p> : null}
+        {run.expected_failures ? <ExpectedVerdict verdict={run.expected_failures} /> : null}
         <RunExports run={run} running={running} />
       </div>
-      <CaseList cases={run.cases} />
+      <CaseList cases={run.cases} expected={run.expected_failures?.expected ?? []} />
     </section>
   );
 }
@@ -205,7 +210,8 @@ function RunEmpty() {
       <h2>No run yet</h2>
       <ul>
         <li>
-          <strong>Self-check</strong> first: it shows what a passing bank looks like, in a second.
+          <strong>Self-check</strong> first: it shows what a passing bank looks like, callbacks and
+          notifications, in seconds.
         </li>
         <li>
           Then point your bank’s service JWKS at the runner’s URL, give a customer it knows, and{' '}
@@ -255,8 +261,10 @@ function RunSummary({ run, verdict }: { run: LiveRun; verdict: Verdict }) {
             : verdict === 'error'
               ? 'The run stopped'
               : verdict === 'failed'
-                ? `${run.failed} failed`
-                : 'Every case passed'}
+                ? `${unexpectedFailures(run)} failed`
+                : run.failed > 0
+                  ? `No unexpected failure (${run.failed} expected)`
+                  : 'Every case passed'}
         </strong>
         <span>
           {run.passed} passed · {run.failed} failed · {run.skipped} skipped
@@ -264,7 +272,7 @@ function RunSummary({ run, verdict }: { run: LiveRun; verdict: Verdict }) {
         </span>
         {run.jwks_url ? (
           <span className="muted">
-            JWKS <code>{run.jwks_url}</code>
+            JWKS <code title={run.jwks_url}>{run.jwks_url}</code>
           </span>
         ) : null}
       </div>
@@ -307,6 +315,8 @@ function RunExports({ run, running }: { run: LiveRun; running: boolean }) {
                 status: c.status,
                 detail: c.detail,
               })),
+              // As the CLI's --json adds it when the run had expected failures.
+              ...(run.expected_failures ? { expected_failures: run.expected_failures } : {}),
             })
           }
           label="Copy summary JSON"
@@ -352,7 +362,7 @@ function RunFormActions({
               selfCheck.mutate();
             }}
             data-testid="conformance-self-check"
-            title="Run the suite against a private copy of the console’s own bank endpoints"
+            title="Run the callback and notification cases against a private copy of the console’s own bank endpoints"
           >
             {selfCheck.isPending ? 'Self-checking…' : 'Self-check'}
           </button>
@@ -364,7 +374,8 @@ function RunFormActions({
       </div>
       <p className="muted cf-note">
         Self-check needs nothing configured: it starts its own bank endpoints on a free port with one test
-        customer, trusting the runner’s keys, and leaves the live bank alone.
+        customer, trusting the runner’s keys, plays the callback cases and the notification cases (with a
+        probe over its own store: applied exactly once), and leaves the live bank alone.
       </p>
       {runMutation.error ? (
         <ErrorPanel title="The run could not start" error={runMutation.error} testId="conformance-error" />

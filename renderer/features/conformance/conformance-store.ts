@@ -1,11 +1,12 @@
 import { create } from 'zustand';
+import { SPEC_NOTIFY_PREFIX } from '../../../electron/contract/schemas/service-paths';
+
+/** The form's typed fields: the callbacks' and the notification endpoints' (issue 27 item 4). */
+export type ConformanceField =
+  'bankAuthUrl' | 'obj' | 'sub' | 'jwksPort' | 'notifyUrl' | 'notifyPrefix' | 'probeUrl' | 'expectedFailures';
 
 /** UI-only state of the Conformance page: the form as typed, open cases, the failed-only filter. */
-export interface ConformanceUiState {
-  bankAuthUrl: string;
-  obj: string;
-  sub: string;
-  jwksPort: string;
+export interface ConformanceUiState extends Record<ConformanceField, string> {
   expanded: Record<string, boolean>;
   failedOnly: boolean;
   /**
@@ -13,7 +14,7 @@ export interface ConformanceUiState {
    * (issue 26 item 3: a walkthrough's customer becomes them, so the page starts filled).
    */
   typed: { obj?: boolean; sub?: boolean };
-  setField(field: 'bankAuthUrl' | 'obj' | 'sub' | 'jwksPort', value: string): void;
+  setField(field: ConformanceField, value: string): void;
   toggle(id: string): void;
   setFailedOnly(on: boolean): void;
 }
@@ -23,6 +24,10 @@ export const useConformanceStore = create<ConformanceUiState>((set) => ({
   obj: '',
   sub: '',
   jwksPort: '7303',
+  notifyUrl: '',
+  notifyPrefix: SPEC_NOTIFY_PREFIX,
+  probeUrl: '',
+  expectedFailures: '',
   expanded: {},
   failedOnly: false,
   typed: {},

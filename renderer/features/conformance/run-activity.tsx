@@ -31,6 +31,14 @@ export function RunActivity({ run }: { run: LiveRun }) {
   const now = useNow(until !== null);
   if (activity === null) {
     if (run.phase !== 'started') return null;
+    if (run.jwks_url === null) {
+      // A notification run serves no JWKS: it only posts to the bank.
+      return (
+        <p className="cf-activity" role="status" data-testid="conformance-activity" data-kind="starting">
+          Starting: posting notifications to <code>{run.notify_url}</code>.
+        </p>
+      );
+    }
     return (
       <p className="cf-activity" role="status" data-testid="conformance-activity" data-kind="starting">
         Starting: serving the runner’s JWKS at <code>{run.jwks_url}</code>. The bank must trust this URL as
@@ -65,7 +73,9 @@ export function RunActivity({ run }: { run: LiveRun }) {
         <span data-testid="conformance-timeout">
           This case gives up within {seconds(activity.timeout_ms)}.
         </span>{' '}
-        <span data-testid="conformance-fetches">{fetched}</span>
+        {activity.case_id.startsWith('notify.') ? null : (
+          <span data-testid="conformance-fetches">{fetched}</span>
+        )}
       </p>
     </div>
   );

@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CaseResult, ConformanceProgress } from '../../../electron/contract/schemas/conformance';
 import { EventHub } from '../../../electron/core/event-hub';
-import { conformanceHandlers, planCases, runSelfCheck } from '../../../electron/core/conformance';
+import {
+  conformanceHandlers,
+  NOTIFY_CASES,
+  planCases,
+  runSelfCheck,
+} from '../../../electron/core/conformance';
 import { startTestBank } from './broken-bank';
 import type { CoreDeps } from '../../../electron/core/core-types';
 
@@ -29,18 +34,31 @@ describe('self-check: the console’s own bank endpoints', () => {
   it('passes every case, reports each as it runs, and leaves no temp folder behind', async () => {
     const root = await tmpRoot();
     const seen: Array<[string, number, number]> = [];
-    let ready: { jwksUrl: string; bankUrl: string; total: number } | null = null;
+    let ready: { jwksUrl: string; bankUrl: string; notifyUrl: string; total: number } | null = null;
     const report = await runSelfCheck(
       { tmpRoot: root, budgetCalls: 5, onReady: (r) => (ready = r) },
       { onCase: (c, done, total) => seen.push([c.id, done, total]) },
     );
     const failed = report.cases.filter((c) => c.status !== 'passed');
     expect(failed.map((c) => `${c.id}: ${c.detail}`)).toEqual([]);
-    const plan = planCases(5);
-    expect(report.cases.map((c) => c.id)).toEqual(plan.map((c) => c.id));
+    // Issue 27 item 4: the callback cases, then every notify.* case, in one report.
+    const plan = [...planCases(5).map((c) => c.id), ...NOTIFY_CASES.map((c) => c.id)];
+    expect(report.cases.map((c) => c.id)).toEqual(plan);
     expect(report).toMatchObject({ kind: 'self-check', passed: plan.length, failed: 0, skipped: 0 });
-    expect(seen).toEqual(plan.map((c, i) => [c.id, i + 1, plan.length]));
+    expect(seen).toEqual(plan.map((id, i) => [id, i + 1, plan.length]));
     expect(ready).not.toBeNull();
+    expect(report.notify_url).toBe(ready!.notifyUrl);
+    // Every duplicate case asked the probe over the private bank's own store: applied once.
+    for (const id of ['notify.repeat', 'notify.repeat.upper-case', 'notify.concurrent', 'notify.lost-ack']) {
+      const c = report.cases.find((x) => x.id === id)!;
+      expect(c.detail).toContain('the probe says it was applied once');
+      const probe = c.exchanges.find((x) => x.label === 'probe')!;
+      expect(JSON.parse(probe.response!.body)).toEqual({ count: 1 });
+    }
+    // The bank refused each malformed body with its 400 (intake.ts), and recorded it.
+    for (const id of ['notify.not-json', 'notify.no-transaction-id', 'notify.bad-uuid']) {
+      expect(report.cases.find((x) => x.id === id)!.exchanges[0]!.response!.status).toBe(400);
+    }
     expect(report.jwks_url).toBe(ready!.jwksUrl);
     expect(report.jwks_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/\.well-known\/jwks\.json$/);
     // The rotation published a second kid and the bank came back for it.
@@ -87,6 +105,29 @@ describe('self-check: the console’s own bank endpoints', () => {
     const text = JSON.stringify(report);
     expect(text).not.toMatch(/PRIVATE KEY|"d":|"p":|"q":|"dp":/);
     // The private bank's folder is gone.
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+});
+
+describe('self-check: a planted fault in the private bank is caught by its case', () => {
+  it('notifications answered 409 (a bank refusing what it already took) fail the notify cases that send them', async () => {
+    const root = await tmpRoot();
+    const report = await runSelfCheck({
+      tmpRoot: root,
+      budgetCalls: 1,
+      behaviours: { 'pay-in': { status: 409 } },
+    });
+    const failed = report.cases.filter((c) => c.status === 'failed').map((c) => c.id);
+    // Every case that posts a valid pay-in is caught; the others and the callback cases pass.
+    expect(failed).toEqual([
+      'notify.pay-in.valid',
+      'notify.repeat',
+      'notify.repeat.upper-case',
+      'notify.concurrent',
+      'notify.lost-ack',
+    ]);
+    expect(report.cases.find((c) => c.id === 'notify.repeat')!.detail).toMatch(/^the first delivery: status/);
+    expect(report.failed).toBe(5);
     expect(await fs.readdir(root)).toEqual([]);
   });
 });

@@ -39,6 +39,38 @@ export class ConformancePageModel extends ConsolePageModel {
     if (values.port !== undefined) await this.byTestId('conformance-jwks-port').fill(values.port);
   }
 
+  /** The Notifications section's fields (issue 27 item 4). */
+  async fillNotify(values: { url?: string; prefix?: string; probe?: string }): Promise<void> {
+    if (values.url !== undefined) await this.byTestId('conformance-notify-url').fill(values.url);
+    if (values.prefix !== undefined) await this.byTestId('conformance-notify-prefix').fill(values.prefix);
+    if (values.probe !== undefined) await this.byTestId('conformance-probe-url').fill(values.probe);
+  }
+
+  async runNotify(): Promise<void> {
+    await this.byTestId('conformance-notify-run').click();
+  }
+
+  /**
+   * The form inputs whose value is cut at the current viewport (issue 26 item 6) and that do not
+   * carry the whole value in their title either: [testid, value] pairs; [] when every one reads whole.
+   */
+  async cutInputs(): Promise<Array<[string, string]>> {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('.cf-form input')]
+        .filter((i) => i.value !== '' && i.scrollWidth > i.clientWidth && i.title !== i.value)
+        .map((i) => [i.dataset.testid ?? i.id, i.value] as [string, string]),
+    );
+  }
+
+  /** The form inputs whose value does not fit their box at the current viewport. */
+  async overflowingInputs(): Promise<string[]> {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('.cf-form input')]
+        .filter((i) => i.value !== '' && i.scrollWidth > i.clientWidth)
+        .map((i) => i.dataset.testid ?? i.id),
+    );
+  }
+
   async run(): Promise<void> {
     await this.byTestId('conformance-run').click();
   }
