@@ -22,6 +22,7 @@ import { EventHub } from './event-hub';
 import type { ProfileClaim } from './store';
 import { walkthroughHandlers } from './walkthrough';
 import { scenarioHandlers } from './scenario';
+import { unattachableHandlers } from './team';
 
 export type { ConsoleCore, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 
@@ -97,6 +98,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     // Outside a team hub a page speaks for the console's own user; a hub answers this itself
     // for the member whose token the call carried (headless/team-guard.ts).
     'team.session': () => Promise.resolve({ hub: null, member: null, role: 'admin' as const }),
+    // A plain core cannot attach (a hub, or the core under `dets-console attach`); the desktop
+    // app and `serve` on a laptop put core/team's attached core in front of this one.
+    ...unattachableHandlers(),
   };
 
   return {

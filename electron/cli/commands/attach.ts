@@ -5,7 +5,7 @@
  * `{"ready":true,"ui":"http://127.0.0.1:…/?token=…","hub":"https://…"}`. A token the hub refuses
  * exits 2 naming --token; an unreachable hub exits 1.
  */
-import { HubClient } from '../../core/team';
+import { HubClient, hubUrl } from '../../core/team';
 import { startHeadlessServer } from '../../headless';
 import { EXIT, UsageError, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
 import { ATTACH } from '../table';
@@ -13,16 +13,11 @@ import { listenError } from './serve-listeners';
 
 function hubUrlArg(value: string | undefined): URL {
   if (value === undefined) throw new UsageError('HUB_URL: the hub’s URL is needed (https://…)');
-  let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`HUB_URL: "${value}" is not a URL`);
+    return hubUrl(value, 'HUB_URL');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new UsageError(`HUB_URL: "${value}" is not an http(s) URL`);
-  if (url.username || url.password) throw new UsageError('HUB_URL: must not carry credentials (use --token)');
-  return new URL('/', url);
 }
 
 export async function attachCommand(argv: string[], io: CliIo): Promise<number> {

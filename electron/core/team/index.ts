@@ -11,4 +11,6 @@ export {
 } from './members';
 export { PgMemberStore } from './members-pg';
 export { MEMBER_TOKEN_PREFIX, newMemberToken, tokenHash, tokenMatchesHash } from './tokens';
-export { HubClient } from './hub-client';
+export { HubClient, type HubLinkState } from './hub-client';
+export { detachedConnection, hubUrl, unattachableHandlers } from './connection';
+export { AttachedCore, type AttachedCoreOptions, type LocalCore } from './attached-core';
