@@ -94,4 +94,37 @@ describe('an attached page', () => {
     expect(await viewer.byTestId('conformance-run').count()).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('attaches a laptop’s own console to the hub from its start page, and detaches (issue 30 item 2)', async () => {
+    const dir = cli.dataDir('hub2');
+    const token = await addMember(['--data-dir', dir], 'olga@bank.example', 'operator');
+    const hub2 = cli.spawn(hubArgs(['--data-dir', dir]));
+    const hub2Ready = await hub2.ready;
+    const laptop = cli.spawn(hubArgs(['--data-dir', cli.dataDir('laptop')]).filter((a) => a !== '--team'));
+    const local = new KeysPageModel(page);
+    await local.openConsole(String((await laptop.ready).ui));
+    await local.goTo('walkthrough', 'walkthrough-page');
+    await local.byTestId('team-attach-open').click();
+    await local.byTestId('team-hub-url').fill(new URL('/', String(hub2Ready.ui)).href);
+    await local.byTestId('team-token').fill(token);
+    await local.byTestId('team-attach-connect').click();
+    await expect
+      .poll(() => local.byTestId('team-badge').textContent(), { timeout: 15_000 })
+      .toBe('Hub 127.0.0.1 · olga@bank.example (operator)');
+    await expect.poll(() => local.byTestId('team-link').textContent(), { timeout: 15_000 }).toBe('Live.');
+    // Item 3: the page holds the token nowhere once it is sent.
+    expect((await page.content()).includes(token)).toBe(false);
+    expect(JSON.stringify(await page.evaluate(() => ({ ...localStorage, ...sessionStorage })))).not.toContain(
+      token,
+    );
+    await local.goTo('keys', 'keys-page');
+    expect(await local.byTestId('keys-generate').count()).toBe(0);
+    await local.goTo('walkthrough', 'walkthrough-page');
+    await local.byTestId('team-detach').click();
+    await local.byTestId('team-attach-open').waitFor();
+    await expect.poll(() => local.byTestId('team-badge').count(), { timeout: 15_000 }).toBe(0);
+    expect(problems).toEqual([]);
+    await laptop.stop();
+    await hub2.stop();
+  }, 120_000);
 });
