@@ -103,6 +103,8 @@ describe('an attached page', () => {
     const laptop = cli.spawn(hubArgs(['--data-dir', cli.dataDir('laptop')]).filter((a) => a !== '--team'));
     const local = new KeysPageModel(page);
     await local.openConsole(String((await laptop.ready).ui));
+    // What the previous test's page said as spawn-cli killed its hub and attach processes.
+    problems.length = 0;
     await local.goTo('walkthrough', 'walkthrough-page');
     await local.byTestId('team-attach-open').click();
     await local.byTestId('team-hub-url').fill(new URL('/', String(hub2Ready.ui)).href);
