@@ -22,7 +22,7 @@ import { walkthroughEvents, walkthroughMethods } from './domains/walkthrough';
 import { conformanceEvents, conformanceMethods } from './domains/conformance';
 import { tunnelEvents, tunnelMethods } from './domains/tunnel';
 import { scenarioMethods } from './domains/scenario';
-import { teamMethods } from './domains/team';
+import { teamEvents, teamMethods } from './domains/team';
 import { badArgument, ConsoleError, isErrorCode, toErrorData, type Envelope, type ErrorData } from './errors';
 import { issuePath, issuesData } from './zod-issues';
 
@@ -64,6 +64,7 @@ export const events = {
   ...walkthroughEvents,
   ...conformanceEvents,
   ...tunnelEvents,
+  ...teamEvents,
 } as const;
 
 export type Methods = typeof methods;

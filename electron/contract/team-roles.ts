@@ -15,6 +15,11 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   // DESIGN.md "Team hub": operators route (a laptop's relay connection needs the same role).
   'team.addRoute': 'operator',
   'team.removeRoute': 'operator',
+  // Attaching is the laptop's own business (issue 30 item 2), answered by the console the page
+  // runs in and never forwarded to a hub (TEAM_LOCAL_METHODS); a hub's own core refuses it.
+  'team.connection': 'viewer',
+  'team.attach': 'viewer',
+  'team.detach': 'viewer',
   'inspector.inspect': 'viewer',
   'bank.status': 'viewer',
   'bank.customers': 'viewer',
@@ -98,6 +103,16 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'walkthrough.reset': 'operator',
   'walkthrough.exportPack': 'viewer',
 });
+
+/**
+ * Methods a console attached to a hub answers itself: where it is attached, attaching and
+ * detaching. Every other call of an attached console goes to the hub (core/team attached-core.ts).
+ */
+export const TEAM_LOCAL_METHODS: readonly string[] = Object.freeze([
+  'team.connection',
+  'team.attach',
+  'team.detach',
+]);
 
 const RANK: Readonly<Record<TeamRole, number>> = { viewer: 0, operator: 1, admin: 2 };
 

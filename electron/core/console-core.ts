@@ -23,6 +23,7 @@ import type { ProfileClaim } from './store';
 import { walkthroughHandlers } from './walkthrough';
 import { scenarioHandlers } from './scenario';
 import { teamRouteHandlers } from './core-team';
+import { unattachableHandlers } from './team';
 
 export type { ConsoleCore, CoreOptions, CoreServices, ListenerUrls } from './core-types';
 
@@ -99,6 +100,9 @@ export async function createConsoleCore(options: CoreOptions): Promise<ConsoleCo
     // for the member whose token the call carried (headless/team-guard.ts).
     'team.session': () => Promise.resolve({ hub: null, member: null, role: 'admin' as const }),
     ...teamRouteHandlers(options),
+    // A plain core cannot attach (a hub, or the core under `dets-console attach`); the desktop
+    // app and `serve` on a laptop put core/team's attached core in front of this one.
+    ...unattachableHandlers(),
   };
 
   return {

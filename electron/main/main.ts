@@ -12,6 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MethodOutput } from '../contract';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
+import { AttachedCore } from '../core/team';
+import { createOsKeychain } from '../core/vault';
 import type { SandboxListener } from '../core/sandbox';
 import type { BankListener } from '../core/bank';
 import { startBankListener } from './bank-listener';
@@ -43,6 +45,8 @@ if (process.env.DETS_DATA_DIR) app.setPath('userData', resolve(process.env.DETS_
 const policy = createOriginPolicy(app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL);
 
 let core: ConsoleCore | undefined;
+/** What the window talks to: the core, or a team hub once attached from the start page (issue 30). */
+let pages: AttachedCore | undefined;
 let sandboxListener: SandboxListener | null = null;
 let bankListener: BankListener | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -77,14 +81,14 @@ function showMainWindow(): void {
     mainWindow.focus();
     return;
   }
-  if (!core) return;
+  if (!pages) return;
   const win = createMainWindow({
     preloadPath: PRELOAD_PATH,
     policy,
     openExternal,
     devTools: !app.isPackaged,
   });
-  forwardEvents(core.events, win.webContents, policy);
+  forwardEvents(pages.events, win.webContents, policy);
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
@@ -104,6 +108,16 @@ async function start(): Promise<void> {
     ...(app.isPackaged ? { keychain: packagedKeychain() } : {}),
   });
   core = started;
+  // The same HubClient `dets-console attach` uses; the member token goes to the OS keychain
+  // through the vault's keychain layer (core/team attached-core.ts).
+  pages = new AttachedCore({
+    local: started,
+    dataDir: app.getPath('userData'),
+    keychain: started.options.keychain ?? createOsKeychain(),
+    log: (line) => console.warn(`dets-console: ${line}`),
+  });
+  // Re-attach to the hub attached last time, in the background: the window opens at once.
+  void pages.resume();
   // The sandbox first: the bank endpoints fetch the service's keys from its JWKS by default.
   const sandbox = await startSandboxListener(started);
   sandboxListener = sandbox.listener;
@@ -117,7 +131,7 @@ async function start(): Promise<void> {
   }
   serveRenderer(protocol, RENDERER_DIR, started.downloads);
   guardAllWebContents(app, openExternal);
-  registerIpcHandlers(ipcMain, started, policy);
+  registerIpcHandlers(ipcMain, pages, policy);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({ platform: process.platform, packaged: app.isPackaged, onAbout: showAbout }),
@@ -160,6 +174,7 @@ if (!app.requestSingleInstanceLock()) {
           sandboxListener?.close(),
         ]);
       } finally {
+        pages?.close();
         await core?.close();
       }
     };

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { useAppInfo, useNotices, useTeamSession } from '../data/app';
+import { useTeamLiveUpdates } from '../data/team';
 import { EnvSwitcher } from '../features/environments/env-switcher';
 import { BehavioursPill } from '../features/bank/behaviours-pill';
 import { TunnelPill } from '../features/bank/tunnel-pill';
@@ -18,6 +19,8 @@ import { useGlobalShortcuts } from './shortcuts';
 
 /** On a team hub's page (attached or direct): the hub's name, the member and their role (issue 30). */
 function TeamBadge() {
+  // Attaching or detaching from the start page changes who the pages speak for (issue 30 item 2).
+  useTeamLiveUpdates();
   const session = useTeamSession();
   const s = session.data;
   if (!s || s.hub === null) return null;

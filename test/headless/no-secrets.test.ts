@@ -118,6 +118,7 @@ afterAll(async () => {
 const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'app.info': () => [undefined],
   'team.session': () => [undefined],
+  'team.connection': () => [undefined],
   'inspector.inspect': () => [{ token }, { token, expectedObj: OBJ, expectedSub: SUB }],
   'sandbox.status': () => [undefined],
   'sandbox.traces': () => [undefined, { limit: 1000 }],
@@ -159,6 +160,10 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
 
 /** Methods that change something; the ones run above had their answers checked too. */
 const ACTIONS = new Set<MethodName>([
+  // Attaching (issue 30 item 2): the member token and the hub's answers are tested in
+  // test/core/team/attached-core.test.ts and the e2e team-attach test.
+  'team.attach',
+  'team.detach',
   'sandbox.onboard',
   'sandbox.updateCounterparty',
   'sandbox.signIn',

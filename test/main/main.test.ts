@@ -11,11 +11,15 @@ import { openEventStore } from '../../electron/core/store';
 import { RECOVERY_REQUEST } from '../../electron/core/store/recover';
 import { notification } from '../core/store/helpers';
 import { fakeEvent } from './fake-electron';
+import { cliTestFile } from '../cli/support/spawn-cli';
+import { addMember, hubArgs } from '../cli/support/team';
 import type * as FakeElectron from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
 
 type Fake = typeof FakeElectron;
+
+const cli = cliTestFile('dets-main-team-');
 
 let dataDir: string;
 let launched: Fake | undefined;
@@ -357,4 +361,47 @@ describe('the desktop lifecycle', () => {
     await vi.waitFor(() => expect(electron.dialog.showMessageBox).toHaveBeenCalledTimes(1));
     expect(electron.shell.openExternal).toHaveBeenCalledTimes(1);
   });
+});
+
+describe('the desktop app attaching to a team hub (issue 30 item 2)', () => {
+  it('attaches from the page over IPC through the core’s AttachedCore: the hub’s session and live events, never the token', async () => {
+    const hubDir = cli.dataDir('hub');
+    const token = await addMember(['--data-dir', hubDir], 'olga@bank.example', 'operator');
+    const hub = cli.spawn(hubArgs(['--data-dir', hubDir]));
+    const hubReady = await hub.ready;
+    const electron = await launch();
+    const win = await ready(electron);
+    const call = (method: string, input?: unknown) =>
+      electron.ipcMain.invokeFrom(APP_PAGE, methodChannel(method as never), input);
+
+    expect(await call('team.connection')).toMatchObject({
+      ok: true,
+      value: { state: 'detached', can_attach: true },
+    });
+    const hubUrl = new URL('/', String(hubReady.ui)).href;
+    expect(await call('team.attach', { hub_url: hubUrl, token })).toMatchObject({
+      ok: true,
+      value: { state: 'connected', member: 'olga@bank.example', role: 'operator' },
+    });
+    expect(await call('team.session')).toMatchObject({
+      ok: true,
+      value: { hub: '127.0.0.1', role: 'operator' },
+    });
+    // The window hears the change and then the hub's own events.
+    const tx = crypto.randomUUID();
+    await fetch(`${String(hubReady.bank)}/api/svc/notify/pay-in`, {
+      method: 'POST',
+      body: JSON.stringify({ transaction_id: tx }),
+    });
+    await vi.waitFor(
+      () => expect(win.webContents.sent.some(([, p]) => JSON.stringify(p).includes(tx))).toBe(true),
+      { timeout: 15_000 },
+    );
+    expect(win.webContents.sent.some(([channel]) => channel === eventChannel('team.changed'))).toBe(true);
+    expect(JSON.stringify(win.webContents.sent).includes(token)).toBe(false);
+
+    expect(await call('team.detach')).toMatchObject({ ok: true, value: { state: 'detached' } });
+    expect(await call('team.session')).toMatchObject({ ok: true, value: { hub: null } });
+    await hub.stop();
+  }, 120_000);
 });

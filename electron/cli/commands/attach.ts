@@ -11,7 +11,7 @@
  */
 import os from 'node:os';
 import type { RouteRequest } from '../../contract/schemas/team';
-import { AttachCore, HubClient, parseRouteSpec, RelayClient } from '../../core/team';
+import { AttachCore, HubClient, hubUrl, parseRouteSpec, RelayClient } from '../../core/team';
 import { startHeadlessServer } from '../../headless';
 import { EXIT, UsageError, numberFlagOrDefault, parseFlags, type CliIo } from '../io';
 import { ATTACH } from '../table';
@@ -19,16 +19,11 @@ import { listenError } from './serve-listeners';
 
 function hubUrlArg(value: string | undefined): URL {
   if (value === undefined) throw new UsageError('HUB_URL: the hub’s URL is needed (https://…)');
-  let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`HUB_URL: "${value}" is not a URL`);
+    return hubUrl(value, 'HUB_URL');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new UsageError(`HUB_URL: "${value}" is not an http(s) URL`);
-  if (url.username || url.password) throw new UsageError('HUB_URL: must not carry credentials (use --token)');
-  return new URL('/', url);
 }
 
 /** --forward-to: an http(s) URL without credentials, query or fragment; no trailing slash. */

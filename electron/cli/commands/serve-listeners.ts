@@ -5,7 +5,8 @@
  */
 import { ConsoleError } from '../../contract';
 import type { ConsoleCore } from '../../core/console-core';
-import type { TeamGuard } from '../../core/team';
+import { AttachedCore, type TeamGuard } from '../../core/team';
+import { createOsKeychain } from '../../core/vault';
 import { startHeadlessServer } from '../../headless';
 import { UsageError } from '../io';
 import type { ServeOptions } from './serve-options';
@@ -38,15 +39,28 @@ export function listenersFor(options: ServeOptions): Listener[] {
       flag: '--ui-port',
       port: options.uiPort,
       async start(core, opts, team) {
+        // On a laptop the page can attach to a team hub from its start page (issue 30 item 2),
+        // as the desktop app does; a hub never attaches (its core refuses team.attach).
+        const pages = team ? null : attachable(core);
         // A hub serves its UI over TLS too: member tokens cross the network (issue 30).
         const server = await startHeadlessServer({
-          core,
+          // Downloads stay the local core's (a hub's one-time downloads are not relayed).
+          core: pages
+            ? { dispatch: (m, i) => pages.dispatch(m, i), events: pages.events, downloads: core.downloads }
+            : core,
           host: opts.host,
           port: opts.uiPort,
           ...(team ? { team } : {}),
           ...(team && opts.tls ? { tls: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
         });
-        return { key: 'ui', url: server.tokenUrl, close: () => server.close() };
+        return {
+          key: 'ui',
+          url: server.tokenUrl,
+          close: async () => {
+            await server.close();
+            pages?.close();
+          },
+        };
       },
     },
     {
@@ -140,4 +154,15 @@ export function readyUrls(started: StartedListener[]): Partial<Record<ListenerKe
     if (l) urls[key] = l.url;
   }
   return urls;
+}
+
+/** The core behind a laptop's page: its own, or a team hub once attached (re-attached at start). */
+function attachable(core: ConsoleCore): AttachedCore {
+  const pages = new AttachedCore({
+    local: core,
+    dataDir: core.options.dataDir,
+    keychain: core.options.keychain ?? createOsKeychain(),
+  });
+  void pages.resume();
+  return pages;
 }

@@ -23,6 +23,16 @@ function failure(message: string): Envelope<unknown> {
   return { ok: false, error: { code: 'SERVICE_UNREACHABLE', message } };
 }
 
+/** The live link to a hub as it changes: up, or lost and retried after `retryInMs` (backoff). */
+export interface HubLinkState {
+  up: boolean;
+  why: string;
+  /** When lost: the wait before the next attempt. */
+  retryInMs: number | null;
+  /** Failed attempts since the link was last up. */
+  attempts: number;
+}
+
 /** The hub, as a core to the local server. */
 export class HubClient {
   readonly events = new EventHub();
@@ -31,12 +41,15 @@ export class HubClient {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private connected: boolean | null = null;
+  private attempts = 0;
 
   constructor(
     /** The hub's base URL (`https://hub.bank.internal:7300/`). */
     readonly hub: URL,
     private readonly token: string,
     private readonly log: (line: string) => void = () => undefined,
+    /** Hears every change of the live link (the desktop app's start page shows it). */
+    private readonly onLink: (state: HubLinkState) => void = () => undefined,
   ) {}
 
   private request(path: string, method: string): http.ClientRequest {
@@ -93,7 +106,8 @@ export class HubClient {
         return;
       }
       this.backoff.reset();
-      this.state(true, 'connected to the hub');
+      this.attempts = 0;
+      this.state(true, 'connected to the hub', null);
       let buf = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
@@ -121,7 +135,12 @@ export class HubClient {
     }
   }
 
-  private state(up: boolean, why: string): void {
+  private state(up: boolean, why: string, retryInMs: number | null): void {
+    try {
+      this.onLink({ up, why, retryInMs, attempts: this.attempts });
+    } catch {
+      // a listener's failure never breaks the stream
+    }
     if (this.connected === up) return;
     this.connected = up;
     const message = up
@@ -144,11 +163,13 @@ export class HubClient {
     this.stream.destroy();
     this.stream = null;
     if (this.closed) return;
-    this.state(false, why);
+    this.attempts += 1;
+    const wait = this.backoff.next();
+    this.state(false, why, wait);
     this.timer = setTimeout(() => {
       this.timer = null;
       this.follow();
-    }, this.backoff.next());
+    }, wait);
     this.timer.unref();
   }
 

@@ -5,6 +5,7 @@ import type {
   WalkthroughStep,
 } from '../../../electron/contract/schemas/walkthrough';
 import { ErrorPanel } from '../../shared/error-panel';
+import { TeamHubPanel } from '../../shared/team-hub';
 import { Page } from '../../ui/page';
 import { useKeys } from '../../data/keys';
 import { StepCard, type StepMessage, type StepRun, type StepTurn } from './step-card';
@@ -90,6 +91,7 @@ export function WalkthroughPage() {
       }
       intro="From an empty profile to a verified registration flow (spec 4.4). Each step turns green only when the event that proves it exists; a failed step says why and what to do."
     >
+      <TeamHubPanel />
       {walkthrough.error ? (
         <ErrorPanel
           title="The walkthrough is not available"

@@ -267,7 +267,9 @@ describe('App shell', () => {
       <App resolution={{ kind: 'ready', client: testClient(api, 'desktop', statusStore('connected')) }} />,
     );
     fireEvent.click(screen.getByTestId('nav-callbacks'));
-    const search = await screen.findByTestId('callbacks-search');
+    // A wait, not a speed check: the page's lazy chunk is transformed on first use, beside the
+    // start page's (which now carries the team hub panel).
+    const search = await screen.findByTestId('callbacks-search', {}, { timeout: 10_000 });
     screen.getByTestId('nav-callbacks').focus();
     fireEvent.keyDown(window, { key: '/' });
     await waitFor(() => expect(document.activeElement).toBe(search));

@@ -8,7 +8,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ConsoleApi, TeamRole } from '../../../electron/contract';
+import type { ConsoleApi } from '../../../electron/contract';
+import type { TeamRole } from '../../../electron/contract/schemas/team';
 import { EnvironmentsPage } from '../../../renderer/features/environments/environments-page';
 import { KeysPage } from '../../../renderer/features/keys/keys-page';
 import { resetKeysStore } from '../../../renderer/features/keys/keys-store';
