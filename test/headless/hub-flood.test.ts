@@ -17,6 +17,7 @@ import type { ServeOptions } from '../../electron/cli/commands/serve-options';
 import { teamGuard } from '../../electron/cli/commands/serve-team';
 import { createConsoleCore, type ConsoleCore } from '../../electron/core/console-core';
 import { openEventStore } from '../../electron/core/store';
+import { RelayHub } from '../../electron/core/team';
 import { openDatabase } from '../../electron/core/store/db';
 import { startHeadlessServer, type HeadlessServer } from '../../electron/headless';
 
@@ -49,6 +50,7 @@ async function hub(): Promise<{
     core,
     { dataDir, host: '127.0.0.1' } as ServeOptions,
     () => undefined,
+    new RelayHub(),
   );
   const server = await startHeadlessServer({ core, host: '127.0.0.1', port: 0, team: guard });
   closers.push(() => server.close());
