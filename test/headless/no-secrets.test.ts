@@ -118,6 +118,7 @@ afterAll(async () => {
 const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'app.info': () => [undefined],
   'team.session': () => [undefined],
+  'team.routes': () => [undefined],
   'inspector.inspect': () => [{ token }, { token, expectedObj: OBJ, expectedSub: SUB }],
   'sandbox.status': () => [undefined],
   'sandbox.traces': () => [undefined, { limit: 1000 }],
@@ -159,6 +160,8 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
 
 /** Methods that change something; the ones run above had their answers checked too. */
 const ACTIONS = new Set<MethodName>([
+  'team.addRoute',
+  'team.removeRoute',
   'sandbox.onboard',
   'sandbox.updateCounterparty',
   'sandbox.signIn',
