@@ -192,7 +192,7 @@ describe('dets-console events on a stored profile', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^dets-console events: --kind: "trace" is not one of notification, callback, exchange, audit\n$/,
+      /^dets-console events: --kind: "trace" is not one of notification, callback, exchange, audit, route\n$/,
     );
   });
 });

@@ -119,6 +119,7 @@ const READS: Partial<Record<MethodName, () => unknown[]>> = {
   'app.info': () => [undefined],
   'team.session': () => [undefined],
   'team.connection': () => [undefined],
+  'team.routes': () => [undefined],
   'inspector.inspect': () => [{ token }, { token, expectedObj: OBJ, expectedSub: SUB }],
   'sandbox.status': () => [undefined],
   'sandbox.traces': () => [undefined, { limit: 1000 }],
@@ -164,6 +165,8 @@ const ACTIONS = new Set<MethodName>([
   // test/core/team/attached-core.test.ts and the e2e team-attach test.
   'team.attach',
   'team.detach',
+  'team.addRoute',
+  'team.removeRoute',
   'sandbox.onboard',
   'sandbox.updateCounterparty',
   'sandbox.signIn',

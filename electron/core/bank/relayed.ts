@@ -12,7 +12,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { UNPROVEN_CHECKS } from '../store';
-import type { Arrival } from './callbacks';
 import type { ForwardOutcome } from './forward';
 import { RELAY_WAIT_MS } from './intake';
 import type { BankState } from './state';
@@ -24,8 +23,8 @@ function forwarded(outcome: RelayOutcome): ForwardOutcome | null {
   return outcome.answered ? { url: outcome.url, result: outcome.result, verdicts: [] } : null;
 }
 
-/** When the laptop's answer must be back: RELAY_WAIT_MS after the request arrived. */
-function deadlineOf(arrival: Pick<Arrival, 'started'>): number {
+/** When the laptop's answer must be back: RELAY_WAIT_MS after the request arrived (performance.now()). */
+function deadlineOf(arrival: { started: number }): number {
   return arrival.started + RELAY_WAIT_MS;
 }
 
@@ -38,7 +37,7 @@ export async function relayCallback(
   req: IncomingMessage,
   path: string,
   verdict: Verdict,
-  arrival: Pick<Arrival, 'started'>,
+  arrival: { started: number },
 ): Promise<ForwardOutcome | null> {
   const relay = state.options.relay;
   if (!relay) return null;
@@ -62,7 +61,7 @@ export async function relayNotification(
   state: BankState,
   req: IncomingMessage,
   text: string,
-  arrival: Pick<Arrival, 'started'>,
+  arrival: { started: number },
 ): Promise<ForwardOutcome | null> {
   const relay = state.options.relay;
   if (!relay) return null;
