@@ -7,10 +7,13 @@ export function CopyButton({
   text,
   label = 'Copy',
   testId,
+  ariaLabel,
 }: {
   text: () => string;
   label?: string;
   testId: string;
+  /** What a screen reader hears when the label alone says too little ("Copy kid 54321"). */
+  ariaLabel?: string;
 }) {
   const [state, setState] = useState<CopyState>('idle');
   useEffect(() => {
@@ -34,6 +37,7 @@ export function CopyButton({
       data-testid={testId}
       onClick={copy}
       aria-live="polite"
+      {...(ariaLabel ? { 'aria-label': ariaLabel, title: ariaLabel } : {})}
     >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
     </button>

@@ -71,8 +71,18 @@ export function EventDetailView({
       <header className="event-detail-head">
         <span className="badge">{r.kind}</span>
         <h2 className="event-detail-line" data-testid="event-request-line">
-          <code>{r.request ? `${r.request.method} ${r.request.url}` : (d.path ?? d.warning ?? d.kind)}</code>
+          <code title={r.request ? `${r.request.method} ${r.request.url}` : (d.path ?? undefined)}>
+            {r.request ? `${r.request.method} ${r.request.url}` : (d.path ?? d.warning ?? d.kind)}
+          </code>
         </h2>
+        {r.request ? (
+          <CopyButton
+            text={() => r.request!.url}
+            label="⧉"
+            ariaLabel={`Copy path ${r.request.url}`}
+            testId="event-copy-path"
+          />
+        ) : null}
         <StatusMark status={r.outcome.status === 'failed' ? 'failed' : 'passed'} word={r.outcome.word} />
         {r.response ? <span className="muted">HTTP {r.response.status}</span> : null}
         <DurationBar ms={r.duration_ms} />

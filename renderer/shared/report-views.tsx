@@ -111,11 +111,14 @@ function CheckPanel({
   ordered,
   testId,
   rows,
+  listClass,
 }: {
   heading: ReactNode;
   ordered: boolean;
   testId: string;
   rows: CheckRowProps[];
+  /** A class beside `checks` (the advice's own columns: report.css). */
+  listClass?: string;
 }) {
   const titleId = useId();
   const List = ordered ? 'ol' : 'ul';
@@ -124,7 +127,7 @@ function CheckPanel({
       <h2 id={titleId} className="panel-title">
         {heading}
       </h2>
-      <List className="checks" data-testid={testId}>
+      <List className={listClass ? `checks ${listClass}` : 'checks'} data-testid={testId}>
         {rows.map((r) => (
           <CheckRow key={r.item.id} {...r} />
         ))}
@@ -147,7 +150,9 @@ export function AdviceList({ advice }: { advice: Advice[] }) {
       Advice <span className="muted">(does not change the verdict)</span>
     </>
   );
-  return <CheckPanel heading={heading} ordered={false} testId="advice" rows={rows} />;
+  return (
+    <CheckPanel heading={heading} ordered={false} testId="advice" rows={rows} listClass="checks-advice" />
+  );
 }
 
 export function DecodedPart({

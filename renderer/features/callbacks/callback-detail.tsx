@@ -1,4 +1,5 @@
 import { CopyButton } from '../../shared/copy-button';
+import { CutValue } from '../../shared/cut-value';
 import { ErrorPanel } from '../../shared/error-panel';
 import { JwksKeyReport } from '../../shared/jwks-key-report';
 import { formatLocal, formatMs } from '../../shared/format';
@@ -173,16 +174,12 @@ function JwksThen({ jwks }: { jwks: NonNullable<Detail['jwks']> }) {
       <dl className="kv">
         <dt>URL</dt>
         <dd>
-          <code>{jwks.url}</code>
+          <CutValue value={jwks.url} what="JWKS URL" testId="callback-jwks-url" />
         </dd>
         <dt>kids</dt>
         <dd>
           {jwks.kids.length ? (
-            jwks.kids.map((k) => (
-              <code key={k} className="kid">
-                {k}
-              </code>
-            ))
+            jwks.kids.map((k) => <CutValue key={k} value={k} what="kid" testId="callback-jwks-kid" />)
           ) : (
             <span className="muted">none</span>
           )}

@@ -1,3 +1,4 @@
+import { CutValue } from '../../shared/cut-value';
 import { statusIn } from '../../../electron/contract/key-status';
 import type { KeyInfo } from '../../../electron/contract/schemas/keys';
 import type { Environment } from '../../../electron/contract/schemas/service';
@@ -95,9 +96,7 @@ export function KeyTable({ keys, env, onRegister, registering, onStatus, statusP
 function KidCell({ k, env }: { k: KeyInfo; env: Environment | null }) {
   return (
     <>
-      <code className="text-cut" title={k.kid} data-testid="key-kid">
-        {k.kid}
-      </code>
+      <CutValue value={k.kid} what="kid" testId="key-kid" />
       {env?.active_kid === k.kid ? (
         <span
           className="badge badge-accent"

@@ -120,6 +120,51 @@ describe('deriveSteps', () => {
     expect(steps.every((x) => x.reason === null && x.needs === null)).toBe(true);
   });
 
+  it('on a real environment every step proven carries its time, for the evidence pack (issue 26 item 5)', () => {
+    const PUBLIC = 'https://bank-dev.example.com';
+    const real = env({
+      id: 'e-real',
+      name: 'Staging',
+      kind: 'real',
+      base_url: 'https://dets.staging.example',
+      counterparty_guid: GUID,
+      active_kid: 'k2',
+      created_at: t(0),
+    });
+    const steps = deriveSteps(
+      complete({
+        env: real,
+        sandbox: null,
+        bankUrl: PUBLIC,
+        reach: {
+          public_url: PUBLIC,
+          public_url_source: 'tunnel',
+          bank_auth_url: PUBLIC,
+          notification_urls: ['pay-in', 'pay-out', 'transfer'].map((r) => `${PUBLIC}/api/svc/notify/${r}`),
+          warning: null,
+          probe: {
+            at: t(3),
+            url: `${PUBLIC}/.well-known/dets-console/probe/0123456789abcdef0123456789abcdef`,
+            outcome: 'reachable',
+            rtt_ms: 12.5,
+            status: 200,
+            detail: 'this console received the marker',
+          },
+          forward_url: null,
+        },
+        rotation: { ...complete().rotation!, environment_id: 'e-real' },
+      }),
+      NOW,
+    );
+    const done = steps.filter((x) => x.state === 'done');
+    // Steps 1-5 and 8 are proven here by facts alone (6 and 7 need the service's own traffic,
+    // correlated: outside-traffic.test.ts); each one proven says when.
+    expect(done.map((x) => x.number)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 8]));
+    for (const x of done) expect(x.at, `step ${x.number} (${x.id})`).not.toBeNull();
+    // Step 2: when the environment holding the counterparty_guid was made.
+    expect(byId(steps).register.at).toBe(t(0));
+  });
+
   it('fails authenticate with the service’s words and the fix when the key is not registered', () => {
     const refused = exchange(t(7), {
       status: 401,

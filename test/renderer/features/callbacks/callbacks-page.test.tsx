@@ -342,6 +342,22 @@ describe('CallbacksPage', () => {
     );
   });
 
+  it('shows the JWKS URL, kids and the request path whole on hover, each with its copy button (issue 26 item 6)', async () => {
+    await renderPage();
+    fireEvent.click(screen.getAllByTestId('callback-row')[2]!);
+    const kid = await screen.findByTestId('callback-jwks-kid');
+    expect(kid.getAttribute('title')).toBe('svc-1');
+    expect(screen.getByTestId('callback-jwks-url').getAttribute('title')).toBe(
+      'http://127.0.0.1:7302/api/v1/.well-known/jwks.json',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Copy kid svc-1' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('svc-1'));
+    const path = `${BANK_URL}/user_auth?obj=DE89370400440532013000`;
+    expect(within(screen.getByTestId('event-request-line')).getByTitle(`GET ${path}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: `Copy path ${path}` }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(path));
+  });
+
   it('copies the stored request as curl with the X-Session-ID header', async () => {
     await renderPage();
     fireEvent.click(screen.getAllByTestId('callback-row')[2]!);

@@ -72,6 +72,10 @@ describe('KeysPage: the table', () => {
     expect(row(kid).querySelector('.key-label')?.getAttribute('title')).toBe(
       'staging key for the March rotation drill',
     );
+    // Issue 26 item 6: a copy button beside the cut kid copies the whole of it.
+    const copy = screen.getByRole('button', { name: `Copy kid ${kid}` });
+    fireEvent.click(copy);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(kid));
   });
 
   it('shows each key with its status, expiry and short fingerprint, and warns at 30 days or less', async () => {
