@@ -256,6 +256,12 @@ class Tunnels implements TunnelService {
     if (spec.client === 'ssh') {
       const run = await this.#sshRun().catch(() => null);
       await this.#hostKeys.afterFailure(spec, err.failure, run?.settings.options ?? [], env);
+      // The CLI has no page to show the key on: the one line names what the host showed.
+      const offer = this.#hostKeys.offer();
+      if (offer) {
+        const shown = offer.keys.map((k) => `${k.type} ${k.fingerprint}`).join(', ');
+        out = new TunnelError(`${err.message} (the host shows ${shown})`, err.failure);
+      }
       if (err.failure?.code === 'remote_port_in_use' && run) {
         const any = { ...run, settings: { ...run.settings, remote_port: null } };
         const check = await startClient(planFor(spec, origin, env, any), {
