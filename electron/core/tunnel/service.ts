@@ -21,7 +21,14 @@ import {
 } from '../../contract/schemas/tunnel';
 import type { EventHub } from '../event-hub';
 import { startClient, TunnelError } from './attempt';
-import { parseTunnelTarget, planFor, type SshRun, type TunnelOrigin, type TunnelSpec } from './clients';
+import {
+  parseTunnelTarget,
+  planFor,
+  redact,
+  type SshRun,
+  type TunnelOrigin,
+  type TunnelSpec,
+} from './clients';
 import { HostKeyGate } from './host-key-gate';
 import { pinnedKnownHostsPath } from './known-hosts';
 import { gatewayPortsFailure } from './ssh-failures';
@@ -101,6 +108,17 @@ export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null): Pro
   };
 }
 
+/**
+ * DETS_SSH_COMMAND as the Bank page shows it: its words, with what could be a secret masked
+ * (a `-p` value, as sshpass takes a password; `password=…`-like words). The page never needs a
+ * secret to tell the user that the variable is set and which options win.
+ */
+export function shownCommand(value: string | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  return redact(text.replace(/(^|\s)(-p|--password)(\s+|=)\S+/g, '$1$2$3[redacted]'));
+}
+
 /** The listener part of a status: where the bank endpoints listen and who can reach them. */
 function listenerStatus(listener: BankListenerInfo | null): TunnelStatus['listener'] {
   return {
@@ -156,7 +174,7 @@ class Tunnels implements TunnelService {
       return {
         environment_id,
         settings,
-        command_override: (this.options.env ?? process.env).DETS_SSH_COMMAND?.trim() || null,
+        command_override: shownCommand((this.options.env ?? process.env).DETS_SSH_COMMAND),
         known_hosts_path: this.#hostKeys.pinned.file,
         pinned: await this.#hostKeys.pinned.list(),
       };
