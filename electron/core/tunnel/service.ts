@@ -336,7 +336,13 @@ class Tunnels implements TunnelService {
       throw new ConsoleError('CONFLICT', 'this console keeps no environments: use DETS_SSH_COMMAND');
     }
     await checkSshSettings(settings);
-    await this.options.saveSshSettings(environmentId, settings);
+    await this.options.saveSshSettings(environmentId, settings).catch((err: unknown) => {
+      // The environments store names its own `id` field; this method's is environment_id.
+      if (err instanceof ConsoleError && err.code === 'NOT_FOUND') {
+        throw new ConsoleError('NOT_FOUND', err.message, { field: 'environment_id' });
+      }
+      throw err;
+    });
     return this.#changed();
   }
 
