@@ -25,7 +25,11 @@ export function useAppLiveUpdates(): void {
     // A kid can come back with another key (deleted, then imported again): exports follow.
     void queryClient.invalidateQueries({ queryKey: keysKeys.exports() });
   });
-  useLiveEvent('env.changed', (list) => queryClient.setQueryData(envKeys.list(), list));
+  useLiveEvent('env.changed', (list) => {
+    queryClient.setQueryData(envKeys.list(), list);
+    // The tunnel status carries the active environment's ssh settings (issue 26 item 4).
+    void queryClient.invalidateQueries({ queryKey: bankKeys.tunnel() });
+  });
   useLiveEvent('service.exchanged', (exchange) =>
     queryClient.setQueryData<Exchange[]>(serviceKeys.exchanges(), (old) => mergeExchange(old, exchange)),
   );

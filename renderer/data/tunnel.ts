@@ -1,5 +1,6 @@
 /** The bank endpoints' public URL and tunnel as server state (issue 14). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MethodInput } from '../../electron/contract';
 import type { TunnelStatus } from '../../electron/contract/schemas/tunnel';
 import { useApi } from '../api/client-context';
 import { bankKeys } from './bank';
@@ -42,4 +43,22 @@ export function useProbe() {
     onSuccess: (probe) =>
       queryClient.setQueryData<TunnelStatus>(bankKeys.tunnel(), (old) => (old ? { ...old, probe } : old)),
   });
+}
+
+/** Keeps the ssh tunnel's settings of the active environment (issue 26 item 4). */
+export function useSaveSsh() {
+  const api = useApi();
+  return useTunnelMutation((input: MethodInput<'tunnel.saveSsh'>) => api.tunnel.saveSsh(input));
+}
+
+/** Pins the host key shown, by the fingerprint the engineer compared; the tunnel starts again. */
+export function useTrustHostKey() {
+  const api = useApi();
+  return useTunnelMutation((input: { host: string; fingerprint: string }) => api.tunnel.trustHostKey(input));
+}
+
+/** Removes a host's pinned keys (after its owner confirmed a new one). */
+export function useUnpinHostKey() {
+  const api = useApi();
+  return useTunnelMutation((host: string) => api.tunnel.unpinHostKey({ host }));
 }

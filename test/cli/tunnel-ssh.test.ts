@@ -6,6 +6,9 @@
  * re-made with traffic flowing again. Every process is stopped by PID.
  */
 import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
@@ -137,4 +140,37 @@ describe('serve --tunnel ssh: (real sshd on 127.0.0.1)', () => {
       ),
     ]);
   });
+
+  it("without DETS_SSH_COMMAND: the profile environment's ssh settings, an unknown host key named with its fingerprint (exit 1), then the key pinned in <data-dir>/ssh/known_hosts is used", async () => {
+    const dir = cli.dataDir('pinned');
+    await mkdir(dir, { recursive: true });
+    const own = path.join(cli.tmp, 'own_known_hosts');
+    await writeFile(own, '');
+    // What saving the Bank page's form writes for the sandbox environment (issue 26 item 4).
+    await writeFile(
+      path.join(dir, 'environments.json'),
+      JSON.stringify({
+        version: 1,
+        sandbox: {
+          ssh_tunnel: { identity_file: sshd.userKey, known_hosts_file: own, options: [], remote_port: null },
+        },
+      }),
+    );
+    const args = ['serve', ...BASE, '--tunnel', `ssh:root@127.0.0.1:${sshd.port}`, '--data-dir', dir];
+    const fingerprint = /SHA256:\S+/.exec(
+      execFileSync('ssh-keygen', ['-lf', `${sshd.hostKey}.pub`], { encoding: 'utf8' }),
+    )![0];
+    const [line] = await failedRun(cli.spawn(args, { DETS_SSH_COMMAND: '' }), 1);
+    expect(line).toContain(`ssh: the host key of 127.0.0.1 port ${sshd.port} is not known yet`);
+    expect(line).toContain(`(the host shows ED25519 ${fingerprint})`);
+    expect(line).not.toContain('Host key verification failed.');
+    // Confirmed (as the Bank page's Trust does): the pinned file is what ssh checks from now on.
+    const pub = readFileSync(`${sshd.hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
+    await writeFile(path.join(dir, 'ssh', 'known_hosts'), `[127.0.0.1]:${sshd.port} ${pub}\n`);
+    const s = cli.spawn(args, { DETS_SSH_COMMAND: '' });
+    const ready = await s.ready;
+    expect(ready.public).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await readFile(own, 'utf8')).toBe('');
+    expect(await s.stop()).toEqual({ code: 0, signal: null });
+  }, 60_000);
 });

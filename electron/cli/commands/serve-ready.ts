@@ -45,7 +45,13 @@ export function logTunnelChanges(core: ConsoleCore, log: (line: string) => void)
     const t = s.tunnel;
     if (!t) return;
     const key = `${t.state} ${t.url ?? ''}`;
-    if (key === lastTunnelLog) return;
+    // Up, but the probe found the URL unreachable from here (GatewayPorts; issue 26 item 4).
+    if (t.state === 'up' && t.failure && `${key} ${t.failure.code}` !== lastTunnelLog) {
+      lastTunnelLog = `${key} ${t.failure.code}`;
+      log(`tunnel (${t.client}): ${t.failure.message}; ${t.failure.action}`);
+      return;
+    }
+    if (key === lastTunnelLog || lastTunnelLog.startsWith(`${key} `)) return;
     lastTunnelLog = key;
     if (t.state === 'up') log(`tunnel (${t.client}) up: ${t.url ?? ''}`);
     else if (t.state === 'down')

@@ -21,7 +21,14 @@ import {
 } from '../../contract/schemas/tunnel';
 import type { EventHub } from '../event-hub';
 import { startClient, TunnelError } from './attempt';
-import { parseTunnelTarget, planFor, type SshRun, type TunnelOrigin, type TunnelSpec } from './clients';
+import {
+  parseTunnelTarget,
+  planFor,
+  redact,
+  type SshRun,
+  type TunnelOrigin,
+  type TunnelSpec,
+} from './clients';
 import { HostKeyGate } from './host-key-gate';
 import { pinnedKnownHostsPath } from './known-hosts';
 import { gatewayPortsFailure } from './ssh-failures';
@@ -101,6 +108,17 @@ export function withSshHint(result: ProbeResult, tunnel: TunnelInfo | null): Pro
   };
 }
 
+/**
+ * DETS_SSH_COMMAND as the Bank page shows it: its words, with what could be a secret masked
+ * (a `-p` value, as sshpass takes a password; `password=…`-like words). The page never needs a
+ * secret to tell the user that the variable is set and which options win.
+ */
+export function shownCommand(value: string | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  return redact(text.replace(/(^|\s)(-p|--password)(\s+|=)\S+/g, '$1$2$3[redacted]'));
+}
+
 /** The listener part of a status: where the bank endpoints listen and who can reach them. */
 function listenerStatus(listener: BankListenerInfo | null): TunnelStatus['listener'] {
   return {
@@ -156,7 +174,7 @@ class Tunnels implements TunnelService {
       return {
         environment_id,
         settings,
-        command_override: (this.options.env ?? process.env).DETS_SSH_COMMAND?.trim() || null,
+        command_override: shownCommand((this.options.env ?? process.env).DETS_SSH_COMMAND),
         known_hosts_path: this.#hostKeys.pinned.file,
         pinned: await this.#hostKeys.pinned.list(),
       };
@@ -256,6 +274,12 @@ class Tunnels implements TunnelService {
     if (spec.client === 'ssh') {
       const run = await this.#sshRun().catch(() => null);
       await this.#hostKeys.afterFailure(spec, err.failure, run?.settings.options ?? [], env);
+      // The CLI has no page to show the key on: the one line names what the host showed.
+      const offer = this.#hostKeys.offer();
+      if (offer) {
+        const shown = offer.keys.map((k) => `${k.type} ${k.fingerprint}`).join(', ');
+        out = new TunnelError(`${err.message} (the host shows ${shown})`, err.failure);
+      }
       if (err.failure?.code === 'remote_port_in_use' && run) {
         const any = { ...run, settings: { ...run.settings, remote_port: null } };
         const check = await startClient(planFor(spec, origin, env, any), {
@@ -312,7 +336,13 @@ class Tunnels implements TunnelService {
       throw new ConsoleError('CONFLICT', 'this console keeps no environments: use DETS_SSH_COMMAND');
     }
     await checkSshSettings(settings);
-    await this.options.saveSshSettings(environmentId, settings);
+    await this.options.saveSshSettings(environmentId, settings).catch((err: unknown) => {
+      // The environments store names its own `id` field; this method's is environment_id.
+      if (err instanceof ConsoleError && err.code === 'NOT_FOUND') {
+        throw new ConsoleError('NOT_FOUND', err.message, { field: 'environment_id' });
+      }
+      throw err;
+    });
     return this.#changed();
   }
 

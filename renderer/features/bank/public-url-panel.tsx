@@ -6,6 +6,9 @@ import { ErrorPanel } from '../../shared/error-panel';
 import { Field } from '../../shared/field';
 import { useProbe, useSetPublicUrl, useStartTunnel, useStopTunnel, useTunnelStatus } from '../../data/tunnel';
 import { Allowed } from '../../shared/allowed';
+import { useActiveEnvironment } from '../../data/environments';
+import { HostKeyPanel } from './host-key-dialog';
+import { SshSettingsForm } from './ssh-settings-form';
 
 /**
  * Where the real service reaches the bank endpoints (issue 14): the public URL and what to
@@ -54,6 +57,7 @@ function TunnelControls({ status }: { status: TunnelStatus }) {
   const [sshHost, setSshHost] = useState('');
   const start = useStartTunnel();
   const stop = useStopTunnel();
+  const environment = useActiveEnvironment();
   const t = status.tunnel;
   const running = t !== null && t.state !== 'stopped' && t.state !== 'failed';
   const target = client === 'ssh' ? `ssh:${sshHost.trim()}` : client;
@@ -86,6 +90,16 @@ function TunnelControls({ status }: { status: TunnelStatus }) {
             data-testid="bank-tunnel-ssh"
           />
         </Field>
+      ) : null}
+      {client === 'ssh' ? (
+        // Keyed by environment: switching the header's environment shows that one's settings.
+        <Allowed method="tunnel.saveSsh">
+          <SshSettingsForm
+            key={status.ssh?.environment_id ?? 'none'}
+            view={status.ssh}
+            environmentName={environment?.name ?? null}
+          />
+        </Allowed>
       ) : null}
       <Allowed method="tunnel.start">
         <div className="form-actions">
@@ -124,6 +138,12 @@ function TunnelControls({ status }: { status: TunnelStatus }) {
           {t.next_retry_at ? ` (next attempt ${t.next_retry_at})` : ''}
         </p>
       ) : null}
+      {t?.failure ? (
+        <p className="field-note" data-testid="bank-tunnel-action" data-code={t.failure.code}>
+          What to do: {t.failure.action}
+        </p>
+      ) : null}
+      {status.host_key ? <HostKeyPanel offer={status.host_key} /> : null}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { looksLikeKeyMaterial, SshTunnelSettings } from '../../../electron/contr
 import { fingerprintOf, parseKnownHosts } from '../../../electron/core/tunnel/known-hosts';
 import { diagnoseSsh, type SshContext } from '../../../electron/core/tunnel/ssh-failures';
 import { checkSshOptions } from '../../../electron/core/tunnel/ssh-settings';
+import { shownCommand } from '../../../electron/core/tunnel/service';
 
 const c: SshContext = {
   host: 'tunnel.example.com',
@@ -146,5 +147,13 @@ describe('the Bank page settings rules', () => {
     ]) {
       expect(() => checkSshOptions(bad), bad.join(' ')).toThrow(/ssh option .* is refused/);
     }
+  });
+});
+
+describe('DETS_SSH_COMMAND as the page shows it', () => {
+  it('keeps the words and masks what could be a password', () => {
+    expect(shownCommand('sshpass -p hunter2 ssh -i /k/id')).toBe('sshpass -p [redacted] ssh -i /k/id');
+    expect(shownCommand('ssh -o password=hunter2')).toBe('ssh -o password=[redacted]');
+    expect(shownCommand('  ')).toBeNull();
   });
 });
