@@ -167,6 +167,10 @@ const ACTIONS = new Set<MethodName>([
   'team.detach',
   'team.addRoute',
   'team.removeRoute',
+  // Signs a fresh sandbox service token on request (issue 26 item 5, "curl with a fresh token"):
+  // the token is what the engineer asked to copy; no private key leaves the core
+  // (test/core/bank/fresh-session.test.ts).
+  'bank.freshSession',
   'sandbox.onboard',
   'sandbox.updateCounterparty',
   'sandbox.signIn',
