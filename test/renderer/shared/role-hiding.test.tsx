@@ -8,7 +8,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ConsoleApi } from '../../../electron/contract';
 import type { TeamRole } from '../../../electron/contract/schemas/team';
 import { EnvironmentsPage } from '../../../renderer/features/environments/environments-page';
 import { KeysPage } from '../../../renderer/features/keys/keys-page';
@@ -16,21 +15,9 @@ import { resetKeysStore } from '../../../renderer/features/keys/keys-store';
 import { SandboxPage } from '../../../renderer/features/sandbox/sandbox-page';
 import { resetSandboxStore } from '../../../renderer/features/sandbox/sandbox-store';
 import { renderWithClient } from '../support/render';
+import { asMember, present, ready } from '../support/as-member';
 import { fakeConsole, keyInfo } from '../support/fake-console';
 import { counterparty, fakeSandboxApi, GUID, status } from '../features/sandbox/fake-sandbox';
-
-/** The same fake, as seen by a member of `role` on a hub (team.session answers for them). */
-function asMember(api: ConsoleApi, role: TeamRole): ConsoleApi {
-  const session = async () => ({ hub: 'hub.bank.example', member: `${role}@bank.example`, role });
-  return { ...api, team: { ...api.team, session } } as ConsoleApi;
-}
-
-/** Waits until the page is ready and the session is known (the badge-free pages show it by hiding). */
-async function ready(testId: string) {
-  await waitFor(() => expect(screen.getByTestId(testId).getAttribute('data-state')).toBe('ready'));
-}
-
-const present = (testId: string) => screen.queryAllByTestId(testId).length > 0;
 
 beforeEach(() => {
   resetKeysStore();
