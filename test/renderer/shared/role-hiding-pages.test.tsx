@@ -18,11 +18,18 @@ import { useConformanceStore } from '../../../renderer/features/conformance/conf
 import { NotificationsPage } from '../../../renderer/features/notifications/notifications-page';
 import { resetNotificationsStore } from '../../../renderer/features/notifications/notifications-store';
 import { renderWithClient } from '../support/render';
-import { present, ready, roleApi } from '../support/as-member';
+import { memberSession, present, ready, roleApi } from '../support/as-member';
 import { fakeConsole, GUID, keyInfo, sandboxEnv } from '../support/fake-console';
 import { fakeEventsConsole, summary } from '../support/fake-events';
 import { idleConformanceApi } from '../support/idle-conformance';
 import { useFakeViewport } from '../support/layout';
+import { contractApi } from '../support/contract-api';
+import { ServicePage } from '../../../renderer/features/service/service-page';
+import { resetServiceStore } from '../../../renderer/features/service/service-store';
+import { ScenariosPage } from '../../../renderer/features/scenarios/scenarios-page';
+import { useScenarioFolder } from '../../../renderer/data/scenarios';
+import { renderWith, stateWith } from '../features/walkthrough/fixtures';
+import { resetWalkthroughUi } from '../../../renderer/features/walkthrough/walkthrough-store';
 
 const ROLES = ['viewer', 'operator', 'admin', null] as const;
 type Role = TeamRole | null;
@@ -44,6 +51,9 @@ beforeEach(() => {
   resetComposerStore();
   resetNotificationsStore();
   useConformanceStore.setState(initialConformance, true);
+  resetServiceStore();
+  resetWalkthroughUi();
+  useScenarioFolder.setState({ folder: '' });
   Element.prototype.scrollIntoView = vi.fn();
   window.location.hash = '';
 });
@@ -106,6 +116,58 @@ describe.each(ROLES)('as %s', (role) => {
     await expectActions(role, [
       ['conformance-run', 'operator'],
       ['conformance-self-check', 'operator'],
+    ]);
+  });
+
+  it('Service: authenticate and the JWK list need operator; register, update and rotate admin', async () => {
+    const env = sandboxEnv({ counterparty_guid: GUID, active_kid: 'old-key' });
+    const fake = fakeConsole({ keys: [keyInfo('old-key')], environments: [env] });
+    renderWithClient(<ServicePage />, roleApi(fake.api, role));
+    await ready('service-page');
+    await screen.findByTestId('env-summary');
+    await expectActions(role, [
+      ['service-authenticate', 'operator'],
+      ['service-fetch-jwks', 'operator'],
+      ['service-list-jwks', 'operator'],
+      ['service-register-jwk', 'admin'],
+      ['service-update-jwk', 'admin'],
+      ['rotate-start', 'admin'],
+    ]);
+  });
+
+  it('Scenarios: listing the folder (and so running from it) needs admin; no one else is sent a 403', async () => {
+    useScenarioFolder.setState({ folder: '/repo/scenarios' });
+    const scenario = {
+      list: vi.fn(async () => ({
+        folder: '/repo/scenarios',
+        files: [{ file: 'ladder.json', name: 'ladder', description: null, steps: 1, error: null }],
+      })),
+      run: vi.fn(() => new Promise(() => undefined)),
+    };
+    const team = role ? { team: { session: vi.fn(async () => memberSession(role)) } } : {};
+    renderWithClient(<ScenariosPage />, contractApi({ scenario, ...team }).api);
+    // Shown only once the session is known: the admin's listing, or everyone else's note.
+    const shown = sees(role, 'admin') ? 'scenario-run-ladder.json' : 'scenarios-admin-only';
+    await waitFor(() => expect(present(shown), shown).toBe(true));
+    await expectActions(role, [
+      ['scenario-run-ladder.json', 'admin'],
+      ['scenarios-open', 'admin'],
+    ]);
+    expect(present('scenarios-admin-only')).toBe(!sees(role, 'admin'));
+    expect(present('scenarios-error')).toBe(false);
+    if (!sees(role, 'admin')) expect(scenario.list).not.toHaveBeenCalled();
+  });
+
+  it('Walkthrough: running a step and starting over need operator', async () => {
+    renderWith(
+      stateWith(['key']),
+      [],
+      role ? { team: { session: vi.fn(async () => memberSession(role)) } } : {},
+    );
+    await screen.findByTestId('walkthrough-steps');
+    await expectActions(role, [
+      ['step-action-register', 'operator'],
+      ['walkthrough-reset', 'operator'],
     ]);
   });
 });

@@ -3,9 +3,16 @@ import { screen, waitFor } from '@testing-library/react';
 import type { ConsoleApi } from '../../../electron/contract';
 import type { TeamRole } from '../../../electron/contract/schemas/team';
 
+/** team.session's answer on a hub for a member of `role`. */
+export const memberSession = (role: TeamRole) => ({
+  hub: 'hub.bank.example',
+  member: `${role}@bank.example`,
+  role,
+});
+
 /** The same fake, as seen by a member of `role` on a hub (team.session answers for them). */
 export function asMember(api: ConsoleApi, role: TeamRole): ConsoleApi {
-  const session = async () => ({ hub: 'hub.bank.example', member: `${role}@bank.example`, role });
+  const session = async () => memberSession(role);
   return { ...api, team: { ...api.team, session } } as ConsoleApi;
 }
 
