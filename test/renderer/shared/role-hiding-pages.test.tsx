@@ -81,15 +81,17 @@ describe.each(ROLES)('as %s', (role) => {
     ]);
   });
 
-  it('Callbacks: re-check and replay need operator', async () => {
+  it('Callbacks: re-check, replay and a fresh-token curl need operator', async () => {
     const events = [summary({ id: 'c2', path: '/user_auth', failed_check: 'exp', status: 401 })];
-    renderWithClient(<CallbacksPage />, roleApi(fakeEventsConsole({ events }).api, role));
+    const fake = fakeEventsConsole({ events, environmentOf: { c2: 'sandbox' } });
+    renderWithClient(<CallbacksPage />, roleApi(fake.api, role));
     await ready('callbacks-page');
     fireEvent.click(screen.getAllByTestId('callback-row')[0]!);
     await screen.findByTestId('callback-detail');
     await expectActions(role, [
       ['callback-replay', 'operator'],
       ['callback-recheck', 'operator'],
+      ['callback-fresh-curl-make', 'operator'],
     ]);
   });
 
@@ -110,12 +112,13 @@ describe.each(ROLES)('as %s', (role) => {
     await expectActions(role, [['composer-sign', 'operator']]);
   });
 
-  it('Conformance: a run and the self-check need operator', async () => {
+  it('Conformance: a run, the self-check and the notification run need operator', async () => {
     renderWithClient(<ConformancePage />, roleApi(idleConformanceApi(), role));
     await screen.findByTestId('conformance-form');
     await expectActions(role, [
       ['conformance-run', 'operator'],
       ['conformance-self-check', 'operator'],
+      ['conformance-notify-run', 'operator'],
     ]);
   });
 
