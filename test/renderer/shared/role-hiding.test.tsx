@@ -90,13 +90,19 @@ describe('Sandbox page by role', () => {
     expect(present('rotate-key')).toBe(false);
     expect(within(item).queryByTestId('run-sign-in')).toBeNull();
     expect(within(item).queryByTestId('send-notification')).toBeNull();
+    expect(present('delivery-settings')).toBe(true);
+    expect(present('delivery-settings-save')).toBe(false);
   });
 
-  it.each(['operator', 'admin'] as const)('a %s onboards, rotates, signs in and notifies', async (role) => {
-    const item = await render(role);
-    expect(present('onboard-open')).toBe(true);
-    expect(present('rotate-key')).toBe(true);
-    expect(within(item).getByTestId('run-sign-in')).toBeTruthy();
-    expect(within(item).getByTestId('send-notification')).toBeTruthy();
-  });
+  it.each(['operator', 'admin'] as const)(
+    'a %s onboards, rotates, signs in, notifies and sets the ladder',
+    async (role) => {
+      const item = await render(role);
+      expect(present('onboard-open')).toBe(true);
+      expect(present('rotate-key')).toBe(true);
+      expect(within(item).getByTestId('run-sign-in')).toBeTruthy();
+      expect(within(item).getByTestId('send-notification')).toBeTruthy();
+      expect(present('delivery-settings-save')).toBe(true);
+    },
+  );
 });
