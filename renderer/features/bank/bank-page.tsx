@@ -25,6 +25,7 @@ import {
 } from '../../data/bank';
 import './bank.css';
 import { Allowed } from '../../shared/allowed';
+import { CutValue } from '../../shared/cut-value';
 
 type View = z.output<typeof CustomerView>;
 
@@ -209,16 +210,16 @@ function JwksPanel({ status }: { status: BankStatus }) {
       <dl className="kv">
         <dt>URL</dt>
         <dd>
-          <code data-testid="bank-jwks-url">{status.service_jwks_url ?? '—'}</code>
+          {status.service_jwks_url ? (
+            <CutValue value={status.service_jwks_url} what="JWKS URL" testId="bank-jwks-url" />
+          ) : (
+            <code data-testid="bank-jwks-url">—</code>
+          )}
         </dd>
         <dt>kids</dt>
         <dd data-testid="bank-jwks-kids">
           {j.kids.length > 0 ? (
-            j.kids.map((k) => (
-              <code key={k} className="kid">
-                {k}
-              </code>
-            ))
+            j.kids.map((k) => <CutValue key={k} value={k} what="kid" testId="bank-jwks-kid" />)
           ) : (
             <span className="muted">none yet</span>
           )}

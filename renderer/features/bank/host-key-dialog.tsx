@@ -4,6 +4,8 @@ import { DialogActions } from '../../shared/dialog-actions';
 import { ErrorPanel } from '../../shared/error-panel';
 import { Dialog } from '../../ui/dialog';
 import { useTrustHostKey, useUnpinHostKey } from '../../data/tunnel';
+import { useMayCall } from '../../data/app';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * A host key the ssh tunnel stopped on (issue 26 item 4). Unknown: a dialog shows the SHA256
@@ -16,6 +18,8 @@ export function HostKeyPanel({ offer }: { offer: HostKeyOffer }) {
   const [dismissed, setDismissed] = useState<string | null>(null);
   const trust = useTrustHostKey();
   const unpin = useUnpinHostKey();
+  // Pinning and unpinning are an admin's on a hub (team-roles.ts): anyone else is told, not asked.
+  const mayPin = useMayCall('tunnel.trustHostKey');
   const key = `${offer.host} ${offer.keys.map((k) => k.fingerprint).join(',')}`;
   if (offer.state === 'changed') {
     return (
@@ -41,15 +45,25 @@ export function HostKeyPanel({ offer }: { offer: HostKeyOffer }) {
         {unpin.error ? (
           <ErrorPanel title="Not unpinned" error={unpin.error} testId="bank-host-key-unpin-error" />
         ) : null}
-        <button
-          type="button"
-          className="btn btn-small btn-danger"
-          disabled={unpin.isPending}
-          onClick={() => unpin.mutate(offer.host)}
-          data-testid="bank-host-key-unpin"
-        >
-          Unpin the old key of {offer.host}
-        </button>
+        <Allowed method="tunnel.unpinHostKey">
+          <button
+            type="button"
+            className="btn btn-small btn-danger"
+            disabled={unpin.isPending}
+            onClick={() => unpin.mutate(offer.host)}
+            data-testid="bank-host-key-unpin"
+          >
+            Unpin the old key of {offer.host}
+          </button>
+        </Allowed>
+      </div>
+    );
+  }
+  if (!mayPin) {
+    return (
+      <div className="field-note" data-testid="bank-host-key-admin">
+        The host key of {offer.host} is not confirmed: an admin of this hub compares it with the host&apos;s
+        owner and trusts it. <FingerprintList keys={offer.keys} testId="host-key-fingerprint" />
       </div>
     );
   }

@@ -8,6 +8,7 @@
 import type { EventDetail } from '../../../electron/contract/schemas/events';
 import { SANDBOX_ENVIRONMENT_ID } from '../../../electron/contract/schemas/service';
 import { useFreshSession } from '../../data/callbacks';
+import { Allowed } from '../../shared/allowed';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorPanel } from '../../shared/error-panel';
 import { curlCommand, readEvent } from '../../shared/event-http';
@@ -45,16 +46,19 @@ export function FreshCurl({
   const curl = got ? freshCurl(d, got.token, listenerUrl) : null;
   return (
     <div className="callback-fresh-curl" data-testid="callback-fresh-curl">
-      <button
-        type="button"
-        className="btn btn-small"
-        onClick={() => fresh.mutate(d.id)}
-        disabled={fresh.isPending}
-        data-testid="callback-fresh-curl-make"
-        title="The sandbox signs the same flow, obj and sub again with a fresh iat and exp"
-      >
-        {fresh.isPending ? 'Signing…' : got ? 'Sign again' : 'curl with a fresh token'}
-      </button>
+      {/* bank.freshSession is an operator's on a hub (team-roles.ts): hidden for a viewer. */}
+      <Allowed method="bank.freshSession">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => fresh.mutate(d.id)}
+          disabled={fresh.isPending}
+          data-testid="callback-fresh-curl-make"
+          title="The sandbox signs the same flow, obj and sub again with a fresh iat and exp"
+        >
+          {fresh.isPending ? 'Signing…' : got ? 'Sign again' : 'curl with a fresh token'}
+        </button>
+      </Allowed>
       {curl && got ? (
         <>
           <CopyButton text={() => curl} label="Copy the fresh curl" testId="callback-fresh-curl-copy" />

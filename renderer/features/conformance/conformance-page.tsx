@@ -22,6 +22,7 @@ import {
 } from '../../data/conformance';
 import './conformance.css';
 import { Allowed } from '../../shared/allowed';
+import { CutValue } from '../../shared/cut-value';
 
 /**
  * Conformance (issue 7): the service's side played against the bank's own callbacks, good and
@@ -128,9 +129,7 @@ function RunForm({ running }: { running: boolean }) {
             jwksUrl ? (
               <>
                 Configure the bank under test to trust{' '}
-                <code data-testid="conformance-jwks-url" title={jwksUrl}>
-                  {jwksUrl}
-                </code>
+                <CutValue value={jwksUrl} what="JWKS URL" testId="conformance-jwks-url" />
               </>
             ) : (
               'A free port is chosen at run time: the bank must then be told the URL the run prints.'

@@ -7,6 +7,7 @@ import { useRunNotify } from '../../data/conformance';
 import { useConformanceStore, type ConformanceField } from './conformance-store';
 import { inputProps } from './conformance-form';
 import { checkNotifyForm, notifyCliCommand, type NotifyErrors, type NotifyValues } from './notify-form';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * The Notifications section of the Conformance page (issue 27 item 4; DESIGN.md "Conformance of
@@ -116,14 +117,16 @@ export function NotifySection({ busy }: { busy: boolean }) {
           />
         </Field>
         <div className="form-actions">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={disabled}
-            data-testid="conformance-notify-run"
-          >
-            {runNotify.isPending ? 'Running…' : 'Run notification cases'}
-          </button>
+          <Allowed method="conformance.runNotify">
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={disabled}
+              data-testid="conformance-notify-run"
+            >
+              {runNotify.isPending ? 'Running…' : 'Run notification cases'}
+            </button>
+          </Allowed>
           <CopyButton
             text={() => notifyCliCommand(values)}
             label="Copy as CI command"

@@ -10,6 +10,7 @@ import { useEnvironmentsStore } from './environments-store';
 import { useActivateEnvironment, useEnvironments, useRemoveEnvironment } from '../../data/environments';
 import './environments.css';
 import { Allowed } from '../../shared/allowed';
+import { CutValue } from '../../shared/cut-value';
 
 const dash = <span className="muted">—</span>;
 
@@ -90,9 +91,7 @@ function envColumns(activeId: string): Array<Column<Environment>> {
       header: 'active key',
       cell: (e) =>
         e.active_kid ? (
-          <code className="text-cut" title={e.active_kid}>
-            {e.active_kid}
-          </code>
+          <CutValue value={e.active_kid} what="kid" testId="env-row-kid" />
         ) : (
           <span className="text-warn">none</span>
         ),

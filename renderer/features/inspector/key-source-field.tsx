@@ -1,3 +1,4 @@
+import { CutValue } from '../../shared/cut-value';
 import { Segmented } from '../../shared/segmented';
 import type { InspectReport } from '../../../electron/contract/schemas/inspector';
 import { JWKS_PATH } from '../../../electron/contract/schemas/service-paths';
@@ -74,11 +75,15 @@ export function KeySourceField({
         ) : keys && keys.source !== 'none' ? (
           <span className="muted">
             Using {keys.description}
-            {keys.kids.some((kid) => !keys.description.includes(kid)) ? (
-              <>
+            {keys.kids.length > 0 ? (
+              // Issue 26 item 6: each kid whole on hover and copyable, however narrow the column.
+              <span className="key-kids" data-testid="key-kids">
                 {' '}
-                · kid{keys.kids.length === 1 ? '' : 's'} <code>{keys.kids.join(', ')}</code>
-              </>
+                · kid{keys.kids.length === 1 ? '' : 's'}{' '}
+                {keys.kids.map((kid) => (
+                  <CutValue key={kid} value={kid} what="kid" testId="key-kid" />
+                ))}
+              </span>
             ) : null}
           </span>
         ) : (

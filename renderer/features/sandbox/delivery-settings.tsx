@@ -10,6 +10,7 @@ import { TextField } from '../../ui/text-field';
 import { useContractForm } from '../../ui/use-contract-form';
 import { useUpdateSandboxSettings } from '../../data/sandbox';
 import { typedNumber } from './notify-input';
+import { Allowed } from '../../shared/allowed';
 
 type Field = 'delivery_waits_seconds' | 'delivery_max_attempts' | 'delivery_timeout_ms';
 const FIELDS: readonly Field[] = ['delivery_waits_seconds', 'delivery_max_attempts', 'delivery_timeout_ms'];
@@ -106,24 +107,27 @@ export function DeliverySettingsPanel({ settings }: { settings: SandboxSettings 
         {form.unplaced ? (
           <ErrorPanel title="Not saved" error={form.unplaced} testId="delivery-settings-error" />
         ) : null}
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="btn btn-small btn-primary"
-            disabled={!form.valid || !changed}
-            data-testid="delivery-settings-save"
-          >
-            Save
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => form.edit(GUIDE)}
-            data-testid="delivery-settings-guide"
-          >
-            The guide’s values
-          </button>
-        </div>
+        {/* sandbox.updateSettings is an operator's on a hub (team-roles.ts): a viewer only reads. */}
+        <Allowed method="sandbox.updateSettings">
+          <div className="form-actions">
+            <button
+              type="submit"
+              className="btn btn-small btn-primary"
+              disabled={!form.valid || !changed}
+              data-testid="delivery-settings-save"
+            >
+              Save
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => form.edit(GUIDE)}
+              data-testid="delivery-settings-guide"
+            >
+              The guide’s values
+            </button>
+          </div>
+        </Allowed>
       </form>
     </section>
   );

@@ -11,6 +11,7 @@ import { Page, RefreshButton } from '../../ui/page';
 import { TextField } from '../../ui/text-field';
 import './scenarios.css';
 import { Allowed } from '../../shared/allowed';
+import { useMayCall, useTeamSession } from '../../data/app';
 
 /**
  * Scenarios (issue 28; DESIGN.md "Scenarios"): the scenario files of a folder the engineer picks
@@ -19,8 +20,16 @@ import { Allowed } from '../../shared/allowed';
  * and forward setting) and its report shows here: the same verdicts the CLI and CI give.
  */
 export function ScenariosPage() {
-  const { folder, setFolder } = useScenarioFolder();
-  const [draft, setDraft] = useState(folder);
+  const { folder: chosen, setFolder } = useScenarioFolder();
+  const [draft, setDraft] = useState(chosen);
+  // Listing a folder reads the serving machine's disk: an admin's on a hub (team-roles.ts). A
+  // member who may not is not sent a 403 for a folder remembered from another session, so the
+  // folder is read only once the session (and so the role) is known; a console that cannot say
+  // (its session call failed) is no hub, as for useMayCall. Once answered, it stays known.
+  const mayList = useMayCall('scenario.list');
+  const session = useTeamSession();
+  const sessionKnown = session.isFetched;
+  const folder = mayList && sessionKnown ? chosen : '';
   const files = useScenarioFiles(folder);
   const run = useRunScenario();
   const [ran, setRan] = useState<string | null>(null);
@@ -63,7 +72,12 @@ export function ScenariosPage() {
           </button>
         </form>
       </Allowed>
-      {folder === '' ? (
+      {!mayList ? (
+        <p className="muted" data-testid="scenarios-admin-only">
+          Scenario files live on the hub’s machine: listing and running them from here needs an admin of this
+          hub. <code>dets-console scenario run</code> runs them from a checkout.
+        </p>
+      ) : folder === '' ? (
         <p className="muted">Choose a folder to list its scenarios.</p>
       ) : (
         <Loaded

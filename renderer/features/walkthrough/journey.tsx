@@ -7,6 +7,7 @@ import type {
 import { CopyButton } from '../../shared/copy-button';
 import { PUBLIC_URL_SOURCE } from '../../shared/public-url';
 import { useSaveEnvironment } from '../../data/environments';
+import { Allowed } from '../../shared/allowed';
 
 /**
  * A real environment's onboarding in the order it happens (issue 26 item 3): the public URL
@@ -76,26 +77,29 @@ function OwnFrontForm({ envId }: { envId: string }) {
         None yet. Start a tunnel on the Bank page (or <code>serve --tunnel</code>), start with{' '}
         <code>--public-url</code>, or enter the URL of your own front:
       </p>
-      <label className="wt-input">
-        <span className="field-label">Your own front’s URL</span>
-        <input
-          className="input mono"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://bank-staging.example"
-          spellCheck={false}
-          autoComplete="off"
-          data-testid="wt-own-front-url"
-        />
-      </label>
-      <button type="submit" className="btn btn-small" disabled={!url.trim() || save.isPending}>
-        Use this URL
-      </button>
-      {save.error ? (
-        <span className="text-fail" role="alert" data-testid="wt-own-front-error">
-          {save.error.message}
-        </span>
-      ) : null}
+      {/* Saving it edits the environment: an admin's on a hub (team-roles.ts env.save). */}
+      <Allowed method="env.save">
+        <label className="wt-input">
+          <span className="field-label">Your own front’s URL</span>
+          <input
+            className="input mono"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://bank-staging.example"
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="wt-own-front-url"
+          />
+        </label>
+        <button type="submit" className="btn btn-small" disabled={!url.trim() || save.isPending}>
+          Use this URL
+        </button>
+        {save.error ? (
+          <span className="text-fail" role="alert" data-testid="wt-own-front-error">
+            {save.error.message}
+          </span>
+        ) : null}
+      </Allowed>
     </form>
   );
 }

@@ -8,7 +8,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ConsoleApi } from '../../../electron/contract';
 import type { TeamRole } from '../../../electron/contract/schemas/team';
 import { EnvironmentsPage } from '../../../renderer/features/environments/environments-page';
 import { KeysPage } from '../../../renderer/features/keys/keys-page';
@@ -16,21 +15,9 @@ import { resetKeysStore } from '../../../renderer/features/keys/keys-store';
 import { SandboxPage } from '../../../renderer/features/sandbox/sandbox-page';
 import { resetSandboxStore } from '../../../renderer/features/sandbox/sandbox-store';
 import { renderWithClient } from '../support/render';
+import { asMember, present, ready } from '../support/as-member';
 import { fakeConsole, keyInfo } from '../support/fake-console';
 import { counterparty, fakeSandboxApi, GUID, status } from '../features/sandbox/fake-sandbox';
-
-/** The same fake, as seen by a member of `role` on a hub (team.session answers for them). */
-function asMember(api: ConsoleApi, role: TeamRole): ConsoleApi {
-  const session = async () => ({ hub: 'hub.bank.example', member: `${role}@bank.example`, role });
-  return { ...api, team: { ...api.team, session } } as ConsoleApi;
-}
-
-/** Waits until the page is ready and the session is known (the badge-free pages show it by hiding). */
-async function ready(testId: string) {
-  await waitFor(() => expect(screen.getByTestId(testId).getAttribute('data-state')).toBe('ready'));
-}
-
-const present = (testId: string) => screen.queryAllByTestId(testId).length > 0;
 
 beforeEach(() => {
   resetKeysStore();
@@ -103,13 +90,19 @@ describe('Sandbox page by role', () => {
     expect(present('rotate-key')).toBe(false);
     expect(within(item).queryByTestId('run-sign-in')).toBeNull();
     expect(within(item).queryByTestId('send-notification')).toBeNull();
+    expect(present('delivery-settings')).toBe(true);
+    expect(present('delivery-settings-save')).toBe(false);
   });
 
-  it.each(['operator', 'admin'] as const)('a %s onboards, rotates, signs in and notifies', async (role) => {
-    const item = await render(role);
-    expect(present('onboard-open')).toBe(true);
-    expect(present('rotate-key')).toBe(true);
-    expect(within(item).getByTestId('run-sign-in')).toBeTruthy();
-    expect(within(item).getByTestId('send-notification')).toBeTruthy();
-  });
+  it.each(['operator', 'admin'] as const)(
+    'a %s onboards, rotates, signs in, notifies and sets the ladder',
+    async (role) => {
+      const item = await render(role);
+      expect(present('onboard-open')).toBe(true);
+      expect(present('rotate-key')).toBe(true);
+      expect(within(item).getByTestId('run-sign-in')).toBeTruthy();
+      expect(within(item).getByTestId('send-notification')).toBeTruthy();
+      expect(present('delivery-settings-save')).toBe(true);
+    },
+  );
 });

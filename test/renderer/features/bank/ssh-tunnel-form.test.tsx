@@ -13,6 +13,8 @@ import type { HostKeyOffer, TunnelStatus } from '../../../../electron/contract/s
 import { PublicUrlPanel } from '../../../../renderer/features/bank/public-url-panel';
 import { contractApi } from '../../support/contract-api';
 import { fakeApi, renderWithClient } from '../../support/render';
+import { memberSession } from '../../support/as-member';
+import type { TeamRole } from '../../../../electron/contract/schemas/team';
 
 afterEach(() => {
   cleanup();
@@ -79,7 +81,7 @@ const unknownOffer: HostKeyOffer = {
   file: '/profile/ssh/known_hosts',
 };
 
-function setup(initial: TunnelStatus, over: Record<string, unknown> = {}) {
+function setup(initial: TunnelStatus, over: Record<string, unknown> = {}, role?: TeamRole) {
   const { handlers } = fakeApi();
   const up = status({
     host_key: null,
@@ -123,7 +125,8 @@ function setup(initial: TunnelStatus, over: Record<string, unknown> = {}) {
       ],
     })),
   };
-  const { api } = contractApi({ ...handlers, tunnel, env });
+  const team = role ? { team: { session: vi.fn(async () => memberSession(role)) } } : {};
+  const { api } = contractApi({ ...handlers, tunnel, env, ...team });
   renderWithClient(<PublicUrlPanel />, api);
   return { tunnel };
 }
@@ -231,4 +234,20 @@ describe('the host key dialog', () => {
     // The new key is then asked about as an unknown one.
     expect(await screen.findByTestId('host-key-dialog')).toBeTruthy();
   });
+
+  it.each(['viewer', 'operator'] as const)(
+    'as %s on a hub: the unknown or changed key is shown, never asked to trust or unpin it (issue 30 item 1)',
+    async (role) => {
+      const { tunnel } = setup(status({ host_key: unknownOffer }), {}, role);
+      const note = await screen.findByTestId('bank-host-key-admin');
+      expect(note.textContent).toContain('an admin of this hub');
+      expect(screen.getByTestId('host-key-fingerprint').textContent).toContain(FP);
+      expect(screen.queryByTestId('host-key-dialog')).toBeNull();
+      cleanup();
+      setup(status({ host_key: { ...unknownOffer, state: 'changed', pinned: [key(OLD)] } }), {}, role);
+      expect((await screen.findByTestId('bank-host-key-changed')).textContent).toContain('CHANGED');
+      await waitFor(() => expect(screen.queryByTestId('bank-host-key-unpin')).toBeNull());
+      expect(tunnel.trustHostKey).not.toHaveBeenCalled();
+    },
+  );
 });

@@ -4,12 +4,12 @@
  * environment's default obj/sub (core: env-defaults.ts), and the Conformance form starts from
  * them instead of empty; what the engineer types wins, even an emptied field.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ConformancePage } from '../../../../renderer/features/conformance/conformance-page';
 import { useConformanceStore } from '../../../../renderer/features/conformance/conformance-store';
 import { renderWithClient } from '../../support/render';
-import { contractApi } from '../../support/contract-api';
+import { idleConformanceApi } from '../../support/idle-conformance';
 import { fakeConsole, sandboxEnv } from '../../support/fake-console';
 
 const initial = useConformanceStore.getState();
@@ -20,16 +20,7 @@ function renderPage() {
   const fake = fakeConsole({
     environments: [sandboxEnv({ default_obj: 'DE89370400440532013000', default_sub: 'ops@bank.example' })],
   });
-  const { api } = contractApi({
-    env: fake.env,
-    conformance: {
-      lastReport: vi.fn(async () => null),
-      run: vi.fn(() => new Promise(() => undefined)),
-      selfCheck: vi.fn(() => new Promise(() => undefined)),
-      export: vi.fn(),
-    },
-  });
-  renderWithClient(<ConformancePage />, api);
+  renderWithClient(<ConformancePage />, idleConformanceApi(fake));
 }
 
 const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;

@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { StepId, WalkthroughState } from '../../../../electron/contract/schemas/walkthrough';
 import { renderWith, stateWith, useWalkthroughPageSetup, writeText } from './fixtures';
+import { memberSession } from '../../support/as-member';
 
 useWalkthroughPageSetup();
 
@@ -110,6 +111,18 @@ describe('a real environment’s journey on the page (issue 26 item 3)', () => {
     await waitFor(() => expect(save).toHaveBeenCalled());
     expect(save.mock.calls[0]![0]).toMatchObject({ id: 'env-1', public_url: FRONT });
   });
+
+  it.each(['viewer', 'operator'] as const)(
+    'as %s on a hub: the missing public URL is explained, but saving one (env.save) is an admin’s',
+    async (role) => {
+      renderWith(realState(null), [], { team: { session: vi.fn(async () => memberSession(role)) } });
+      const block = await screen.findByTestId('wt-onboarding');
+      expect(within(block).getByTestId('wt-onboarding-missing').textContent).toMatch(/No public URL yet/);
+      expect(block.textContent).toContain('enter the URL of your own front');
+      await waitFor(() => expect(within(block).queryByTestId('wt-own-front-url')).toBeNull());
+      expect(within(block).queryByRole('button', { name: 'Use this URL' })).toBeNull();
+    },
+  );
 
   it('steps 6 and 7 say the service team starts them and offer the message to copy', async () => {
     renderWith(realState(FRONT));
