@@ -13,6 +13,7 @@
  *   hub       to the hub with tokens no route claims (+38050…): the hub answers itself, to tell
  *             the hub's own tail from the relay's
  * The targets judge the medians over rounds of routed − backend at p50 and p99.
+ * BENCH_PROFILE=hub,attach writes those processes' CPU profiles to .bench/profiles/.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -57,12 +58,18 @@ export async function measureRouted(ctx: SuiteContext, rounds: number): Promise<
     const token = await addOperator(cli, data);
     const hub = await startChild({
       id: 'hub',
-      args: [cli, 'serve', '--team', '--json', '--ui-port', '0', '--bank-port', '0', '--no-sandbox'].concat([
-        '--data-dir',
-        data,
-        '--service-jwks-url',
-        side.jwksUrl,
-      ]),
+      args: [
+        ...ctx.nodeFlags('hub'),
+        cli,
+        'serve',
+        '--team',
+        '--json',
+        '--ui-port',
+        '0',
+        '--bank-port',
+        '0',
+        '--no-sandbox',
+      ].concat(['--data-dir', data, '--service-jwks-url', side.jwksUrl]),
       urlOf: (r) => r.bank,
     });
     children.push(hub);
@@ -71,6 +78,7 @@ export async function measureRouted(ctx: SuiteContext, rounds: number): Promise<
       await startChild({
         id: 'attach',
         args: [
+          ...ctx.nodeFlags('attach'),
           cli,
           'attach',
           hubUi,
