@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TeamConnection } from '../../electron/contract/schemas/team';
+import type { RouteRequest, TeamConnection } from '../../electron/contract/schemas/team';
 import { useApi, useLiveEvent } from '../api/client-context';
 
 /** Query keys of the team hub connection. */
@@ -74,5 +74,39 @@ export function useDetach() {
       queryClient.setQueryData(teamKeys.connection, connection);
       void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'team' });
     },
+  });
+}
+
+/** Query key of the hub's routes. */
+export const routeKeys = { list: ['team', 'routes'] as const };
+
+/**
+ * The team hub's routes (issue 30 item 3: "Routes are visible to the team"), kept current by
+ * the hub's `team.routesChanged` (the whole list each time), not by polling.
+ */
+export function useRoutes() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  useLiveEvent('team.routesChanged', (routes) => queryClient.setQueryData(routeKeys.list, routes));
+  return useQuery({ queryKey: routeKeys.list, queryFn: () => api.team.routes() });
+}
+
+/** `team.addRoute` (the page `attach --forward-to` serves); the list follows from the event. */
+export function useAddRoute() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (route: RouteRequest) => api.team.addRoute(route),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: routeKeys.list }),
+  });
+}
+
+/** `team.removeRoute`: anyone's route (operator); its laptop is told. */
+export function useRemoveRoute() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.team.removeRoute({ id }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: routeKeys.list }),
   });
 }

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TRANSPORT } from '../../electron/contract';
@@ -16,6 +15,7 @@ import { httpsCall } from '../core/tunnel/https-get';
 import { callApi, jsonLines, runBuiltCli, uiToken } from './helpers';
 import { cliTestFile, failedRun } from './support/spawn-cli';
 import { addMember, hubArgs, tlsArgs } from './support/team';
+import { watchPageEvents } from './support/page-stream';
 
 const cli = cliTestFile('dets-attach-');
 let certs: TestCerts;
@@ -24,20 +24,10 @@ beforeAll(async () => {
 });
 
 /** The transaction_ids the local page's event stream shows. */
-function watch(ui: string, seen: string[]): http.ClientRequest {
-  const req = http.get(
-    new URL(TRANSPORT.eventsPath, ui),
-    { headers: { [TRANSPORT.tokenHeader]: uiToken(ui) } },
-    (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        for (const m of d.matchAll(/event: events\.appended\ndata: (.*)\n/g))
-          seen.push(String((JSON.parse(m[1]!) as { transaction_id: string | null }).transaction_id));
-      });
-    },
+function watch(ui: string, seen: string[]) {
+  return watchPageEvents(ui, 'events.appended', (e) =>
+    seen.push(String((e as { transaction_id: string | null }).transaction_id)),
   );
-  req.on('error', () => undefined);
-  return req;
 }
 
 describe('attach', () => {

@@ -19,6 +19,7 @@ import { makeCerts, type TestCerts } from '../core/tunnel/certs';
 import { httpsCall } from '../core/tunnel/https-get';
 import { startRealService } from '../support/real-service';
 import { callApi } from './helpers';
+import { watchPageEvents } from './support/page-stream';
 import { callback, hubApi, routedHubArgs, startBackend } from './support/routes';
 import { cliTestFile, failedRun } from './support/spawn-cli';
 import { addMember } from './support/team';
@@ -59,6 +60,13 @@ function attach(hubUrl: string, token: string, extra: string[]) {
   });
 }
 
+/** Collects the route globs of each `team.routesChanged` on a (local, attached) page's stream. */
+function watchRoutes(ui: string, heard: string[][]) {
+  return watchPageEvents(ui, 'team.routesChanged', (routes) =>
+    heard.push((routes as RouteInfo[]).map((r) => r.glob)),
+  );
+}
+
 /** The hub's events of `kind` (newest first), optionally on `path`. */
 async function events(ui: string, kind: string, p?: string): Promise<EventSummary[]> {
   const page = (await hubApi(ca, ui, 'events.query', { kind, ...(p ? { path: p } : {}), limit: 500 })) as {
@@ -97,10 +105,10 @@ describe('routes through the hub', () => {
     await Promise.all([lapA.ready, lapB.ready]);
 
     // Routes are visible to the team: who, what, where, since, up.
+    // The two laptops attach at once, so either may be the older: compared by member.
     const routes = (await hubApi(ca, h.ui, 'team.routes')) as RouteInfo[];
-    // The two laptops register at the same moment: the list's order between them is not the point.
-    const seen = routes.map((r) => [r.member, r.field, r.glob, r.forward_to, r.up]);
-    expect(seen.sort((x, y) => String(x[0]).localeCompare(String(y[0])))).toEqual([
+    const byMember = [...routes].sort((x, y) => x.member.localeCompare(y.member));
+    expect(byMember.map((r) => [r.member, r.field, r.glob, r.forward_to, r.up])).toEqual([
       ['alice@bank.example', 'sub', 'alice*@bank.example', a.url, true],
       ['bob@bank.example', 'obj', 'DE02*', b.url, true],
     ]);
@@ -190,6 +198,11 @@ describe('routes through the hub', () => {
       'sub=alice@bank.example',
     ]);
     const ready = await lap.ready;
+    // The attached page hears the hub's route changes live (team.routesChanged), and its session
+    // names this laptop's backend, so the page offers its "Add route" form.
+    const heard: string[][] = [];
+    const stream = watchRoutes(String(ready.ui), heard);
+    expect(await callApi(String(ready.ui), 'team.session', undefined)).toMatchObject({ forward_to: a.url });
 
     const slow = await callback(ca, h.bank, h.service, 'DE01ALICE', 'alice@bank.example');
     expect([slow.status, JSON.parse(slow.body).external_id]).toEqual([200, 'hub-alice']);
@@ -203,6 +216,9 @@ describe('routes through the hub', () => {
       glob: '*',
     })) as RouteInfo;
     expect(added).toMatchObject({ member: 'alice@bank.example', field: 'obj', glob: '*', up: true });
+    await until('team.routesChanged with the new route', () =>
+      heard.at(-1)?.includes('*') ? true : undefined,
+    );
     await expect(
       callApi(String(ready.ui), 'team.addRoute', { field: 'obj', glob: 'DE[0-9]' }),
     ).rejects.toThrow(/BAD_ARGUMENT.*"\[" is not allowed/);
@@ -236,6 +252,10 @@ describe('routes through the hub', () => {
     expect(((await hubApi(ca, h.ui, 'team.routes')) as RouteInfo[]).map((r) => r.glob)).toEqual([
       'alice@bank.example',
     ]);
+    await until('team.routesChanged without it', () =>
+      heard.at(-1)?.join() === 'alice@bank.example' ? true : undefined,
+    );
+    stream.destroy();
     for (const l of [lap, h.hub]) expect((await l.stop()).code).toBe(0);
   }, 120_000);
 

@@ -53,6 +53,8 @@ export async function teamGuard(
   relay.configure({
     record: (event) => void store.append(event).catch(() => undefined),
     audit: (caller, method, input, error) => guard.record(caller, method, input, error),
+    // Live to every page, attached ones included (their hub-client re-emits the hub's stream).
+    changed: (routes) => core.events.emit('team.routesChanged', routes),
     log,
   });
   return { guard, members };

@@ -47,4 +47,9 @@ export const teamMethods = {
 /** `team.*` events. */
 export const teamEvents = {
   'team.changed': TeamConnection,
+  /**
+   * The hub's routes, whole, each time one is added, removed, goes up or goes down (issue 30
+   * item 3: "Routes are visible to the team"); pages replace their `team.routes` with it.
+   */
+  'team.routesChanged': z.array(RouteInfo),
 } as const;

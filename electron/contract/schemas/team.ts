@@ -26,6 +26,11 @@ export const TeamSession = z.object({
   hub: z.string().nullable(),
   member: z.string().nullable(),
   role: TeamRole,
+  /**
+   * Set only on the page `attach --forward-to URL` serves: this laptop's backend, where routes
+   * added from this page send their requests (team.addRoute is answered there and nowhere else).
+   */
+  forward_to: z.string().optional(),
 });
 export type TeamSession = z.infer<typeof TeamSession>;
 

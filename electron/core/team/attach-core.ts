@@ -2,7 +2,8 @@
  * What the attach process serves its local page (issue 30 items 2 and 3): the hub's calls and
  * events (HubClient), except `team.addRoute`, which needs this laptop's relay connection
  * (RelayClient) and is answered here: "and the same on an attached page" (issue 30 item 3).
- * The argument is checked against the contract here too, as any core's dispatch does.
+ * The argument is checked against the contract here too, as any core's dispatch does. Its
+ * `team.session` names the laptop's backend, so the page offers its "Add route" form.
  */
 import { type Envelope, parseArgs, toErrorData } from '../../contract';
 import type { HubClient } from './hub-client';
@@ -20,9 +21,11 @@ export class AttachCore {
     return this.hub.events;
   }
 
-  dispatch(method: string, input: unknown): Promise<Envelope<unknown>> {
-    if (method !== 'team.addRoute') return this.hub.dispatch(method, input);
-    return this.addRoute(input);
+  async dispatch(method: string, input: unknown): Promise<Envelope<unknown>> {
+    if (method === 'team.addRoute') return this.addRoute(input);
+    const answer = await this.hub.dispatch(method, input);
+    if (method !== 'team.session' || !answer.ok || !this.relay) return answer;
+    return { ok: true, value: { ...(answer.value as object), forward_to: this.relay.forwardTo } };
   }
 
   private async addRoute(input: unknown): Promise<Envelope<unknown>> {

@@ -67,6 +67,11 @@ export class RelayClient {
   /** What the hub's last `bye` said. */
   private bye: string | null = null;
 
+  /** This laptop's backend (`--forward-to`), as the attached page shows it. */
+  get forwardTo(): string {
+    return this.options.forwardTo;
+  }
+
   constructor(private readonly options: RelayClientOptions) {
     this.routes = [...options.routes];
   }

@@ -72,6 +72,8 @@ export interface RelayHubOptions {
   /** Audits a route added through a connection (TeamGuard.record). */
   audit?: (caller: Caller, method: string, input: unknown, error: string | null) => Promise<void>;
   log?: (line: string) => void;
+  /** Told the whole route list after each change (the hub's `team.routesChanged` event). */
+  changed?: (routes: RouteInfo[]) => void;
 }
 
 /** The hub's routes and the laptops' connections. */
@@ -98,7 +100,13 @@ export class RelayHub implements CallbackRelay {
     const r = removeRoute(this.table, id);
     const c = r.connection ? this.connections.get(r.connection) : undefined;
     if (c) send(c, { t: 'removed', id });
+    this.changed();
     return { removed: id };
+  }
+
+  /** Tells the pages the routes as they are now (added, removed, up or down). */
+  private changed(): void {
+    this.options.changed?.(listRoutes(this.table));
   }
 
   /** Takes an upgraded socket of `caller` (headless team-requests.ts checked token and role). */
@@ -181,12 +189,14 @@ export class RelayHub implements CallbackRelay {
       else return this.drop(c, added.error?.message ?? 'a route the hub refuses');
     }
     send(c, { t: 'welcome', attach: c.id, routes });
+    this.changed();
     this.options.log?.(`${c.caller.member} attached from ${f.name} with ${routes.length} route(s)`);
   }
 
   private async add(c: Connection, ref: number, request: RouteRequest): Promise<void> {
     const added = await this.register(c, request);
     send(c, { t: 'added', ref, route: added.route, error: added.error });
+    if (added.route) this.changed();
   }
 
   /** A route for the connection's member, audited as theirs (team.addRoute). */
@@ -222,7 +232,7 @@ export class RelayHub implements CallbackRelay {
   private closed(c: Connection): void {
     if (!this.connections.delete(c.id)) return;
     if (c.timer) clearInterval(c.timer);
-    connectionLost(this.table, c.id);
+    if (connectionLost(this.table, c.id) > 0) this.changed();
     for (const [id, p] of c.pending) {
       c.pending.delete(id);
       clearTimeout(p.timer);

@@ -9,6 +9,7 @@ import { BehavioursPanel } from './behaviours-panel';
 import { CustomerDialog } from './customer-dialog';
 import { ForwardPanel } from '../../shared/forward-panel';
 import { PublicUrlPanel } from './public-url-panel';
+import { RoutesPanel } from './routes-panel';
 import { ImportCustomersDialog } from './import-dialog';
 import { ExportCustomersDialog } from './export-dialog';
 import { Field } from '../../shared/field';
@@ -79,6 +80,7 @@ export function BankPage() {
             <PublicUrlPanel />
             <JwksPanel status={s} />
             <ForwardPanel key={s.forward.url ?? 'off'} url={s.forward.url} />
+            <RoutesPanel />
           </div>
           <div className="bank-column">
             <CustomersPanel />
