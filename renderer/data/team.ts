@@ -82,12 +82,12 @@ export const routeKeys = { list: ['team', 'routes'] as const };
 
 /**
  * The team hub's routes (issue 30 item 3: "Routes are visible to the team"), kept current by
- * the hub's `team.routesChanged` (the whole list each time), not by polling.
+ * the hub's `team.rerouted` (the whole list each time), not by polling.
  */
 export function useRoutes() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useLiveEvent('team.routesChanged', (routes) => queryClient.setQueryData(routeKeys.list, routes));
+  useLiveEvent('team.rerouted', (routes) => queryClient.setQueryData(routeKeys.list, routes));
   return useQuery({ queryKey: routeKeys.list, queryFn: () => api.team.routes() });
 }
 

@@ -60,9 +60,9 @@ function attach(hubUrl: string, token: string, extra: string[]) {
   });
 }
 
-/** Collects the route globs of each `team.routesChanged` on a (local, attached) page's stream. */
+/** Collects the route globs of each `team.rerouted` on a (local, attached) page's stream. */
 function watchRoutes(ui: string, heard: string[][]) {
-  return watchPageEvents(ui, 'team.routesChanged', (routes) =>
+  return watchPageEvents(ui, 'team.rerouted', (routes) =>
     heard.push((routes as RouteInfo[]).map((r) => r.glob)),
   );
 }
@@ -198,7 +198,7 @@ describe('routes through the hub', () => {
       'sub=alice@bank.example',
     ]);
     const ready = await lap.ready;
-    // The attached page hears the hub's route changes live (team.routesChanged), and its session
+    // The attached page hears the hub's route changes live (team.rerouted), and its session
     // names this laptop's backend, so the page offers its "Add route" form.
     const heard: string[][] = [];
     const stream = watchRoutes(String(ready.ui), heard);
@@ -216,7 +216,7 @@ describe('routes through the hub', () => {
       glob: '*',
     })) as RouteInfo;
     expect(added).toMatchObject({ member: 'alice@bank.example', field: 'obj', glob: '*', up: true });
-    await until('team.routesChanged with the new route', () =>
+    await until('team.rerouted with the new route', () =>
       heard.at(-1)?.includes('*') ? true : undefined,
     );
     await expect(
@@ -252,7 +252,7 @@ describe('routes through the hub', () => {
     expect(((await hubApi(ca, h.ui, 'team.routes')) as RouteInfo[]).map((r) => r.glob)).toEqual([
       'alice@bank.example',
     ]);
-    await until('team.routesChanged without it', () =>
+    await until('team.rerouted without it', () =>
       heard.at(-1)?.join() === 'alice@bank.example' ? true : undefined,
     );
     stream.destroy();

@@ -54,7 +54,7 @@ export async function teamGuard(
     record: (event) => void store.append(event).catch(() => undefined),
     audit: (caller, method, input, error) => guard.record(caller, method, input, error),
     // Live to every page, attached ones included (their hub-client re-emits the hub's stream).
-    changed: (routes) => core.events.emit('team.routesChanged', routes),
+    changed: (routes) => core.events.emit('team.rerouted', routes),
     log,
   });
   return { guard, members };

@@ -51,5 +51,5 @@ export const teamEvents = {
    * The hub's routes, whole, each time one is added, removed, goes up or goes down (issue 30
    * item 3: "Routes are visible to the team"); pages replace their `team.routes` with it.
    */
-  'team.routesChanged': z.array(RouteInfo),
+  'team.rerouted': z.array(RouteInfo),
 } as const;

@@ -72,7 +72,7 @@ export interface RelayHubOptions {
   /** Audits a route added through a connection (TeamGuard.record). */
   audit?: (caller: Caller, method: string, input: unknown, error: string | null) => Promise<void>;
   log?: (line: string) => void;
-  /** Told the whole route list after each change (the hub's `team.routesChanged` event). */
+  /** Told the whole route list after each change (the hub's `team.rerouted` event). */
   changed?: (routes: RouteInfo[]) => void;
 }
 

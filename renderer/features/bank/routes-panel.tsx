@@ -1,7 +1,7 @@
 /**
  * The team hub's routes on the Bank page (issue 30 item 3: "Routes are visible to the team (who
  * routes what where)"; docs/team-hub.md "Routes"): every member's routes, live from the hub's
- * `team.routesChanged`. The page `attach --forward-to` serves also adds routes to its own laptop;
+ * `team.rerouted`. The page `attach --forward-to` serves also adds routes to its own laptop;
  * Remove and Add show only to a role that may call them (`<Allowed>`), the hub refusing anyway.
  */
 import { useState } from 'react';

@@ -1,6 +1,6 @@
 /**
  * Issue 30 item 3, "Routes are visible to the team", live: the hub's RelayHub tells its pages the
- * whole route list (`team.routesChanged`) when a laptop's hello registers routes, when it adds one,
+ * whole route list (`team.rerouted`) when a laptop's hello registers routes, when it adds one,
  * when one is removed and when its connection closes (routes down), over a real TCP connection on
  * 127.0.0.1 speaking the relay's frames.
  */

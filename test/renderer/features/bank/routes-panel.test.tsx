@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * Issue 30 item 3, "Routes are visible to the team": the Bank page's Routes panel lists the hub's
- * routes (member, claim, laptop, backend, up/down), follows `team.routesChanged` without asking
+ * routes (member, claim, laptop, backend, up/down), follows `team.rerouted` without asking
  * again, offers "Add route" only on the page `attach --forward-to` serves (its glob checked by
  * the contract's globProblem as typed, a refusal shown under the field), and hides Add and Remove
  * from a viewer; outside a hub there is no panel.
@@ -67,7 +67,7 @@ const rows = () => screen.queryAllByTestId('route-row');
 afterEach(() => cleanup());
 
 describe('the Bank page’s Routes panel', () => {
-  it('lists who routes what where, and follows team.routesChanged live without asking again', async () => {
+  it('lists who routes what where, and follows team.rerouted live without asking again', async () => {
     const { team, emit } = setup({});
     await waitFor(() => expect(rows()).toHaveLength(1));
     const row = rows()[0]!;
@@ -79,12 +79,12 @@ describe('the Bank page’s Routes panel', () => {
     const asked = team.routes.mock.calls.length;
 
     // The laptop goes away: the hub says so, the row turns down.
-    emit('team.routesChanged', [{ ...ALICE, up: false }]);
+    emit('team.rerouted', [{ ...ALICE, up: false }]);
     await waitFor(() =>
       expect(within(rows()[0]!).getByTestId('route-state').getAttribute('data-up')).toBe('false'),
     );
     expect(within(rows()[0]!).getByTestId('route-state').textContent).toBe('down');
-    emit('team.routesChanged', []);
+    emit('team.rerouted', []);
     await screen.findByTestId('routes-empty');
     expect(team.routes.mock.calls.length).toBe(asked);
   });
