@@ -9,6 +9,7 @@
  */
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../contract/schemas/sandbox';
 import { SignJwtInput } from '../contract/schemas/service';
+import { SPEC_NOTIFY_PREFIX } from '../contract/schemas/service-paths';
 import { DEFAULT_JWKS_PORT } from '../core/conformance/jwks-server';
 import {
   DATA_DIR,
@@ -309,7 +310,7 @@ export const CONFORMANCE = {
     'notify-prefix': {
       type: 'string',
       value: 'PATH',
-      default: '/api/svc/notify',
+      default: SPEC_NOTIFY_PREFIX,
       about: 'the notification path prefix (the public guide uses /api/dcm/notify)',
     },
     'notify-probe': {

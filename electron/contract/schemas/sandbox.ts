@@ -1,7 +1,27 @@
 import { z } from 'zod';
 import { Guid } from './ids';
+import {
+  CALLBACK_ROUTES,
+  NOTIFY_PREFIX_MAX,
+  NOTIFY_PREFIX_PATTERN,
+  NOTIFY_PREFIX_SHAPE,
+} from './service-paths';
 import { HttpCut } from './events';
 import { DeliveryFaults, DeliveryTimeoutMs, Ladder, SequenceStep } from './delivery';
+
+/**
+ * A notification path prefix wherever one is given (the sandbox's setting, the Conformance page,
+ * `conformance --notify-prefix`, a scenario file): the one rule of service-paths.ts, whose
+ * `notifyPrefixProblem` the bank's own setting applies.
+ */
+export const NotifyPrefix = z
+  .string()
+  .max(NOTIFY_PREFIX_MAX, NOTIFY_PREFIX_SHAPE)
+  .regex(NOTIFY_PREFIX_PATTERN, NOTIFY_PREFIX_SHAPE)
+  .superRefine((prefix, ctx) => {
+    if (CALLBACK_ROUTES.includes(prefix))
+      ctx.addIssue({ code: 'custom', message: `${prefix} would hide a callback route` });
+  });
 
 /** A public RSA JWK as the spec (2.1) lists it; extra members are kept but private ones are refused by the core. */
 export const PublicJwk = z.looseObject({
@@ -115,7 +135,7 @@ export const SandboxSettings = z.object({
   /** Lifetime of the session_token and X-Session-ID the sandbox signs. */
   token_ttl_seconds: z.number().int().min(1).max(86_400),
   /** Where notifications are posted under the bank URL (spec 4.3; the guide uses /api/dcm/notify). */
-  notify_path_prefix: z.string().regex(/^\/[A-Za-z0-9._~\-/]*[^/]$/, 'must be a path like /api/svc/notify'),
+  notify_path_prefix: NotifyPrefix,
   /**
    * The ladder's waits before attempts 2, 3, … in seconds (issue 27: the guide's 1, 2, 4, 8, 16,
    * 32, then 60); past the list, its last wait repeats. Settings stored before issue 27 take the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ANSWER_CHECK_IDS } from './inspector';
-import { MalformedNotification, NotifyEvent } from './sandbox';
+import { MalformedNotification, NotifyEvent, NotifyPrefix } from './sandbox';
 import { DeliveryFaults, Ladder } from './delivery';
 
 /**
@@ -132,10 +132,7 @@ export const ScenarioFile = z
     /** `${name}` in a step; `obj` and `sub` are what `--obj`/`--sub` replace. */
     variables: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), z.string().max(500)).optional(),
     /** The notification path prefix (spec: /api/svc/notify; the public guide: /api/dcm/notify). */
-    notify_prefix: z
-      .string()
-      .regex(/^\/[A-Za-z0-9/_-]{0,200}$/)
-      .optional(),
+    notify_prefix: NotifyPrefix.optional(),
     steps: z.array(ScenarioStep).min(1).max(500),
   })
   .strict();

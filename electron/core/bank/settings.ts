@@ -26,10 +26,11 @@ import {
   serializer,
   writeFileAtomic,
 } from '../common';
+import { notifyPrefixProblem, SPEC_NOTIFY_PREFIX } from '../../contract/schemas/service-paths';
 
 export const SETTINGS_FILE = 'settings.json';
 /** Spec 4.3. */
-export const DEFAULT_NOTIFY_PREFIX = '/api/svc/notify';
+export const DEFAULT_NOTIFY_PREFIX = SPEC_NOTIFY_PREFIX;
 
 export type BehavioursValue = z.output<typeof Behaviours>;
 export type ForwardValue = z.output<typeof ForwardSettings>;
@@ -54,15 +55,9 @@ const ROUTES: readonly string[] = [...CallbackRoute.options, ...NotifyRoute.opti
 
 /** `/api/svc/notify`: absolute, no trailing slash, plain path segments. Throws BAD_ARGUMENT. */
 export function checkNotifyPrefix(prefix: string): string {
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix) || prefix.length > 200) {
-    throw badArgument(
-      `notify path prefix ${JSON.stringify(prefix)} must be an absolute path of plain segments without a trailing slash, e.g. ${DEFAULT_NOTIFY_PREFIX} (spec 4.3) or /api/dcm/notify (the service guide)`,
-      'prefix',
-    );
-  }
-  if (['/user_auth', '/key', '/external_id'].includes(prefix)) {
-    throw badArgument(`notify path prefix ${prefix} would hide a callback route`, 'prefix');
-  }
+  const problem = notifyPrefixProblem(prefix);
+  if (problem !== null)
+    throw badArgument(`notify path prefix ${JSON.stringify(prefix)}: ${problem}`, 'prefix');
   return prefix;
 }
 

@@ -4,6 +4,7 @@ import { badRequest } from './errors';
 import { invalidArgument, WHOLE_ARGUMENT } from '../common';
 import { MAX_BANK_JWT_LIFETIME_SECONDS } from '../jwt';
 import { DELIVERY_SETTING_DEFAULTS } from './state-schema';
+import { SPEC_NOTIFY_PREFIX } from '../../contract/schemas/service-paths';
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
   // DESIGN.md "Sandbox service": a bank JWT lives at most 1 hour.
@@ -11,7 +12,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   key_grace_seconds: 600,
   token_ttl_seconds: 300,
   // Spec 4.3; the public guide uses /api/dcm/notify.
-  notify_path_prefix: '/api/svc/notify',
+  notify_path_prefix: SPEC_NOTIFY_PREFIX,
   // The service's public guide (issue 27): 1, 2, 4, 8, 16, 32 s, then every minute; 10 attempts.
   ...DELIVERY_SETTING_DEFAULTS,
   delivery_waits_seconds: [...DELIVERY_SETTING_DEFAULTS.delivery_waits_seconds],

@@ -11,9 +11,11 @@ import type { NotificationStep } from '../../contract/schemas/scenario';
 import { malformedBody } from '../sandbox';
 import type { RunContext, StepOutcome } from './context';
 import type { DeliveryAttempt } from './delivery';
+import { SPEC_NOTIFY_PREFIX } from '../../contract/schemas/service-paths';
 
 /** The spec's notification path prefix (spec 4.3). */
-export const DEFAULT_NOTIFY_PREFIX = '/api/svc/notify';
+/** Spec 4.3's prefix, where a scenario names none. */
+export const DEFAULT_NOTIFY_PREFIX = SPEC_NOTIFY_PREFIX;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

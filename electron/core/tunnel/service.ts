@@ -37,6 +37,7 @@ import { isLoopbackHost, localAddressFor, reachableAddresses } from './interface
 import { ProbeBook, runProbe } from './probe';
 import { publicUrlInForce, registerUrls, SavedPublicUrl, type PublicUrlSources } from './public-url';
 import { TunnelSupervisor, type Backoff } from './supervisor';
+import { SPEC_NOTIFY_PREFIX } from '../../contract/schemas/service-paths';
 
 export { registerUrls } from './public-url';
 
@@ -189,7 +190,7 @@ class Tunnels implements TunnelService {
       publicUrlInForce(this.#sources, tunnel),
       this.#sources.saved.read(),
     ]);
-    const prefix = await this.options.notifyPrefix().catch(() => '/api/svc/notify');
+    const prefix = await this.options.notifyPrefix().catch(() => SPEC_NOTIFY_PREFIX);
     const ssh = await this.#sshView();
     return {
       public_url: url,
