@@ -4,9 +4,10 @@
  * commit runs goes into the next; a durable append resolves only after COMMIT returned. Several
  * hubs write one database: ids come from the table's sequence, and a repeated transaction_id is
  * decided inside the transaction under an advisory lock per transaction_id, so two hubs taking
- * the same notification at once store one `accepted` and one `repeat`.
+ * the same notification at once store one `accepted` and one `repeat`. A commit is three round
+ * trips (see `commit`): the plain batched INSERT + COMMIT a bank would write by hand is two.
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { ConsoleError } from '../../contract/errors';
 import type { EventSummary } from '../../contract/schemas/events';
 import { UncommittedTx } from './append-row';
@@ -44,9 +45,10 @@ const COLUMNS: [name: string, place: number, type: string][] = PG_EVENT_COLUMNS.
   c.place,
   c.pgArray,
 ]);
-const INSERT_SQL = `INSERT INTO events (${COLUMNS.map((c) => c[0]).join(', ')}) SELECT * FROM unnest(${COLUMNS.map(
+/** The batch's rows inserted and its NOTIFY payloads sent, in one statement (the CTE runs whether read or not). */
+const INSERT_AND_NOTIFY_SQL = `WITH ins AS (INSERT INTO events (${COLUMNS.map((c) => c[0]).join(', ')}) SELECT * FROM unnest(${COLUMNS.map(
   (c, i) => `$${i + 1}::${c[2]}[]`,
-).join(', ')})`;
+).join(', ')})) SELECT pg_notify($${COLUMNS.length + 1}, p) FROM unnest($${COLUMNS.length + 2}::text[]) p`;
 
 /**
  * The queue of rows on their way to PostgreSQL, one commit in flight at a time.
@@ -84,6 +86,7 @@ export class PgCommitQueue {
     summary: EventSummary,
     how: { durable: boolean; repeatCheck: boolean },
   ): Promise<EventSummary> {
+    withoutNul(row);
     this.uncommittedTx.add(row);
     return this.group.add({ row, summary, repeatCheck: how.repeatCheck }, how.durable);
   }
@@ -104,28 +107,33 @@ export class PgCommitQueue {
     this.group.close();
   }
 
-  /** One transaction: repeats decided, seqs taken, rows inserted, classes trimmed, announced. */
+  /**
+   * One transaction in three round trips (a batch of accepted notifications has no capped class
+   * to trim): (1) BEGIN, the advisory locks of its transaction_ids, the stored accepted ones among
+   * them and its seqs, as one simple query whose statements each take their own snapshot, so the
+   * check sees what another hub committed while this one waited for a lock; (2) the rows inserted
+   * and announced in one statement; (3) COMMIT.
+   */
   private async commit(batch: Pending[]): Promise<EventSummary[]> {
     let client: PoolClient | null = null;
     try {
       client = await this.pool.connect();
-      await client.query('BEGIN');
-      await this.markRepeats(client, batch);
-      const seqs = await client.query<{ s: string }>(
-        "SELECT nextval(pg_get_serial_sequence('events', 'seq')) AS s FROM generate_series(1, $1)",
-        [batch.length],
-      );
-      batch.forEach((p, i) => giveSeq(p, Number(seqs.rows[i]!.s)));
-      await client.query(
-        INSERT_SQL,
-        COLUMNS.map(([, place]) => batch.map((p) => p.row[place])),
-      );
+      const seqs = await this.begin(client, batch);
+      batch.forEach((p, i) => giveSeq(p, seqs[i]!));
+      // Named: each connection parses and plans it once.
+      await client.query({
+        name: 'dets-insert-and-notify',
+        text: INSERT_AND_NOTIFY_SQL,
+        values: [
+          ...COLUMNS.map(([, place]) => batch.map((p) => p.row[place])),
+          PG_EVENTS_CHANNEL,
+          notifyPayloads(
+            this.hubId,
+            batch.map((p) => p.summary),
+          ),
+        ],
+      });
       await this.trim(client, batch);
-      for (const payload of notifyPayloads(
-        this.hubId,
-        batch.map((p) => p.summary),
-      ))
-        await client.query('SELECT pg_notify($1, $2)', [PG_EVENTS_CHANNEL, payload]);
       await client.query('COMMIT');
       client.release();
     } catch (err) {
@@ -137,27 +145,38 @@ export class PgCommitQueue {
     return batch.map((p) => p.summary);
   }
 
-  /** Accepted notifications whose transaction_id is already accepted (stored or earlier here) become repeats. */
-  private async markRepeats(client: PoolClient, batch: Pending[]): Promise<void> {
+  /**
+   * Opens the transaction, decides the batch's repeats and answers its seqs, in one round trip.
+   * Accepted notifications whose transaction_id is already accepted (stored, or earlier in the
+   * batch) become repeats. The transaction_ids go as quoted literals (`escapeLiteral`): a simple
+   * query carries no parameters, and only a simple query carries several statements.
+   */
+  private async begin(client: PoolClient, batch: Pending[]): Promise<number[]> {
     const check = batch.filter((p) => p.repeatCheck && p.row[ROW.tx_lower] !== null);
-    if (check.length === 0) return;
     const keys = [...new Set(check.map((p) => p.row[ROW.tx_lower]!))].sort();
-    // Locks taken in one order by every hub: no deadlock between two hubs' batches.
-    await client.query(
-      'SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 30) AS h FROM unnest($1::text[]) k ORDER BY 1) s',
-      [keys],
-    );
-    const stored = await client.query<{ t: string }>(
-      "SELECT DISTINCT tx_lower AS t FROM events WHERE tx_lower = ANY($1::text[]) AND kind = 'notification' AND outcome = 'accepted'",
-      [keys],
-    );
-    const accepted = new Set(stored.rows.map((r) => r.t));
+    const nextSeqs = `SELECT nextval(pg_get_serial_sequence('events', 'seq')) AS s FROM generate_series(1, ${batch.length})`;
+    if (keys.length === 0) {
+      const r = (await client.query(`BEGIN; ${nextSeqs}`)) as unknown as QueryResult<{ s: string }>[];
+      return r[1]!.rows.map((row) => Number(row.s));
+    }
+    const list = `ARRAY[${keys.map((k) => client.escapeLiteral(k)).join(', ')}]::text[]`;
+    const r = (await client.query(
+      [
+        'BEGIN',
+        // Locks taken in one order by every hub: no deadlock between two hubs' batches.
+        `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 30) AS h FROM unnest(${list}) k ORDER BY 1) s`,
+        `SELECT DISTINCT tx_lower AS t FROM events WHERE tx_lower = ANY(${list}) AND kind = 'notification' AND outcome = 'accepted'`,
+        nextSeqs,
+      ].join('; '),
+    )) as unknown as QueryResult<{ t: string; s: string }>[];
+    const accepted = new Set(r[2]!.rows.map((row) => row.t));
     for (const p of batch) {
       const tx = p.row[ROW.tx_lower];
       if (p.row[ROW.kind] !== 'notification' || p.row[ROW.outcome] !== 'accepted' || tx === null) continue;
       if (p.repeatCheck && accepted.has(tx)) markRepeat(p);
       else accepted.add(tx);
     }
+    return r[3]!.rows.map((row) => Number(row.s));
   }
 
   /** Each capped class counted and trimmed to its cap, oldest first, within itself only. */
@@ -186,6 +205,19 @@ export class PgCommitQueue {
   }
 }
 
+/**
+ * PostgreSQL's text holds no NUL character (SQLite's does): a request may carry one in a
+ * transaction_id, a path or a sub, and one such row would fail its whole batch, everyone's
+ * durable appends with it. Each becomes U+FFFD in the columns (the record is JSON: its NULs are
+ * already escapes), before the repeat check, which then compares what is stored.
+ */
+function withoutNul(row: EventRow): void {
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (typeof v === 'string' && v.includes('\0')) (row as unknown[])[i] = v.replaceAll('\0', '\uFFFD');
+  }
+}
+
 function giveSeq(p: Pending, seq: number): void {
   p.row[ROW.seq] = seq;
   const record = p.row[ROW.record];
@@ -211,25 +243,31 @@ function markRepeat(p: Pending): void {
   p.summary = { ...p.summary, outcome: 'repeat' };
 }
 
+/** How every payload of one hub begins (so a hub skips its own without parsing them). */
+export function payloadPrefix(hub: string): string {
+  return `{"hub":${JSON.stringify(hub)},"events":[`;
+}
+
 /** The summaries as NOTIFY payloads under PostgreSQL's limit (a summary too large goes as its id). */
 export function notifyPayloads(hub: string, summaries: EventSummary[]): string[] {
   const out: string[] = [];
-  let events: LiveBatch['events'] = [];
+  const prefix = payloadPrefix(hub);
+  let parts: string[] = [];
   let size = 0;
   const push = () => {
-    if (events.length > 0) out.push(JSON.stringify({ hub, events } satisfies LiveBatch));
-    events = [];
+    if (parts.length > 0) out.push(`${prefix}${parts.join(',')}]}`);
+    parts = [];
     size = 0;
   };
   for (const s of summaries) {
-    let item: LiveBatch['events'][number] = s;
-    let bytes = Buffer.byteLength(JSON.stringify(s));
+    let json = JSON.stringify(s);
+    let bytes = Buffer.byteLength(json);
     if (bytes > NOTIFY_BYTES - 200) {
-      item = { id: s.id };
-      bytes = 30;
+      json = JSON.stringify({ id: s.id } satisfies LiveBatch['events'][number]);
+      bytes = json.length;
     }
     if (size + bytes > NOTIFY_BYTES - 100) push();
-    events.push(item);
+    parts.push(json);
     size += bytes + 1;
   }
   push();

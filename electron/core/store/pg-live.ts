@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import type { EventDetail, EventSummary } from '../../contract/schemas/events';
-import type { LiveBatch } from './pg-commit';
+import { type LiveBatch, payloadPrefix } from './pg-commit';
 import { PG_EVENTS_CHANNEL } from './pg-schema';
 import { summarize } from './records';
 
@@ -19,6 +19,7 @@ export class PgLive {
   private stopped = false;
   private retryMs = RETRY_MIN_MS;
   private timer: NodeJS.Timeout | null = null;
+  private readonly ownPrefix: string;
 
   constructor(
     private readonly url: string,
@@ -27,7 +28,9 @@ export class PgLive {
     private readonly read: (id: string) => Promise<EventDetail>,
     private readonly emit: (s: EventSummary) => void,
     private readonly log: ((line: string) => void) | undefined,
-  ) {}
+  ) {
+    this.ownPrefix = payloadPrefix(hubId);
+  }
 
   /** Connects and listens; rejects when the first connection fails. */
   async start(): Promise<void> {
@@ -44,6 +47,8 @@ export class PgLive {
   }
 
   private received(payload: string): void {
+    // This hub's own commits are already live here: not even parsed.
+    if (payload.startsWith(this.ownPrefix)) return;
     let batch: LiveBatch;
     try {
       batch = JSON.parse(payload) as LiveBatch;

@@ -15,6 +15,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { startPostgres } from '../../support/postgres';
 import { BenchBroken } from '../lib/errors';
+import { whileBusy } from '../lib/machine-busy';
 import { median } from '../lib/stats';
 import { atLeast } from '../lib/steps';
 import type { Suite, SuiteContext, SuiteResult } from '../lib/suite';
@@ -52,16 +53,29 @@ async function measurePg(
     const store: number[] = [];
     const base: number[] = [];
     const two: number[] = [];
+    const busyOne: number[] = [];
+    const busyTwo: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      store.push(perSecond(await child(script, ['store', url, String(rows), String(WRITERS)])));
+      const one = await whileBusy(() => child(script, ['store', url, String(rows), String(WRITERS)]));
+      store.push(perSecond(one.result));
       base.push(perSecond(await child(script, ['baseline', url, String(rows), String(WRITERS)])));
-      const both = await Promise.all([
-        child(script, ['store', url, String(rows), String(WRITERS)]),
-        child(script, ['store', url, String(rows), String(WRITERS)]),
-      ]);
-      two.push(both.reduce((s, b) => s + perSecond(b), 0));
+      const both = await whileBusy(() =>
+        Promise.all([
+          child(script, ['store', url, String(rows), String(WRITERS)]),
+          child(script, ['store', url, String(rows), String(WRITERS)]),
+        ]),
+      );
+      two.push(both.result.reduce((sum, b) => sum + perSecond(b), 0));
+      if (one.busy !== null && both.busy !== null) {
+        busyOne.push(one.busy);
+        busyTwo.push(both.busy);
+      }
+      const busyNote =
+        one.busy !== null && both.busy !== null
+          ? ` (machine CPUs busy ${(one.busy * 100).toFixed(0)}% / ${(both.busy * 100).toFixed(0)}%)`
+          : '';
       ctx.log(
-        `team: round ${r + 1}: store ${store[r]!.toFixed(0)}/s, baseline ${base[r]!.toFixed(0)}/s, two hubs ${two[r]!.toFixed(0)}/s`,
+        `team: round ${r + 1}: store ${store[r]!.toFixed(0)}/s, baseline ${base[r]!.toFixed(0)}/s, two hubs ${two[r]!.toFixed(0)}/s${busyNote}`,
       );
     }
     const [s, b, t] = [median(store), median(base), median(two)];
@@ -69,6 +83,12 @@ async function measurePg(
     return {
       ratios,
       figures: {
+        ...(busyOne.length > 0
+          ? {
+              machine_busy_one_hub: Number(median(busyOne).toFixed(3)),
+              machine_busy_two_hubs: Number(median(busyTwo).toFixed(3)),
+            }
+          : {}),
         store_rows_per_s: Math.round(s),
         baseline_rows_per_s: Math.round(b),
         two_hubs_rows_per_s: Math.round(t),
@@ -82,11 +102,29 @@ async function measurePg(
         ),
         atLeast('team.two_hubs', 'two hubs on one database vs one hub', ratios.two_hubs_vs_one, 1.6),
       ],
-      notes: [`${rows} rows per run, ${WRITERS} concurrent writers, median of ${rounds} interleaved rounds`],
+      notes: [
+        `${rows} rows per run, ${WRITERS} concurrent writers, median of ${rounds} interleaved rounds`,
+        ...cpuBound(busyOne, busyTwo, t / s),
+      ],
     };
   } finally {
     await pgc.stop();
   }
+}
+
+/**
+ * Whether two hubs were bounded by the machine rather than the store: the database and both
+ * hubs share this machine's CPUs, so two hubs can at most use what one left idle. The ceiling
+ * is the two-hub figure scaled to every CPU busy (their CPU per row as measured).
+ */
+function cpuBound(busyOne: number[], busyTwo: number[], ratio: number): string[] {
+  if (busyOne.length === 0) return [];
+  const [one, two] = [median(busyOne), median(busyTwo)];
+  const ceiling = ratio / two;
+  return [
+    `machine CPUs busy (every process, the database's too): one hub ${(one * 100).toFixed(0)}%, two hubs ${(two * 100).toFixed(0)}%; ` +
+      `at every CPU busy two hubs would make ${ceiling.toFixed(2)}× one hub on this machine`,
+  ];
 }
 
 export const teamSuite: Suite = {

@@ -236,3 +236,74 @@ describe.each(backends)('store suite on $name', (backend) => {
     }
   }, 120_000);
 });
+
+describe('two hubs on one PostgreSQL database', () => {
+  it('accept each transaction_id once when both take it at the same moment, whatever characters it holds', async () => {
+    const url = await cluster!.database(`suite_${++dbCount}`);
+    const open = (dir: string) => openPgEventStore(url, { dataDir: dir, events: new EventHub() });
+    const a = await open(tempDir());
+    const b = await open(tempDir());
+    try {
+      // Quotes, backslashes and SQL go into the repeat check as quoted literals: none may escape.
+      const hostile = [
+        `O'Brien\\`,
+        `x'); DROP TABLE events; --`,
+        `e'\\'' OR '1'='1`,
+        'Ünïcødé-☃',
+        '$1 $$ $tag$',
+      ];
+      const txs = [...hostile, ...Array.from({ length: 60 }, (_, i) => `tx-${i}`)];
+      const take = (store: EventStore, tx: string, upper: boolean) =>
+        store.append(notification({ transaction_id: upper ? tx.toUpperCase() : tx }), {
+          durable: true,
+          repeatCheck: true,
+        });
+      // Each transaction_id twice on each hub (once in capitals), all at once.
+      const results = await Promise.all(
+        txs.flatMap((tx) => [take(a, tx, false), take(b, tx, false), take(a, tx, true), take(b, tx, true)]),
+      );
+      for (const [i, tx] of txs.entries()) {
+        const outcomes = results.slice(i * 4, i * 4 + 4).map((s) => s.outcome);
+        expect(
+          outcomes.filter((o) => o === 'accepted'),
+          tx,
+        ).toHaveLength(1);
+        expect(
+          outcomes.filter((o) => o === 'repeat'),
+          tx,
+        ).toHaveLength(3);
+      }
+      // Stored as answered, on either hub, and the table is whole.
+      for (const s of results) expect((await b.get(s.id)).outcome).toBe(s.outcome);
+      expect((await a.query({ kind: 'notification', limit: 1 })).total).toBe(txs.length * 4);
+      const again = await take(b, hostile[1]!, false);
+      expect(again.outcome).toBe('repeat');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('store a NUL PostgreSQL text cannot hold without failing anyone else’s append in its batch', async () => {
+    const url = await cluster!.database(`suite_${++dbCount}`);
+    const store = await openPgEventStore(url, { dataDir: tempDir(), events: new EventHub() });
+    try {
+      const nul = 'nul\u0000tx';
+      const take = (tx: string, path = '/notify') =>
+        store.append(notification({ transaction_id: tx, path }), { durable: true, repeatCheck: true });
+      const results = await Promise.all([
+        take('before-1'),
+        take(nul, '/notify/\u0000'),
+        take('after-1'),
+        take(nul.toUpperCase()),
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(['accepted', 'accepted', 'accepted', 'repeat']);
+      const stored = await store.get(results[1]!.id);
+      expect(stored.transaction_id).toBe(nul);
+      expect((await store.query({ transaction_id: 'before-1' })).total).toBe(1);
+      expect((await take(nul)).outcome).toBe('repeat');
+    } finally {
+      await store.close();
+    }
+  });
+});
