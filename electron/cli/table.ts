@@ -367,6 +367,11 @@ export const EVENTS = {
       about: 'only events at or after a time, or within 15m, 2h, 7d',
     },
     search: { type: 'string', value: 'TEXT', about: 'only events whose stored text holds TEXT, in any case' },
+    environment: {
+      type: 'string',
+      value: 'ID|NAME',
+      about: 'only callbacks of this environment (whose service published their kid)',
+    },
     limit: {
       type: 'string',
       value: 'N',

@@ -1,8 +1,9 @@
 /**
  * `dets-console events [--data-dir DIR] [--kind notification|callback|exchange] [--json]
- * [--since ISO|DURATION] [--search TEXT] [--limit N] [--follow]`: the profile's stored events,
- * oldest first (DESIGN.md "Command line"). The filters combine: `--since` keeps events at or after
- * a time or within a duration, `--search` those whose stored text contains TEXT (any case; the
+ * [--since ISO|DURATION] [--search TEXT] [--environment ID|NAME] [--limit N] [--follow]`: the
+ * profile's stored events, oldest first (DESIGN.md "Command line"). The filters combine: `--since`
+ * keeps events at or after a time or within a duration, `--environment` the callbacks of one
+ * environment, `--search` those whose stored text contains TEXT (any case; the
  * full-text index), `--limit` the newest N of what is left (still printed oldest first), and
  * `--follow` then prints every new event as another process (serve, the desktop app) stores it,
  * until SIGINT/SIGTERM (exit 0).
@@ -28,6 +29,7 @@ import {
   type EventStoreOptions,
   type ScanFilter,
 } from '../../core/store';
+import { environmentId } from './events-environment';
 import { storeFlag } from './serve-team';
 import { DB_FILE } from '../../core/store/db';
 import { EXIT, UsageError, dataDirFlag, numberFlag, parseFlags, type CliIo } from '../io';
@@ -61,6 +63,8 @@ export interface EventsOptions {
   /** ISO 8601, from --since. */
   since?: string;
   search?: string;
+  /** --environment as given (an id or a name; resolved against the profile when run). */
+  environment?: string;
   limit?: number;
   follow?: true;
   /** --store: a team hub's PostgreSQL store (issue 30). */
@@ -86,6 +90,11 @@ export function parseEventsFlags(argv: string[], io: CliIo): EventsOptions {
     if (values.search.length > 200) throw new UsageError('--search: at most 200 characters');
     options.search = values.search;
   }
+  if (values.environment !== undefined) {
+    if (values.environment === '' || values.environment.length > 200)
+      throw new UsageError('--environment: give an environment id or name (at most 200 characters)');
+    options.environment = values.environment;
+  }
   const limit = numberFlag(EVENTS, 'limit', values.limit);
   if (limit !== undefined) options.limit = limit;
   if (values.follow === true) options.follow = true;
@@ -105,6 +114,8 @@ export function summaryOf(event: EventDetail): EventSummary {
 /** `dets-console events`. */
 export async function eventsCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseEventsFlags(argv, io);
+  const environment =
+    options.environment === undefined ? undefined : await environmentId(options.dataDir, options.environment);
   const table = options.json ? null : new EventTable(io);
   const stop = options.follow ? io.waitForStop() : null;
   let stopped = false;
@@ -129,6 +140,7 @@ export async function eventsCommand(argv: string[], io: CliIo): Promise<number> 
       ...(options.kind ? { kind: EventKind.parse(options.kind) } : {}),
       ...(options.since ? { since: options.since } : {}),
       ...(options.search ? { text: options.search } : {}),
+      ...(environment !== undefined ? { environment } : {}),
       ...(options.limit ? { last: options.limit } : {}),
     };
     let count = 0;
@@ -203,12 +215,14 @@ function fileId(file: string): string | null {
  */
 async function nothingListed(options: EventsOptions, store: EventReader): Promise<string> {
   const nothingOfKind = options.kind ? `No ${options.kind} events stored.\n` : 'No events stored.\n';
-  if (options.since === undefined && options.search === undefined) return nothingOfKind;
+  if (options.since === undefined && options.search === undefined && options.environment === undefined)
+    return nothingOfKind;
   for await (const _ of store.scan({ ...(options.kind ? { kind: options.kind } : {}), last: 1 })) {
     const filters = [
       ...(options.kind ? [`--kind ${options.kind}`] : []),
       ...(options.since ? [`--since ${options.since}`] : []),
       ...(options.search ? [`--search ${JSON.stringify(options.search)}`] : []),
+      ...(options.environment ? [`--environment ${JSON.stringify(options.environment)}`] : []),
     ];
     return `No events match ${filters.join(' ')}.\n`;
   }

@@ -221,7 +221,12 @@ class PgEventStore implements EventStore {
   async *scan(filter: ScanFilter = {}): AsyncIterable<EventDetail> {
     await this.flush();
     let after = filter.afterId === undefined ? 0 : (parseEventId(filter.afterId) ?? 0);
-    const where = pgWhereOf({ kind: filter.kind, since: filter.since, text: filter.text });
+    const where = pgWhereOf({
+      kind: filter.kind,
+      since: filter.since,
+      text: filter.text,
+      environment: filter.environment,
+    });
     if (filter.last !== undefined) {
       // The newest N: start just before the Nth newest match.
       const w = withExtra(where, [(p) => `seq > ${p(after)}`]);

@@ -72,7 +72,10 @@ export interface EventStore {
  * What scan() walks: a kind, a time, a text (as query() filters), where to start (past
  * `afterId`), and `last`: only the newest N of the matches (still oldest first).
  */
-export type ScanFilter = Pick<EventQuery, 'kind' | 'since' | 'text'> & { afterId?: string; last?: number };
+export type ScanFilter = Pick<EventQuery, 'kind' | 'since' | 'text' | 'environment'> & {
+  afterId?: string;
+  last?: number;
+};
 
 /** Per retention class (records.ts), how many events are kept; null keeps every one. */
 export type Retention = Partial<Record<RetentionClass, number | null>>;

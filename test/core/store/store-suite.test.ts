@@ -151,6 +151,10 @@ describe.each(backends)('store suite on $name', (backend) => {
         (await store.query({ environment: 'env-real', failed_check: 'signature' })).events[0]!.id,
       );
       expect(stored.environment).toEqual({ id: 'env-real', name: 'Bank staging' });
+      // The scan `events --environment` reads.
+      const scanned: (string | null)[] = [];
+      for await (const e of store.scan({ environment: 'env-real', last: 5 })) scanned.push(e.failed_check);
+      expect(scanned).toEqual(['exp', 'signature']);
       await store.close();
       store = await backend.open(place);
       expect((await store.query({ environment: 'env-real' })).total).toBe(2);
