@@ -38,7 +38,9 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'conformance.run': 'operator',
   'conformance.runNotify': 'operator',
   'conformance.selfCheck': 'operator',
-  'conformance.trustRunnerJwks': 'operator',
+  // Which keys the hub's own bank trusts is an admin's (as bank.setServiceJwksUrl, which puts it
+  // back): an operator could change it and not undo it.
+  'conformance.trustRunnerJwks': 'admin',
   'conformance.lastReport': 'viewer',
   'conformance.export': 'viewer',
   'env.list': 'viewer',
@@ -61,11 +63,13 @@ export const METHOD_ROLES: Readonly<Record<string, TeamRole>> = Object.freeze({
   'keys.update': 'admin',
   'keys.delete': 'admin',
   'keys.addExternal': 'admin',
-  // Scenario files live on the machine that serves: listing or writing its folders is an admin's.
+  // Scenario files live on the machine that serves: listing, reading or writing its folders is
+  // an admin's. Running one names a folder and reads its file, so it is an admin's too (the
+  // Scenarios page says so to the others).
   'scenario.record': 'viewer',
   'scenario.list': 'admin',
   'scenario.save': 'admin',
-  'scenario.run': 'operator',
+  'scenario.run': 'admin',
   'sandbox.status': 'viewer',
   'sandbox.traces': 'viewer',
   'sandbox.delivery': 'viewer',

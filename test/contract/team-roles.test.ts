@@ -23,4 +23,24 @@ describe('team roles', () => {
     expect(isMutation('events.query')).toBe(false);
     expect(isMutation('sandbox.notify')).toBe(true);
   });
+
+  it('lets whoever may do a thing undo it, and whoever may run a listed thing list it', () => {
+    // [do, undo]: a role that may take the first and not the second changes what it cannot put back.
+    const pairs: [string, string][] = [
+      ['conformance.trustRunnerJwks', 'bank.setServiceJwksUrl'],
+      ['team.addRoute', 'team.removeRoute'],
+      ['tunnel.start', 'tunnel.stop'],
+      ['tunnel.trustHostKey', 'tunnel.unpinHostKey'],
+      ['bank.saveCustomer', 'bank.removeCustomer'],
+      ['sandbox.onboard', 'sandbox.deleteCounterparty'],
+      ['keys.generate', 'keys.delete'],
+      ['env.save', 'env.remove'],
+      ['vault.createPassphrase', 'vault.unlock'],
+      // The Scenarios page runs a file from the folder it lists.
+      ['scenario.run', 'scenario.list'],
+    ];
+    for (const role of ['viewer', 'operator', 'admin'] as const)
+      for (const [act, undo] of pairs)
+        if (mayCall(role, act)) expect(mayCall(role, undo), `${role}: ${act} but not ${undo}`).toBe(true);
+  });
 });
