@@ -54,8 +54,17 @@ async function waitReady(url: string, proc: ChildProcess, log: () => string): Pr
  * @example
  * const db = await startPostgres(); const url = await db.database('t1'); … await db.stop();
  */
-export async function startPostgres(): Promise<TestPostgres> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dets-pg-'));
+export async function startPostgres(
+  options: {
+    /** Where the cluster's folder is made (a small tmpfs, for a full disk); the system's tmp by default. */
+    parent?: string;
+    /** More initdb arguments (e.g. `--wal-segsize=1`). */
+    initdb?: string[];
+    /** More server settings, as `name=value`. */
+    settings?: string[];
+  } = {},
+): Promise<TestPostgres> {
+  const dir = fs.mkdtempSync(path.join(options.parent ?? os.tmpdir(), 'dets-pg-'));
   const data = path.join(dir, 'data');
   const user = systemUser();
   fs.mkdirSync(data, { mode: 0o700 });
@@ -66,7 +75,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   const init = spawnSync(
     path.join(BIN, 'initdb'),
-    ['-D', data, '-U', 'dets', '-A', 'trust', '-E', 'UTF8', '--no-sync'],
+    ['-D', data, '-U', 'dets', '-A', 'trust', '-E', 'UTF8', '--no-sync', ...(options.initdb ?? [])],
     {
       ...user,
       encoding: 'utf8',
@@ -76,6 +85,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
   args.push('-c', 'max_connections=200', '-c', 'shared_buffers=32MB');
+  for (const setting of options.settings ?? []) args.push('-c', setting);
   const proc = spawn(path.join(BIN, 'postgres'), args, { ...user, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => {
@@ -96,8 +106,11 @@ export async function startPostgres(): Promise<TestPostgres> {
     async database(name: string) {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      await c.query(`CREATE DATABASE ${name.replace(/[^a-z0-9_]/g, '_')}`);
-      await c.end();
+      try {
+        await c.query(`CREATE DATABASE ${name.replace(/[^a-z0-9_]/g, '_')}`);
+      } finally {
+        await c.end();
+      }
       return url.replace(/\/postgres$/, `/${name.replace(/[^a-z0-9_]/g, '_')}`);
     },
     async stop() {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import type { StoreHealth } from '../../../electron/contract/schemas/events';
+import { fillDisk } from '../../support/full-disk';
 import { cleanup, post, startBank } from '../bank/helpers';
 
 /**
@@ -26,31 +27,6 @@ afterAll(async () => {
   execFileSync('umount', ['-l', mountPoint]);
   fs.rmSync(mountPoint, { recursive: true, force: true, maxRetries: 5 });
 });
-
-/** Fills the file system up with one file, to the last byte it takes. */
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'w');
-  const chunk = Buffer.alloc(16 * 1024, 1);
-  try {
-    for (let i = 0; i < 1024; i++) {
-      try {
-        fs.writeSync(fd, chunk);
-      } catch {
-        // ENOSPC: then the smallest pieces, to the last byte
-        for (let j = 0; j < 4096; j++) {
-          try {
-            fs.writeSync(fd, chunk, 0, 512);
-          } catch {
-            return;
-          }
-        }
-        return;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 async function notify(url: string): Promise<{ id: string; status: number }> {
   const id = randomUUID();
@@ -72,7 +48,7 @@ describe('event store: a full disk, without a restart', () => {
     }
 
     const filler = path.join(mountPoint, 'filler');
-    fill(filler);
+    fillDisk(filler);
     const statuses: number[] = [];
     // Bounded: until some were refused (the WAL may hold a few pages of room), at most 400.
     for (let i = 0; i < 400 && !statuses.includes(500); i += 8) {
@@ -115,7 +91,7 @@ describe('event store: a full disk, without a restart', () => {
     fx.events.on('store.changed', (h) => health.push(h.state));
     expect((await notify(fx.url)).status).toBe(200);
     const filler = path.join(mountPoint, 'filler-2');
-    fill(filler);
+    fillDisk(filler);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 400 && !statuses.includes(500); i += 8) {
