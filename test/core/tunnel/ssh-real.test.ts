@@ -171,6 +171,59 @@ describe('the ssh tunnel with the Bank page settings (real sshd)', () => {
     expect(await readFile(join(dataDir, 'ssh', 'known_hosts'), 'utf8')).not.toContain(otherPub);
   });
 
+  it('a host key that changes while the tunnel is up: the re-made attempt is refused as changed, and no retry follows', async () => {
+    // Its own server: the host key is replaced under it.
+    const rekeyed = await startSshd('rekey');
+    await newCore();
+    await call('tunnel.saveSsh', settings(rekeyed));
+    const offer = (await call('tunnel.start', { target: `ssh:root@127.0.0.1:${rekeyed.port}` })).host_key!;
+    const before = keygenFingerprint(`${rekeyed.hostKey}.pub`);
+    expect((await call('tunnel.trustHostKey', { host: offer.host, fingerprint: before })).tunnel?.state).toBe(
+      'up',
+    );
+
+    // The host reinstalled (or a man in the middle on its address): same port, another key.
+    await rekeyed.kill();
+    await rm(rekeyed.hostKey);
+    await rm(`${rekeyed.hostKey}.pub`);
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', rekeyed.hostKey]);
+    const after = keygenFingerprint(`${rekeyed.hostKey}.pub`);
+    expect(after).not.toBe(before);
+    await rekeyed.start();
+
+    const failed = await until(
+      'the re-made tunnel refused',
+      async () => {
+        const st = await call('tunnel.status');
+        // The offer follows the failure (the host's key is fetched, then announced again).
+        return st.tunnel?.state === 'failed' && st.host_key ? st : undefined;
+      },
+      { tries: 150, everyMs: 200 },
+    );
+    expect(failed.tunnel).toMatchObject({
+      failure: { code: 'host_key_changed' },
+      url: null,
+      next_retry_at: null,
+    });
+    expect(failed.tunnel?.failure?.message).toContain(after);
+    expect(failed.host_key).toMatchObject({ state: 'changed', host: offer.host });
+    expect(failed.host_key?.keys.map((k) => k.fingerprint)).toEqual([after]);
+    expect(failed.host_key?.pinned.map((k) => k.fingerprint)).toEqual([before]);
+    expect(failed.public_url).toBeNull();
+    // It waits for the engineer: past the next backoff steps (1 s, 2 s), no attempt and no change.
+    await new Promise((r) => setTimeout(r, 3500));
+    const later = await call('tunnel.status');
+    expect(later.tunnel).toMatchObject({
+      state: 'failed',
+      since: failed.tunnel!.since,
+      attempts: failed.tunnel!.attempts,
+      next_retry_at: null,
+    });
+    // The old key stays pinned until the engineer unpins it.
+    expect(later.ssh?.pinned.map((p) => p.fingerprint)).toEqual([before]);
+    await rekeyed.kill();
+  }, 60_000);
+
   it('wrong identity: auth_refused, its own message', async () => {
     await newCore();
     const wrongKey = join(root, 'wrong_id');
