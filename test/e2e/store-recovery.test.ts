@@ -15,7 +15,7 @@ import { EventHub } from '../../electron/core/event-hub';
 import { openEventStore } from '../../electron/core/store';
 import { leavesOf, notification, overwritePage } from '../core/store/helpers';
 import { ConsolePageModel } from './pages/console-page';
-import { collectPageProblems, launchChromium } from './support/browser';
+import { launchPage } from './support/browser';
 import { callApi, startServe, type ServeProcess } from './support/serve';
 
 let dataDir: string;
@@ -39,9 +39,7 @@ beforeAll(async () => {
   const leaves = leavesOf(join(dataDir, 'console.db'), 'events');
   overwritePage(join(dataDir, 'console.db'), leaves[Math.floor(leaves.length / 2)]!);
 
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  collectPageProblems(page, problems);
+  ({ browser, page } = await launchPage(problems));
 }, 120_000);
 
 afterAll(async () => {

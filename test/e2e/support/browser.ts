@@ -28,3 +28,17 @@ export function collectPageProblems(page: Page, problems: string[]): void {
     if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
   });
 }
+
+/**
+ * A headless Chromium and one page in a fresh profile at the console's usual size, its problems
+ * collected into `problems`.
+ *
+ * @example
+ * ({ browser, page } = await launchPage(problems)); … await browser.close();
+ */
+export async function launchPage(problems: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  collectPageProblems(page, problems);
+  return { browser, page };
+}
