@@ -7,10 +7,10 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../electron/contract/schemas/team';
 import { makeCerts, type TestCerts } from '../core/tunnel/certs';
-import { startPostgres, type TestPostgres } from '../support/postgres';
+import { postgresForTests } from '../support/postgres-tests';
 import { startRealService } from '../support/real-service';
 import {
   attachLaptop,
@@ -26,21 +26,17 @@ import { addMember } from './support/team';
 import { until } from './support/until';
 
 const cli = cliTestFile('dets-xhub-');
-let cluster: TestPostgres;
+const cluster = postgresForTests();
 let certs: TestCerts;
 let ca: string;
 beforeAll(async () => {
   certs = await makeCerts(path.join(cli.tmp, 'certs'));
   ca = await readFile(certs.cert, 'utf8');
-  cluster = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 describe('routes across two hubs on one PostgreSQL', () => {
   it('a callback at hub B reaches the laptop attached to hub A; A killed, B answers itself', async () => {
-    const url = await cluster.database('xhub');
+    const url = await cluster().database('xhub');
     const service = await startRealService();
     const where = ['--store', url, '--data-dir', cli.dataDir('cli')];
     const alice = await addMember(where, 'alice@bank.example', 'operator');

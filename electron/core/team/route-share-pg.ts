@@ -59,7 +59,8 @@ interface Waiting {
 /** This hub's part in the routes of every hub on one database. */
 export class PgRouteShare implements RoutePeers {
   readonly name = `${os.hostname()} (pid ${process.pid})`;
-  private readonly id = randomUUID();
+  /** This hub's id on the database (the `to` of what the relay channel carries for it). */
+  readonly id = randomUUID();
   private readonly listener: PgListener;
   private peers = new Map<string, Peer>();
   private readonly waiting = new Map<number, Waiting>();
