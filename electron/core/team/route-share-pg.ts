@@ -71,6 +71,8 @@ export class PgRouteShare implements RoutePeers {
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
   private beat: NodeJS.Timeout | null = null;
+  /** The other hubs' routes as the pages were last told them (JSON). */
+  private told = '[]';
   private stopped = false;
 
   private constructor(
@@ -193,7 +195,6 @@ export class PgRouteShare implements RoutePeers {
       `SELECT hub, name, routes, ${DB_NOW} - beat_ms AS age FROM team_routes WHERE hub <> $1`,
       [this.id],
     );
-    const before = JSON.stringify(this.routes());
     const now = Date.now();
     const peers = new Map<string, Peer>();
     for (const row of r.rows) {
@@ -212,7 +213,12 @@ export class PgRouteShare implements RoutePeers {
       peers.set(row.hub, { name: row.name, routes: routes.map(peer), beatAt: now - Number(row.age) });
     }
     this.peers = peers;
-    if (JSON.stringify(this.routes()) !== before) this.relay.peersChanged();
+    // Compared with what the pages were last told (a hub gone stale since is a change too).
+    const told = JSON.stringify(this.routes());
+    if (told !== this.told) {
+      this.told = told;
+      this.relay.peersChanged();
+    }
   }
 
   forward(

@@ -221,6 +221,23 @@ describe('two RelayHubs joined through PostgreSQL', () => {
     expect(again.answered).toBe(true);
     expect(relayed).toHaveLength(2);
 
+    // A notification: only a catch-all route claims it, its body crossing with it.
+    expect(b.relay({ ...request('x'), kind: 'notification', claims: null })).toBeNull();
+    laptop.write(frameLine({ t: 'add', ref: 1, route: { field: 'obj', glob: '*' } }));
+    await expect.poll(() => b.list().length, { timeout: 10_000 }).toBe(2);
+    const note = JSON.stringify({ transaction_id: '00000000-0000-4000-8000-000000000001' });
+    const notified = await b.relay({
+      kind: 'notification',
+      method: 'POST',
+      path: '/api/svc/notify/pay-in',
+      headers: { 'Content-Type': 'application/json' },
+      body: note,
+      claims: null,
+      deadline: performance.now() + 750,
+    })!;
+    expect(notified.answered).toBe(true);
+    expect(relayed.at(-1)).toMatchObject({ method: 'POST', path: '/api/svc/notify/pay-in', body: note });
+
     // A leaves: B's pages hear the list without its route.
     await shareA.close();
     await expect.poll(() => heardOnB.at(-1), { timeout: 10_000 }).toEqual([]);
