@@ -18,10 +18,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { z } from 'zod';
-import { RouteInfo } from '../../contract/schemas/team';
+import { RouteGlob, RouteInfo } from '../../contract/schemas/team';
 import type { RelayOutcome, RelayRequest } from '../bank';
 import { migratePgSchema, PG_RELAY_CHANNEL, PG_ROUTES_CHANNEL, PgListener } from '../store';
 import type { PeerRoute, RelayHub, RoutePeers } from './relay-hub';
+import { MAX_ROUTES } from './route-table';
 import {
   askPayload,
   outcomeOf,
@@ -40,7 +41,8 @@ const CROSSING_MS = 25;
 /** The database's clock in ms: beats compared on one clock, whatever the hubs' hosts say. */
 const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
-const PublishedRoutes = z.array(RouteInfo).max(1000);
+/** Another hub's row, checked as a laptop's routes are (its globs by the one glob rule). */
+const PublishedRoutes = z.array(RouteInfo.extend({ glob: RouteGlob })).max(MAX_ROUTES);
 
 interface Peer {
   name: string;

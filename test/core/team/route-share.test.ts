@@ -216,7 +216,34 @@ describe('two RelayHubs joined through PostgreSQL', () => {
         '{"to":1}',
       ])
         await raw.query('SELECT pg_notify($1, $2)', [PG_RELAY_CHANNEL, p]);
+    // Rows no hub wrote (not JSON, a glob the rule refuses) are not taken; a well-formed row
+    // written with them is, so the read is seen to have happened.
+    const route = { ...b.list()[0]!, hub: undefined, id: 'evil', glob: 'alice[' };
+    const rows = [
+      ['evil1', 'not json'],
+      ['evil2', JSON.stringify([route])],
+      ['good', JSON.stringify([{ ...route, id: 'good', glob: 'zed*' }])],
+    ];
+    for (const [hub, routes] of rows)
+      await raw.query(
+        `INSERT INTO team_routes (hub, name, pid, routes, beat_ms) VALUES ($1, 'evil', NULL, $2, (extract(epoch from now()) * 1000)::bigint)`,
+        [hub, routes],
+      );
+    await raw.query("SELECT pg_notify('dets_routes', 'evil')");
+    await expect
+      .poll(
+        () =>
+          b
+            .list()
+            .map((r) => r.id)
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(['good', 'r1-a']);
+    await raw.query("DELETE FROM team_routes WHERE name = 'evil'");
+    await raw.query("SELECT pg_notify('dets_routes', 'evil')");
     await raw.end();
+    await expect.poll(() => b.list().map((r) => r.id), { timeout: 10_000 }).toEqual(['r1-a']);
     const again = await b.relay(request('alice3'))!;
     expect(again.answered).toBe(true);
     expect(relayed).toHaveLength(2);
