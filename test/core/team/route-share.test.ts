@@ -240,6 +240,16 @@ describe('two RelayHubs joined through PostgreSQL', () => {
         { timeout: 10_000 },
       )
       .toEqual(['good', 'r1-a']);
+    // A hub whose beat is over 30 s old (its host cut off): ignored, its row removed by B.
+    await raw.query(
+      `INSERT INTO team_routes (hub, name, pid, routes, beat_ms) VALUES ('stale', 'stale', NULL, $1, (extract(epoch from now()) * 1000)::bigint - 31000)`,
+      [JSON.stringify([{ ...route, id: 'old', glob: 'alice*' }])],
+    );
+    await raw.query("SELECT pg_notify('dets_routes', 'stale')");
+    const staleRows = async () =>
+      (await raw.query("SELECT hub FROM team_routes WHERE hub = 'stale'")).rowCount;
+    await expect.poll(staleRows, { timeout: 10_000 }).toBe(0);
+    expect(b.list().map((r) => r.id)).not.toContain('old');
     await raw.query("DELETE FROM team_routes WHERE name = 'evil'");
     await raw.query("SELECT pg_notify('dets_routes', 'evil')");
     await raw.end();
