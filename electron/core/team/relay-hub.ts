@@ -106,6 +106,8 @@ export interface RoutePeers {
   ): Promise<RelayOutcome>;
   /** This hub's own routes, after each change. */
   publish(routes: RouteInfo[]): void;
+  /** Asks `route`'s hub to remove it (team.removeRoute here); gone from routes() at once. */
+  remove(route: PeerRoute): void;
 }
 
 /** The hub's routes and the laptops' connections. */
@@ -153,11 +155,12 @@ export class RelayHub implements CallbackRelay {
   /** Removes a route (team.removeRoute); its laptop is told, so it does not register it again. */
   remove(id: string): { removed: string } {
     const other = this.table.routes.has(id) ? undefined : this.peers?.routes().find((r) => r.id === id);
-    if (other)
-      throw new ConsoleError(
-        'CONFLICT',
-        `Route ${id} is held by hub ${other.peerName}, where ${who(other)} is attached: remove it on that hub's page or from the laptop.`,
-      );
+    // Another hub's: that hub removes it and tells its laptop (its list then comes back without it).
+    if (other && this.peers) {
+      this.peers.remove(other);
+      this.options.changed?.(this.list());
+      return { removed: id };
+    }
     const r = removeRoute(this.table, id);
     const c = r.connection ? this.connections.get(r.connection) : undefined;
     if (c) send(c, { t: 'removed', id });

@@ -1,7 +1,8 @@
 /**
  * What hubs on one database say to each other on the relay channel (issue 30, routes across
  * hubs; docs/team-hub.md "Routes"): hub B hands a request one of hub A's routes claims to A
- * (an ask), and A hands back what its laptop answered (a reply). Both are PostgreSQL NOTIFY
+ * (an ask), and A hands back what its laptop answered (a reply); B asks A to remove one of A's
+ * routes (a removal). Both are PostgreSQL NOTIFY
  * payloads, so each must stay under {@link NOTIFY_MAX_BYTES}; a request too large to cross is
  * answered by B itself.
  *
@@ -74,10 +75,24 @@ const Reply = z
   })
   .strict();
 
+/** B asks A to remove A's route `remove` (team.removeRoute called on B's page). */
+const Removal = z.object({ to: Text(64), from: Text(64), remove: Text(64) }).strict();
+
 /** B's ask: A relays `request` through its route `route`. */
 export type RelayAsk = z.infer<typeof Ask>;
 /** A's reply to an ask. */
 export type RelayReply = z.infer<typeof Reply>;
+/** A removal of another hub's route. */
+export type RouteRemoval = z.infer<typeof Removal>;
+
+/** The removal as a NOTIFY payload (small: ids only). */
+export function removalPayload(removal: RouteRemoval): string {
+  return JSON.stringify({
+    to: removal.to,
+    from: removal.from,
+    remove: removal.remove,
+  } satisfies RouteRemoval);
+}
 
 /** The opening of every payload addressed to `hub`: what a hub reads, the rest skipped unparsed. */
 export function addressedTo(hub: string): string {
@@ -153,7 +168,11 @@ function sized(message: RelayAsk | RelayReply, what: string): { payload: string 
 export function readRelayPayload(
   payload: string,
   hub: string,
-): { kind: 'ask'; ask: RelayAsk } | { kind: 'reply'; reply: RelayReply } | null {
+):
+  | { kind: 'ask'; ask: RelayAsk }
+  | { kind: 'reply'; reply: RelayReply }
+  | { kind: 'remove'; removal: RouteRemoval }
+  | null {
   if (!payload.startsWith(addressedTo(hub)) || payload.length > NOTIFY_MAX_BYTES) return null;
   let value: unknown;
   try {
@@ -164,7 +183,9 @@ export function readRelayPayload(
   const ask = Ask.safeParse(value);
   if (ask.success) return { kind: 'ask', ask: ask.data };
   const reply = Reply.safeParse(value);
-  return reply.success ? { kind: 'reply', reply: reply.data } : null;
+  if (reply.success) return { kind: 'reply', reply: reply.data };
+  const removal = Removal.safeParse(value);
+  return removal.success ? { kind: 'remove', removal: removal.data } : null;
 }
 
 /** The reply's outcome as the bank takes it (the body back from base64). */

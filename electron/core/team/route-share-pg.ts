@@ -28,6 +28,7 @@ import {
   outcomeOf,
   readRelayPayload,
   refusalPayload,
+  removalPayload,
   replyPayload,
   type RelayAsk,
 } from './route-share-payload';
@@ -270,12 +271,31 @@ export class PgRouteShare implements RoutePeers {
     }
     const message = readRelayPayload(payload, this.id);
     if (message?.kind === 'ask') return void this.asked(message.ask);
+    if (message?.kind === 'remove') return this.removeOwn(message.removal.remove);
     if (message?.kind !== 'reply') return;
     const w = this.settle(message.reply.id);
     if (!w) return; // given up already (late), or never asked: dropped
     const why = message.reply.outcome.answered ? null : message.reply.outcome.why;
     if (why !== null) w.missed('down', `hub ${w.peerName} could not relay it: ${why}`);
     w.resolve(outcomeOf(message.reply));
+  }
+
+  remove(route: PeerRoute): void {
+    const peer = this.peers.get(route.peer);
+    if (peer) peer.routes = peer.routes.filter((r) => r.id !== route.id);
+    const payload = removalPayload({ to: route.peer, from: this.id, remove: route.id });
+    this.pool
+      .query('SELECT pg_notify($1, $2)', [PG_RELAY_CHANNEL, payload])
+      .catch((err: unknown) => this.failed('asking for a removal', err));
+  }
+
+  /** Another hub's page removed one of this hub's routes (its laptop told, the list published). */
+  private removeOwn(id: string): void {
+    try {
+      this.relay.remove(id);
+    } catch {
+      // Gone already (removed here, or expired): nothing to do.
+    }
   }
 
   /** Another hub handed over a request for one of this hub's routes: relayed as if it came here. */

@@ -4,7 +4,8 @@
  * hub skipped unparsed, broken ones dropped), and two RelayHubs joined through a real PostgreSQL
  * 15: B claims by A's route, hands the request to A, A's laptop (a real TCP connection speaking
  * the relay's frames) answers, B gets the answer; too large: B records `route.down` saying so;
- * hostile NOTIFYs on the channel change nothing; B's pages hear A's route changes.
+ * hostile NOTIFYs and rows change nothing; B's pages hear A's route changes; a route removed on
+ * B's page is removed by A.
  */
 import { describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
@@ -21,6 +22,7 @@ import {
   outcomeOf,
   readRelayPayload,
   refusalPayload,
+  removalPayload,
   replyPayload,
 } from '../../../electron/core/team/route-share-payload';
 import { PgRouteShare } from '../../../electron/core/team/route-share-pg';
@@ -62,6 +64,11 @@ describe('the relay channel payloads', () => {
       ask: { from: 'B', id: 7, route: 'r1-ab', request: { claims: { sub: 'alice' } } },
     });
     expect(read?.kind === 'ask' && read.ask.deadline_ms).toBeGreaterThan(700);
+
+    expect(readRelayPayload(removalPayload({ to: 'A', from: 'B', remove: 'r2-ab' }), 'A')).toEqual({
+      kind: 'remove',
+      removal: { to: 'A', from: 'B', remove: 'r2-ab' },
+    });
 
     const parse = vi.spyOn(JSON, 'parse');
     expect(readRelayPayload(made.payload, 'C')).toBeNull();
@@ -146,11 +153,13 @@ describe('two RelayHubs joined through PostgreSQL', () => {
     const shareB = await PgRouteShare.open(url, b, log);
     const laptop = await connected(a);
     const relayed: Extract<HubFrame, { t: 'relay' }>[] = [];
+    const removedOnLaptop: string[] = [];
     laptop.on(
       'data',
       frameReader(
         HubFrame,
         (f) => {
+          if (f.t === 'removed') removedOnLaptop.push(f.id);
           if (f.t !== 'relay') return;
           relayed.push(f);
           const body = Buffer.from(JSON.stringify({ external_id: 'ext-laptop' })).toString('base64');
@@ -183,8 +192,6 @@ describe('two RelayHubs joined through PostgreSQL', () => {
       .poll(() => heardOnB.at(-1)?.map((r) => [r.id, r.glob, r.hub]), { timeout: 10_000 })
       .toEqual([['r1-a', 'alice*', shareA.name]]);
     expect(b.list()).toEqual(heardOnB.at(-1));
-    // B cannot remove A's route: it says where it is held.
-    expect(() => b.remove('r1-a')).toThrow(/held by hub .*remove it on that hub/);
 
     const claimed = b.relay(request('alice@bank.example'));
     expect(claimed).not.toBeNull();
@@ -274,6 +281,13 @@ describe('two RelayHubs joined through PostgreSQL', () => {
     })!;
     expect(notified.answered).toBe(true);
     expect(relayed.at(-1)).toMatchObject({ method: 'POST', path: '/api/svc/notify/pay-in', body: note });
+
+    // Removed on B's page: A removes it and tells its laptop; B's pages hear the list without it.
+    expect(b.remove('r1-a')).toEqual({ removed: 'r1-a' });
+    expect(b.list().map((r) => r.id)).toEqual(['r2-a']);
+    await expect.poll(() => removedOnLaptop, { timeout: 10_000 }).toEqual(['r1-a']);
+    expect(a.list().map((r) => r.glob)).toEqual(['*']);
+    await expect.poll(() => heardOnB.at(-1)?.map((r) => r.glob), { timeout: 10_000 }).toEqual(['*']);
 
     // A leaves: B's pages hear the list without its route.
     await shareA.close();
