@@ -20,7 +20,15 @@ import { httpsCall } from '../core/tunnel/https-get';
 import { startRealService } from '../support/real-service';
 import { callApi } from './helpers';
 import { watchPageEvents } from './support/page-stream';
-import { callback, hubApi, routedHubArgs, startBackend } from './support/routes';
+import {
+  attachLaptop,
+  callback,
+  hubApi,
+  hubCallbackEvent,
+  hubEvents,
+  routedHubArgs,
+  startBackend,
+} from './support/routes';
 import { cliTestFile, failedRun } from './support/spawn-cli';
 import { addMember } from './support/team';
 import { until } from './support/until';
@@ -55,9 +63,7 @@ async function startHub(name: string) {
 }
 
 function attach(hubUrl: string, token: string, extra: string[]) {
-  return cli.spawn(['attach', hubUrl, '--token', token, '--json', ...extra], {
-    NODE_EXTRA_CA_CERTS: certs.cert,
-  });
+  return attachLaptop(cli.spawn, certs.cert, hubUrl, token, extra);
 }
 
 /** Collects the route globs of each `team.rerouted` on a (local, attached) page's stream. */
@@ -67,20 +73,12 @@ function watchRoutes(ui: string, heard: string[][]) {
   );
 }
 
-/** The hub's events of `kind` (newest first), optionally on `path`. */
-async function events(ui: string, kind: string, p?: string): Promise<EventSummary[]> {
-  const page = (await hubApi(ca, ui, 'events.query', { kind, ...(p ? { path: p } : {}), limit: 500 })) as {
-    events: EventSummary[];
-  };
-  return page.events;
+function events(ui: string, kind: string, p?: string): Promise<EventSummary[]> {
+  return hubEvents(ca, ui, kind, p);
 }
 
-/** The callback event the hub stored for `sub` (newest), once it is there. */
-async function callbackEvent(ui: string, sub: string): Promise<EventDetail> {
-  const found = await until(`the callback of ${sub}`, async () =>
-    (await events(ui, 'callback')).find((e) => e.sub === sub),
-  );
-  return (await hubApi(ca, ui, 'events.get', { id: found.id })) as EventDetail;
+function callbackEvent(ui: string, sub: string): Promise<EventDetail> {
+  return hubCallbackEvent(ca, ui, sub);
 }
 
 describe('routes through the hub', () => {
@@ -216,9 +214,7 @@ describe('routes through the hub', () => {
       glob: '*',
     })) as RouteInfo;
     expect(added).toMatchObject({ member: 'alice@bank.example', field: 'obj', glob: '*', up: true });
-    await until('team.rerouted with the new route', () =>
-      heard.at(-1)?.includes('*') ? true : undefined,
-    );
+    await until('team.rerouted with the new route', () => (heard.at(-1)?.includes('*') ? true : undefined));
     await expect(
       callApi(String(ready.ui), 'team.addRoute', { field: 'obj', glob: 'DE[0-9]' }),
     ).rejects.toThrow(/BAD_ARGUMENT.*"\[" is not allowed/);

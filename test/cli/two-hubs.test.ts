@@ -9,21 +9,15 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { TRANSPORT } from '../../electron/contract';
-import { startPostgres, type TestPostgres } from '../support/postgres';
+import { postgresForTests } from '../support/postgres-tests';
 import { cliTestFile } from './support/spawn-cli';
 import { addMember, hubArgs } from './support/team';
 
 const cli = cliTestFile('dets-two-hubs-');
-let cluster: TestPostgres;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = postgresForTests();
 
 /** A TCP proxy on 127.0.0.1 handing each new connection to the next live backend in turn. */
 function roundRobin(
@@ -115,7 +109,7 @@ function watchStream(ui: string, token: string, seen: Set<string>): http.ClientR
 
 describe('two hubs on one PostgreSQL', () => {
   it('lose no acknowledged notification when one is killed with -9 mid-load, and show each other’s events live', async () => {
-    const url = await cluster.database('hubs');
+    const url = await cluster().database('hubs');
     const token = await addMember(['--store', url, '--data-dir', cli.dataDir('cli')], 'ops', 'viewer');
     const hub = (name: string) => cli.spawn(hubArgs(['--store', url, '--data-dir', cli.dataDir(name)]));
     const a = hub('a');

@@ -6,7 +6,14 @@
 import type { ConsoleCore } from '../../core/console-core';
 import { isPostgresUrl, openPgEventStore, type EventStore, type EventStoreOptions } from '../../core/store';
 import type { RelayHub } from '../../core/team';
-import { FileMemberStore, membersFile, PgMemberStore, TeamGuard, type MemberStore } from '../../core/team';
+import {
+  FileMemberStore,
+  membersFile,
+  PgMemberStore,
+  PgRouteShare,
+  TeamGuard,
+  type MemberStore,
+} from '../../core/team';
 import { UsageError } from '../io';
 import type { ServeOptions } from './serve-options';
 
@@ -32,13 +39,16 @@ export async function openMembers(dataDir: string, store: string | undefined): P
   return store ? PgMemberStore.open(store) : new FileMemberStore(membersFile(dataDir));
 }
 
-/** The hub's door over the core's store, and the member store it reads (closed by serve). */
+/**
+ * The hub's door over the core's store, the member store it reads and, with --store, its part in
+ * the routes of every hub on the database (route-share-pg.ts); serve closes the last two.
+ */
 export async function teamGuard(
   core: ConsoleCore,
   options: ServeOptions,
   log: (line: string) => void,
   relay: RelayHub,
-): Promise<{ guard: TeamGuard; members: MemberStore }> {
+): Promise<{ guard: TeamGuard; members: MemberStore; routes: (() => Promise<void>) | null }> {
   const members = await openMembers(options.dataDir, options.store);
   const count = (await members.list()).length;
   if (count === 0) log('team hub: no members yet: add one with `dets-console team add NAME --role admin`');
@@ -57,5 +67,12 @@ export async function teamGuard(
     changed: (routes) => core.events.emit('team.rerouted', routes),
     log,
   });
-  return { guard, members };
+  if (!options.store) return { guard, members, routes: null };
+  try {
+    const share = await PgRouteShare.open(options.store, relay, log);
+    return { guard, members, routes: () => share.close() };
+  } catch (err) {
+    await members.close().catch(() => undefined);
+    throw err;
+  }
 }

@@ -14,6 +14,7 @@
  * tunnel that cannot be made exits 1 with the client's one line) and --tls-cert/--tls-key (HTTPS
  * on the bank endpoints; a certificate that is unreadable, mismatched or expired exits 2).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { ConsoleError } from '../../contract';
@@ -210,7 +211,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   let stopSignal: string | undefined;
   const stopped = io.waitForStop().then((signal) => (stopSignal = signal));
   // A hub's routes (issue 30 item 3): the bank relays through it, laptops connect at the UI's door.
-  const relay = options.team ? new RelayHub() : undefined;
+  // With --store, route ids end in a tag of this hub: the team's list holds every hub's routes.
+  const relay = options.team
+    ? new RelayHub(options.store ? `-${randomBytes(3).toString('hex')}` : '')
+    : undefined;
 
   const core = await ownerCore(
     {
@@ -250,6 +254,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const team = relay ? await teamGuard(core, options, log, relay) : undefined;
     if (team) closeAfter.push(() => team.members.close());
+    if (team?.routes) closeAfter.unshift(team.routes);
     await startListeners(core, options, started, log, team?.guard);
   } catch (err) {
     await shutdown();

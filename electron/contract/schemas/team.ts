@@ -91,6 +91,11 @@ export const RouteInfo = z.object({
   since: z.string(),
   /** Whether the laptop's connection is up now. */
   up: z.boolean(),
+  /**
+   * The hub the laptop is attached to, when several hubs share one database (`--store
+   * postgres://…`, docs/team-hub.md "Routes"): every hub routes by every hub's routes.
+   */
+  hub: z.string().optional(),
 });
 export type RouteInfo = z.infer<typeof RouteInfo>;
 

@@ -8,10 +8,16 @@ import type { Pool, PoolClient } from 'pg';
 import { addedColumnsDdl, createColumnsDdl } from './event-columns';
 
 /** The schema version this console writes (a newer database is refused, never downgraded). */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 /** The channel a hub announces each committed event on (LISTEN/NOTIFY): the other hubs' live pages. */
 export const PG_EVENTS_CHANNEL = 'dets_events';
+
+/** The channel a hub announces a change of its routes on (core/team route-share-pg.ts). */
+export const PG_ROUTES_CHANNEL = 'dets_routes';
+
+/** The channel hubs hand each other routed requests and their outcomes on (route-share-pg.ts). */
+export const PG_RELAY_CHANNEL = 'dets_relay';
 
 /** One advisory lock key for the migration, so two hubs starting at once migrate once. */
 const MIGRATION_LOCK = 7_300_030;
@@ -48,6 +54,16 @@ const MIGRATIONS: readonly string[] = [
   // (its statistics a batch behind) combined events_tx with a scan of every notification's
   // events_kind entry, so each commit grew slower with the table.
   `CREATE INDEX events_tx_accepted ON events (tx_lower) WHERE kind = 'notification' AND outcome = 'accepted';`,
+  // Version 4 (issue 30, routes across hubs): each hub's own routes as the JSON list its
+  // RelayHub lists, its name for the team's list, the backend pid of its listening connection
+  // (gone from pg_stat_activity as soon as a killed hub's socket closes) and its last heartbeat.
+  `CREATE TABLE team_routes (
+     hub TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     pid INTEGER,
+     routes TEXT NOT NULL,
+     beat_ms BIGINT NOT NULL
+   );`,
 ];
 
 /**

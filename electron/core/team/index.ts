@@ -12,6 +12,7 @@ export {
 export { PgMemberStore } from './members-pg';
 export { MEMBER_TOKEN_PREFIX, newMemberToken, tokenHash, tokenMatchesHash } from './tokens';
 export { RelayHub, noLaptop, MAX_IN_FLIGHT, type RelayHubOptions } from './relay-hub';
+export { PgRouteShare } from './route-share-pg';
 export { RELAY_PATH, RELAY_PROTOCOL } from './relay-frames';
 export { parseRouteSpec, globMatches, compareRoutes, specificity } from './route-glob';
 export { RelayClient, type RelayStart, MAX_BACKEND_CALLS } from './relay-client';

@@ -33,6 +33,7 @@ import {
   listRoutes,
   newRouteTable,
   removeRoute,
+  routeInfo,
   type RouteTable,
 } from './route-table';
 
@@ -76,27 +77,90 @@ export interface RelayHubOptions {
   changed?: (routes: RouteInfo[]) => void;
 }
 
+/** A route of another hub on the same database (route-share-pg.ts). */
+export interface PeerRoute extends HubRoute {
+  /** The id of the hub holding its laptop's connection. */
+  peer: string;
+  /** That hub's name, for the team's list. */
+  peerName: string;
+}
+
+/**
+ * The other hubs on one database (`--store postgres://…`; route-share-pg.ts): their routes are
+ * claimed with this hub's own by the one rule (route-table.ts), and a request one of theirs
+ * claims is handed to its hub.
+ */
+export interface RoutePeers {
+  /** This hub's name on the team's list. */
+  readonly name: string;
+  /** The live hubs' routes now (a hub whose heartbeat stopped is left out). */
+  routes(): PeerRoute[];
+  /**
+   * Hands `request` to `route`'s hub; never rejects. `missed` records why the hub answers
+   * itself when the other hub did not answer for its laptop (it records its laptop's misses).
+   */
+  forward(
+    route: PeerRoute,
+    request: RelayRequest,
+    missed: (why: 'down' | 'late', words: string) => void,
+  ): Promise<RelayOutcome>;
+  /** This hub's own routes, after each change. */
+  publish(routes: RouteInfo[]): void;
+  /** Asks `route`'s hub to remove it (team.removeRoute here); gone from routes() at once. */
+  remove(route: PeerRoute): void;
+}
+
 /** The hub's routes and the laptops' connections. */
 export class RelayHub implements CallbackRelay {
-  private readonly table: RouteTable = newRouteTable();
+  private readonly table: RouteTable;
+  private peers: RoutePeers | null = null;
   private readonly connections = new Map<string, Connection>();
   /** Route events per route id: when the last was recorded, how many were held back since. */
   private readonly eventGate = new Map<string, { at: number; held: number }>();
 
   private options: RelayHubOptions = {};
 
+  /** `idTag` ends each route id (unique among hubs sharing a database; route-table.ts). */
+  constructor(idTag = '') {
+    this.table = newRouteTable(idTag);
+  }
+
+  /** Joins the other hubs on one database (route-share-pg.ts); this hub's routes are published. */
+  join(peers: RoutePeers): void {
+    this.peers = peers;
+    peers.publish(listRoutes(this.table));
+  }
+
+  /** The other hubs' routes changed: the pages are told the whole list. */
+  peersChanged(): void {
+    this.options.changed?.(this.list());
+  }
+
   /** Sets where records go (the core's store and the hub's audit, once they exist). */
   configure(options: RelayHubOptions): void {
     this.options = { ...this.options, ...options };
   }
 
-  /** The routes, as team.routes answers them. */
+  /** The routes, as team.routes answers them: every hub's on one database, the oldest first. */
   list(): RouteInfo[] {
-    return listRoutes(this.table);
+    const own = listRoutes(this.table);
+    if (!this.peers) return own;
+    const name = this.peers.name;
+    const others = this.peers.routes().map((r) => ({ ...routeInfo(r), hub: r.peerName }));
+    return [...own.map((r) => ({ ...r, hub: name })), ...others].sort((a, b) =>
+      a.since < b.since ? -1 : a.since > b.since ? 1 : 0,
+    );
   }
 
   /** Removes a route (team.removeRoute); its laptop is told, so it does not register it again. */
   remove(id: string): { removed: string } {
+    const other = this.table.routes.has(id) ? undefined : this.peers?.routes().find((r) => r.id === id);
+    // Another hub's: that hub removes it and tells its laptop (its list then comes back without it).
+    if (other && this.peers) {
+      this.peers.remove(other);
+      this.options.changed?.(this.list());
+      return { removed: id };
+    }
     const r = removeRoute(this.table, id);
     const c = r.connection ? this.connections.get(r.connection) : undefined;
     if (c) send(c, { t: 'removed', id });
@@ -106,7 +170,8 @@ export class RelayHub implements CallbackRelay {
 
   /** Tells the pages the routes as they are now (added, removed, up or down). */
   private changed(): void {
-    this.options.changed?.(listRoutes(this.table));
+    this.peers?.publish(listRoutes(this.table));
+    this.options.changed?.(this.list());
   }
 
   /** Takes an upgraded socket of `caller` (headless team-requests.ts checked token and role). */
@@ -246,8 +311,39 @@ export class RelayHub implements CallbackRelay {
    * laptop's answer, or `{answered: false}` by the deadline with the reason recorded.
    */
   relay(request: RelayRequest): Promise<RelayOutcome> | null {
-    const route = claimingRoute(this.table, request.claims);
+    const route = claimingRoute(this.table, request.claims, Date.now(), this.peers?.routes() ?? []);
     if (!route) return null;
+    if ('peer' in route && this.peers) return this.viaPeer(this.peers, route as PeerRoute, request);
+    return this.through(route, request);
+  }
+
+  /**
+   * Relays a request another hub handed over for this hub's route `id` (route-share-pg.ts), as
+   * if it had arrived here; null when this hub holds no such route now.
+   */
+  relayOwn(id: string, request: RelayRequest): Promise<RelayOutcome> | null {
+    const route = this.table.routes.get(id);
+    return route ? this.through(route, request) : null;
+  }
+
+  /** Hands a request to the hub of `route`; what that hub's laptop missed, that hub records. */
+  private viaPeer(peers: RoutePeers, route: PeerRoute, request: RelayRequest): Promise<RelayOutcome> {
+    const started = performance.now();
+    const missed = (why: 'down' | 'late', words: string) =>
+      this.missed({ route, request, started }, why, words);
+    if (!route.up) {
+      missed('down', `${who(route)} is not connected (to hub ${route.peerName})`);
+      return Promise.resolve({ answered: false });
+    }
+    if (request.deadline - started <= 0) {
+      missed('late', 'no time was left in the 1 s budget to relay it');
+      return Promise.resolve({ answered: false });
+    }
+    return peers.forward(route, request, missed);
+  }
+
+  /** Relays through this hub's own route to its laptop. */
+  private through(route: HubRoute, request: RelayRequest): Promise<RelayOutcome> {
     const started = performance.now();
     const missed = (why: 'down' | 'late', words: string) => {
       this.missed({ route, request, started }, why, words);

@@ -81,8 +81,13 @@ export function specificity(glob: string): { wildcards: number; prefix: number }
 /** What {@link compareRoutes} orders: a glob and when its route was first registered. */
 export interface RankedRoute {
   glob: string;
-  /** Registration order on this hub (smaller: older). */
+  /** Registration order on its hub (smaller: older). */
   order: number;
+  /**
+   * When it was first registered (ISO 8601, UTC): "the oldest" among routes of several hubs on
+   * one database, whose orders are each their own hub's.
+   */
+  since?: string;
 }
 
 /**
@@ -98,6 +103,8 @@ export function compareRoutes(a: RankedRoute, b: RankedRoute): number {
   const sb = specificity(b.glob);
   if (sa.wildcards !== sb.wildcards) return sa.wildcards - sb.wildcards;
   if (sa.prefix !== sb.prefix) return sb.prefix - sa.prefix;
+  if (a.since !== undefined && b.since !== undefined && a.since !== b.since)
+    return a.since < b.since ? -1 : 1;
   return a.order - b.order;
 }
 

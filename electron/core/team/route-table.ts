@@ -37,10 +37,13 @@ export interface HubRoute extends RouteInfo {
 export interface RouteTable {
   routes: Map<string, HubRoute>;
   nextOrder: number;
+  /** Ends each route id, so ids stay apart when several hubs share their routes ('' alone). */
+  idTag: string;
 }
 
-export function newRouteTable(): RouteTable {
-  return { routes: new Map(), nextOrder: 1 };
+/** An empty table; `idTag` (e.g. `-3fa2c1`) makes its ids unique among hubs sharing a database. */
+export function newRouteTable(idTag = ''): RouteTable {
+  return { routes: new Map(), nextOrder: 1, idTag };
 }
 
 /** Drops routes down for longer than DOWN_KEPT_MS. */
@@ -52,18 +55,13 @@ function expire(table: RouteTable, now: number): void {
 /** The routes as the team sees them, oldest first. */
 export function listRoutes(table: RouteTable, now = Date.now()): RouteInfo[] {
   expire(table, now);
-  return [...table.routes.values()]
-    .sort((a, b) => a.order - b.order)
-    .map(({ id, member, field, glob, attach, forward_to, since, up }) => ({
-      id,
-      member,
-      field,
-      glob,
-      attach,
-      forward_to,
-      since,
-      up,
-    }));
+  return [...table.routes.values()].sort((a, b) => a.order - b.order).map(routeInfo);
+}
+
+/** A route as the team's list shows it (its fields of RouteInfo alone). */
+export function routeInfo(r: HubRoute): RouteInfo {
+  const { id, member, field, glob, attach, forward_to, since, up } = r;
+  return { id, member, field, glob, attach, forward_to, since, up };
 }
 
 /** Who registers a route: the member, their laptop's name and backend, and the connection. */
@@ -103,7 +101,7 @@ export function addRoute(
     );
   const order = table.nextOrder++;
   const route: HubRoute = {
-    id: `r${order}`,
+    id: `r${order}${table.idTag}`,
     member: owner.member,
     field: request.field,
     glob: request.glob,
@@ -139,21 +137,23 @@ export function removeRoute(table: RouteTable, id: string): HubRoute {
 }
 
 /**
- * The route that claims a request, up or down, or null. `claims` null: a notification (catch-all
- * routes only).
+ * The route that claims a request, up or down, or null, among the table's and `others` (the
+ * routes of the other hubs on one database: one rule over all of them). `claims` null: a
+ * notification (catch-all routes only).
  *
  * @example
  * claimingRoute(table, { obj: 'DE89…', sub: 'alice@bank.example' })?.member; // 'alice'
  */
-export function claimingRoute(
+export function claimingRoute<R extends HubRoute>(
   table: RouteTable,
   claims: { obj: string | null; sub: string | null } | null,
   now = Date.now(),
-): HubRoute | null {
-  if (table.routes.size === 0) return null;
+  others: readonly R[] = [],
+): HubRoute | R | null {
+  if (table.routes.size === 0 && others.length === 0) return null;
   expire(table, now);
-  let best: HubRoute | null = null;
-  for (const r of table.routes.values()) {
+  let best: HubRoute | R | null = null;
+  for (const r of [...table.routes.values(), ...others]) {
     const claimed = claims === null ? isCatchAll(r.glob) : matchesClaim(r, claims);
     if (claimed && (best === null || compareRoutes(r, best) < 0)) best = r;
   }

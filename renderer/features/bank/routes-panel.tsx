@@ -29,6 +29,10 @@ const columns: Column<RouteInfo>[] = [
   },
 ];
 
+/** The hub holding a route's laptop: shown when several hubs share one database (RouteInfo.hub). */
+const hubColumn = textColumn<RouteInfo>('Hub', (r) => r.hub ?? '—', { testId: 'route-hub' });
+const withHub = [...columns.slice(0, 3), hubColumn, ...columns.slice(3)];
+
 /** The routes panel: shown on a team hub's pages and on attached ones, nowhere else. */
 export function RoutesPanel() {
   const session = useTeamSession();
@@ -60,7 +64,7 @@ function RoutesBody({ forwardTo }: { forwardTo: string | null }) {
           <DataTable
             rows={routes.data}
             rowKey={(r) => r.id}
-            columns={columns}
+            columns={routes.data.some((r) => r.hub !== undefined) ? withHub : columns}
             rowProps={(r) => ({ 'data-testid': 'route-row', 'data-route': r.id })}
             caption="Routes of the team hub"
             actionsLabel="Route actions"

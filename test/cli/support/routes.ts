@@ -9,7 +9,10 @@ import { onTestFinished } from 'vitest';
 import { startFakeServer } from '../../support/fake-server';
 import { cryptoJwt, signInClaims, type RealService } from '../../support/real-service';
 import { httpsCall } from '../../core/tunnel/https-get';
+import type { EventDetail, EventSummary } from '../../../electron/contract/schemas/events';
+import type { SpawnedCli } from './spawn-cli';
 import { hubArgs, tlsArgs } from './team';
+import { until } from './until';
 
 /** What a backend saw: each request's method, path, the sub of its token, its body. */
 export interface Seen {
@@ -131,4 +134,31 @@ export async function routedHubArgs(
     '--service-jwks-url',
     `${service.base}/api/v1/.well-known/jwks.json`,
   ]);
+}
+
+/** `attach HUB --token T --json EXTRA` trusting the test CA at `caFile`, spawned by `spawn`. */
+export function attachLaptop(
+  spawn: (args: string[], env?: NodeJS.ProcessEnv) => SpawnedCli,
+  caFile: string,
+  hubUrl: string,
+  token: string,
+  extra: string[],
+): SpawnedCli {
+  return spawn(['attach', hubUrl, '--token', token, '--json', ...extra], { NODE_EXTRA_CA_CERTS: caFile });
+}
+
+/** The hub's events of `kind` (newest first), optionally on `path`. */
+export async function hubEvents(ca: string, ui: string, kind: string, p?: string): Promise<EventSummary[]> {
+  const page = (await hubApi(ca, ui, 'events.query', { kind, ...(p ? { path: p } : {}), limit: 500 })) as {
+    events: EventSummary[];
+  };
+  return page.events;
+}
+
+/** The callback event the hub stored for `sub` (newest), once it is there. */
+export async function hubCallbackEvent(ca: string, ui: string, sub: string): Promise<EventDetail> {
+  const found = await until(`the callback of ${sub}`, async () =>
+    (await hubEvents(ca, ui, 'callback')).find((e) => e.sub === sub),
+  );
+  return (await hubApi(ca, ui, 'events.get', { id: found.id })) as EventDetail;
 }

@@ -4,28 +4,11 @@
  * when one is removed and when its connection closes (routes down), over a real TCP connection on
  * 127.0.0.1 speaking the relay's frames.
  */
-import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../../electron/contract/schemas/team';
 import { frameLine } from '../../../electron/core/team/relay-frames';
 import { RelayHub } from '../../../electron/core/team/relay-hub';
-
-const servers: net.Server[] = [];
-afterEach(() => {
-  for (const s of servers.splice(0)) s.close();
-});
-
-/** A hub accepting one real connection; answers the laptop's end of it. */
-async function connected(hub: RelayHub): Promise<net.Socket> {
-  const server = net.createServer((socket) =>
-    hub.accept(socket, { member: 'alice', role: 'operator', remote: null }, Buffer.alloc(0)),
-  );
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const laptop = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
-  await new Promise<void>((r) => laptop.once('connect', r));
-  return laptop;
-}
+import { connected } from '../../support/relay-laptop';
 
 function next(seen: RouteInfo[][], count: number): Promise<RouteInfo[]> {
   return expect

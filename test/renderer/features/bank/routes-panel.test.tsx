@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * Issue 30 item 3, "Routes are visible to the team": the Bank page's Routes panel lists the hub's
- * routes (member, claim, laptop, backend, up/down), follows `team.rerouted` without asking
+ * routes (member, claim, laptop, backend, up/down; the hub when several share a database), follows `team.rerouted` without asking
  * again, offers "Add route" only on the page `attach --forward-to` serves (its glob checked by
  * the contract's globProblem as typed, a refusal shown under the field), and hides Add and Remove
  * from a viewer; outside a hub there is no panel.
@@ -87,6 +87,21 @@ describe('the Bank page’s Routes panel', () => {
     emit('team.rerouted', []);
     await screen.findByTestId('routes-empty');
     expect(team.routes.mock.calls.length).toBe(asked);
+  });
+
+  it('names each route’s hub when several hubs share one database, and only then', async () => {
+    const { emit } = setup({});
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.queryByTestId('route-hub')).toBeNull();
+    emit('team.rerouted', [
+      { ...ALICE, hub: 'hub-a (pid 10)' },
+      { ...ALICE, id: 'r1-b', glob: 'bob@*', hub: 'hub-b (pid 20)' },
+    ]);
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(screen.getAllByTestId('route-hub').map((c) => c.textContent)).toEqual([
+      'hub-a (pid 10)',
+      'hub-b (pid 20)',
+    ]);
   });
 
   it('shows no panel outside a team hub', async () => {
