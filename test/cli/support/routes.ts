@@ -67,12 +67,20 @@ export async function startBackend(tag: string): Promise<Backend> {
       body: req.body,
     };
     backend.seen.push(s);
+    // In flight until answered or given up by the caller (the attach process's bound counts a
+    // call it gave up on as over: its connection is closed, whatever this handler still waits).
     inFlight++;
     backend.peak = Math.max(backend.peak, inFlight);
+    let open = true;
+    const over = () => {
+      if (open) inFlight--;
+      open = false;
+    };
+    res.once('close', over);
     const a = backend.answer(s);
     setTimeout(() => {
-      inFlight--;
-      res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
+      over();
+      if (!res.destroyed) res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
     }, a.delayMs ?? 0);
   });
   onTestFinished(() => server.close());
