@@ -23,7 +23,7 @@ export const PG_RELAY_CHANNEL = 'dets_relay';
 const MIGRATION_LOCK = 7_300_030;
 
 /** The schema by version (index 0: version 1); the columns of `events` come from event-columns.ts. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE EXTENSION IF NOT EXISTS pg_trgm;
    CREATE TABLE events (
      ${createColumnsDdl('pg', 1)}
