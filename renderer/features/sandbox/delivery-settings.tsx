@@ -6,7 +6,7 @@ import {
 } from '../../../electron/contract/schemas/delivery';
 import type { SandboxSettings } from '../../../electron/contract/schemas/sandbox';
 import { ErrorPanel } from '../../shared/error-panel';
-import { TextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import { useContractForm } from '../../ui/use-contract-form';
 import { useUpdateSandboxSettings } from '../../data/sandbox';
 import { typedNumber } from './notify-input';
@@ -21,6 +21,35 @@ const draftOf = (s: SandboxSettings): Draft => ({
   delivery_max_attempts: String(s.delivery_max_attempts),
   delivery_timeout_ms: String(s.delivery_timeout_ms),
 });
+
+/** The fields, wired to the draft by DraftFields. */
+const WAITS_FIELD: readonly FieldSpec<Draft>[] = [
+  {
+    key: 'delivery_waits_seconds',
+    id: 'delivery-waits',
+    label: 'Waits before each retry (s)',
+    hint: 'comma-separated; the last one repeats',
+    mono: true,
+  },
+];
+const LIMIT_FIELDS: readonly FieldSpec<Draft>[] = [
+  {
+    key: 'delivery_max_attempts',
+    id: 'delivery-max-attempts',
+    label: 'Most attempts',
+    hint: 'the first included',
+    inputMode: 'numeric',
+    mono: true,
+  },
+  {
+    key: 'delivery_timeout_ms',
+    id: 'delivery-timeout',
+    label: 'Timeout (ms)',
+    hint: 'no answer within it counts as none',
+    inputMode: 'numeric',
+    mono: true,
+  },
+];
 
 /** The guide's values (issue 27: "the guide's values as defaults"), for the restore button. */
 const GUIDE: Draft = {
@@ -69,36 +98,9 @@ export function DeliverySettingsPanel({ settings }: { settings: SandboxSettings 
         Delivery ladder <span className="panel-note">how the sandbox retries a notification</span>
       </h2>
       <form className="panel-body action-form" onSubmit={form.submit(() => undefined)} noValidate>
-        <TextField
-          id="delivery-waits"
-          label="Waits before each retry (s)"
-          hint="comma-separated; the last one repeats"
-          value={form.draft.delivery_waits_seconds}
-          onChange={(v) => form.edit({ delivery_waits_seconds: v })}
-          error={form.errorFor('delivery_waits_seconds')}
-          mono
-        />
+        <DraftFields specs={WAITS_FIELD} {...form} />
         <div className="notify-grid">
-          <TextField
-            id="delivery-max-attempts"
-            label="Most attempts"
-            hint="the first included"
-            value={form.draft.delivery_max_attempts}
-            onChange={(v) => form.edit({ delivery_max_attempts: v })}
-            error={form.errorFor('delivery_max_attempts')}
-            inputMode="numeric"
-            mono
-          />
-          <TextField
-            id="delivery-timeout"
-            label="Timeout (ms)"
-            hint="no answer within it counts as none"
-            value={form.draft.delivery_timeout_ms}
-            onChange={(v) => form.edit({ delivery_timeout_ms: v })}
-            error={form.errorFor('delivery_timeout_ms')}
-            inputMode="numeric"
-            mono
-          />
+          <DraftFields specs={LIMIT_FIELDS} {...form} />
         </div>
         <p className="field-note muted">
           The service’s public guide: 1, 2, 4, 8, 16, 32 s, then every minute, at most 10 attempts, then
