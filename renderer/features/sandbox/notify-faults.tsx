@@ -1,11 +1,37 @@
 import { Segmented } from '../../shared/segmented';
-import { TextField } from '../../ui/text-field';
+import { DraftFields, type FieldSpec } from '../../ui/draft-fields';
 import type { NotifyDraft } from './sandbox-store';
 import type { NotifyField } from './notify-input';
 
 const LADDERS: Array<{ value: NotifyDraft['ladder']; label: string }> = [
   { value: 'service', label: 'the service’s ladder' },
   { value: 'once', label: 'once' },
+];
+
+/** The copies and the timeout, wired to the draft by DraftFields. */
+const countFields = (base: string): FieldSpec<NotifyDraft>[] => [
+  {
+    key: 'duplicates',
+    id: `${base}-duplicates`,
+    label: 'Duplicates',
+    hint: '0–10 more copies',
+    placeholder: '0',
+    inputMode: 'numeric',
+    autoComplete: 'off',
+    testId: 'notify-duplicates',
+    mono: true,
+  },
+  {
+    key: 'timeout_ms',
+    id: `${base}-timeout`,
+    label: 'Timeout (ms)',
+    hint: '100–30000; empty: the setting',
+    placeholder: 'the setting',
+    inputMode: 'numeric',
+    autoComplete: 'off',
+    testId: 'notify-timeout',
+    mono: true,
+  },
 ];
 
 const THEN: Array<{ value: NotifyDraft['then']; label: string }> = [
@@ -54,31 +80,11 @@ export function NotifyFaults({
         />
       </div>
       <div className="notify-grid">
-        <TextField
-          id={`${base}-duplicates`}
-          label="Duplicates"
-          hint="0–10 more copies"
-          value={draft.duplicates}
-          onChange={(duplicates) => edit({ duplicates })}
-          placeholder="0"
-          inputMode="numeric"
-          autoComplete="off"
-          error={errorFor('duplicates')}
-          testId="notify-duplicates"
-          mono
-        />
-        <TextField
-          id={`${base}-timeout`}
-          label="Timeout (ms)"
-          hint="100–30000; empty: the setting"
-          value={draft.timeout_ms}
-          onChange={(timeout_ms) => edit({ timeout_ms })}
-          placeholder="the setting"
-          inputMode="numeric"
-          autoComplete="off"
-          error={errorFor('timeout_ms')}
-          testId="notify-timeout"
-          mono
+        <DraftFields
+          specs={countFields(base)}
+          draft={draft}
+          edit={edit}
+          errorFor={(f) => errorFor(f as NotifyField)}
         />
         <div className="field">
           <label htmlFor={`${base}-then`} className="field-label">
