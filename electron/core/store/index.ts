@@ -20,6 +20,6 @@ export { claimProfile, recoveryWaitLine, type ClaimRole, type ProfileClaim } fro
 export { recoverIfRequested, requestRecovery } from './recover';
 export { createNotificationRetention, type NotificationRetentionService } from './notification-retention';
 export { openPgEventStore, isPostgresUrl, redactUrl } from './pg-store';
-export { migratePgSchema, PG_RELAY_CHANNEL, PG_ROUTES_CHANNEL } from './pg-schema';
+export { migratePgSchema, PG_NOTIFY_MAX_BYTES, PG_RELAY_CHANNEL, PG_ROUTES_CHANNEL } from './pg-schema';
 export { PgListener, type PgListenerOptions } from './pg-listen';
 export { DELIVERY_SQL, DELIVERIES_KEPT } from './sql';

@@ -13,7 +13,7 @@ import type { EventSummary } from '../../contract/schemas/events';
 import { UncommittedTx } from './append-row';
 import { GroupCommit } from './group-commit';
 import { PG_EVENT_COLUMNS } from './event-columns';
-import { PG_EVENTS_CHANNEL } from './pg-schema';
+import { PG_EVENTS_CHANNEL, PG_NOTIFY_MAX_BYTES } from './pg-schema';
 import { type EventRow, formatEventId, PENDING_ID, ROW } from './records';
 import type { HealthState } from './store-health';
 import type { ClassCaps } from './writer-protocol';
@@ -22,8 +22,6 @@ import type { ClassCaps } from './writer-protocol';
 const COALESCE_MS = 20;
 /** …or go at once when this many wait. */
 const COALESCE_MAX = 512;
-/** A NOTIFY payload must stay under PostgreSQL's 8000 bytes. */
-const NOTIFY_BYTES = 7000;
 const PENDING_PREFIX = `{"id":"${PENDING_ID}"`;
 
 /** One append on its way (its row and summary get their seq at the commit). */
@@ -248,27 +246,32 @@ export function payloadPrefix(hub: string): string {
   return `{"hub":${JSON.stringify(hub)},"events":[`;
 }
 
-/** The summaries as NOTIFY payloads under PostgreSQL's limit (a summary too large goes as its id). */
+/**
+ * The summaries as NOTIFY payloads, each within PostgreSQL's bound (a summary too large for one
+ * alone goes as its id). Sizes are counted exactly: the prefix, a comma between summaries, `]}`.
+ */
 export function notifyPayloads(hub: string, summaries: EventSummary[]): string[] {
   const out: string[] = [];
   const prefix = payloadPrefix(hub);
+  const empty = Buffer.byteLength(prefix) + 2;
   let parts: string[] = [];
-  let size = 0;
+  let size = empty;
   const push = () => {
     if (parts.length > 0) out.push(`${prefix}${parts.join(',')}]}`);
     parts = [];
-    size = 0;
+    size = empty;
   };
   for (const s of summaries) {
     let json = JSON.stringify(s);
     let bytes = Buffer.byteLength(json);
-    if (bytes > NOTIFY_BYTES - 200) {
+    if (empty + bytes > PG_NOTIFY_MAX_BYTES) {
       json = JSON.stringify({ id: s.id } satisfies LiveBatch['events'][number]);
       bytes = json.length;
     }
-    if (size + bytes > NOTIFY_BYTES - 100) push();
+    const comma = parts.length > 0 ? 1 : 0;
+    if (size + comma + bytes > PG_NOTIFY_MAX_BYTES) push();
+    size += (parts.length > 0 ? 1 : 0) + bytes;
     parts.push(json);
-    size += bytes + 1;
   }
   push();
   return out;

@@ -19,6 +19,12 @@ export const PG_ROUTES_CHANNEL = 'dets_routes';
 /** The channel hubs hand each other routed requests and their outcomes on (route-share-pg.ts). */
 export const PG_RELAY_CHANNEL = 'dets_relay';
 
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (its NOTIFY reference): the bound of
+ * every channel here, the events' summaries and the relay's requests alike.
+ */
+export const PG_NOTIFY_MAX_BYTES = 7999;
+
 /** One advisory lock key for the migration, so two hubs starting at once migrate once. */
 const MIGRATION_LOCK = 7_300_030;
 

@@ -13,10 +13,11 @@
  */
 import { z } from 'zod';
 import type { RelayOutcome, RelayRequest } from '../bank';
+import { PG_NOTIFY_MAX_BYTES } from '../store';
 import { RELAY_MAX_BODY } from './relay-frames';
 
-/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (its NOTIFY reference). */
-export const NOTIFY_MAX_BYTES = 7999;
+/** The relay channel's bound: PostgreSQL's, as every channel's (pg-schema.ts). */
+export const NOTIFY_MAX_BYTES = PG_NOTIFY_MAX_BYTES;
 
 const Text = (max: number) => z.string().max(max);
 const Headers = z.record(Text(128), Text(8000)).refine((h) => Object.keys(h).length <= 32);

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventSummary } from '../../../electron/contract/schemas/events';
 import { type LiveBatch, notifyPayloads, payloadPrefix } from '../../../electron/core/store/pg-commit';
+import { PG_NOTIFY_MAX_BYTES } from '../../../electron/core/store/pg-schema';
 import { summarize } from '../../../electron/core/store/records';
 import { notification } from './helpers';
 
@@ -25,11 +26,19 @@ describe('the events channel payloads', () => {
     expect(payloads.length).toBeGreaterThan(1);
     for (const p of payloads) {
       expect(Buffer.byteLength(p)).toBeLessThan(8000);
+      expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PG_NOTIFY_MAX_BYTES);
       expect(p.startsWith(payloadPrefix('hub-"1"'))).toBe(true);
     }
     const back = payloads.flatMap((p) => (JSON.parse(p) as LiveBatch).events);
     expect(back).toEqual(batch);
     expect((JSON.parse(payloads[0]!) as LiveBatch).hub).toBe('hub-"1"');
+    // Packed, not merely split: each payload but the last had no room for the next summary.
+    for (const [i, p] of payloads.slice(0, -1).entries()) {
+      const next = (JSON.parse(payloads[i + 1]!) as LiveBatch).events[0];
+      expect(Buffer.byteLength(p) + 1 + Buffer.byteLength(JSON.stringify(next))).toBeGreaterThan(
+        PG_NOTIFY_MAX_BYTES,
+      );
+    }
   });
 
   it('announce a summary too large for a payload by its id, between whole ones', () => {
