@@ -1,31 +1,28 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../electron/core/event-hub';
 import { openEventStore } from '../../../electron/core/store';
 import type { StoreHealth } from '../../../electron/contract/schemas/events';
-import { fillDisk } from '../../support/full-disk';
+import { fillDisk, mountTmpfs, unmountTmpfs } from '../../support/full-disk';
 import { cleanup, post, startBank } from '../bank/helpers';
 
 /**
  * A full disk, for real: the profile lives on a 2 MiB tmpfs this test mounts (root is available
  * in CI) and unmounts in afterAll, whatever happened.
  */
-const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'dets-full-'));
+let mountPoint = '';
 const prefix = '/api/svc/notify';
 
 beforeAll(() => {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+  mountPoint = mountTmpfs('2m', 'dets-full-');
 });
 afterAll(async () => {
   await cleanup();
-  // libsql releases a closed connection's files when the garbage collector frees it: a lazy
-  // unmount detaches the file system now and lets the kernel finish when they are released.
-  execFileSync('umount', ['-l', mountPoint]);
-  fs.rmSync(mountPoint, { recursive: true, force: true, maxRetries: 5 });
+  // libsql releases a closed connection's files when the garbage collector frees it: unmounted
+  // lazily (full-disk.ts).
+  if (mountPoint) unmountTmpfs(mountPoint);
 });
 
 async function notify(url: string): Promise<{ id: string; status: number }> {
