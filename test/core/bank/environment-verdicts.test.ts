@@ -9,53 +9,14 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cryptoJwt, signInClaims, startRealService } from '../../support/real-service';
 import type { EventDetail } from '../../../electron/contract/schemas/events';
-import type { Environment } from '../../../electron/contract/schemas/service';
-import type { ConsoleCore } from '../../../electron/core/console-core';
 import { tempCore, valueOf } from '../../support/temp-core';
-
-const CUSTOMER = {
-  obj: 'DE89370400440532013000',
-  sub: 'ops@bank.example',
-  external_id: 'ext-1',
-  phone: '+4930123',
-  key: 'k-0123456789',
-};
+import { CUSTOMER, eventAfter, twoServices } from './two-services';
 
 const claims = () => signInClaims(CUSTOMER.obj, CUSTOMER.sub);
 
-/** The stored event of the callback answered with `res` (the newest callback after `seen`). */
-async function eventAfter(core: ConsoleCore, seen: Set<string>): Promise<EventDetail> {
-  for (let i = 0; i < 300; i++) {
-    const page = await valueOf<{ events: Array<{ id: string }> }>(core, 'events.query', {
-      kind: 'callback',
-      limit: 1,
-    });
-    const id = page.events[0]?.id;
-    if (id && !seen.has(id)) {
-      seen.add(id);
-      return valueOf<EventDetail>(core, 'events.get', { id });
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('no new callback event');
-}
-
 describe('callbacks judged against the environment that published their kid', () => {
   it('sandbox and real-service callbacks each pass, named with their environment, whichever environment the header shows', async () => {
-    const { core } = await tempCore();
-    await core.listenSandbox({ host: '127.0.0.1', port: 0 });
-    const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
-    await valueOf(core, 'bank.saveCustomer', CUSTOMER);
-    const real = await startRealService();
-    const staging = await valueOf<Environment>(core, 'env.save', { name: 'Staging', base_url: real.base });
-    const sandbox = await core.sandbox();
-    const seen = new Set<string>();
-
-    const call = async (token: string) => {
-      const res = await fetch(`${bank.url}/user_auth`, { headers: { 'X-Session-ID': token } });
-      await res.text();
-      return { status: res.status, event: await eventAfter(core, seen) };
-    };
+    const { core, real, staging, sandbox, call } = await twoServices();
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
     for (const header of ['sandbox', staging.id, 'sandbox']) {

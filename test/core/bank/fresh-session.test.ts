@@ -9,49 +9,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { FreshSession } from '../../../electron/contract/schemas/bank';
-import type { EventDetail } from '../../../electron/contract/schemas/events';
-import type { Environment } from '../../../electron/contract/schemas/service';
 import { decodeCompact } from '../../../electron/core/jwt';
-import { cryptoJwt, signInClaims, startRealService } from '../../support/real-service';
-import { tempCore, valueOf } from '../../support/temp-core';
-
-const CUSTOMER = {
-  obj: 'DE89370400440532013000',
-  sub: 'ops@bank.example',
-  external_id: 'ext-1',
-  phone: '+4930123',
-  key: 'k-0123456789',
-};
+import { cryptoJwt, signInClaims } from '../../support/real-service';
+import { valueOf } from '../../support/temp-core';
+import { CUSTOMER, twoServices } from './two-services';
 
 describe('bank.freshSession', () => {
   it('signs an expired sandbox callback’s claims again: the copied curl is answered 200 where the recorded one got 401 exp', async () => {
-    const { core } = await tempCore();
-    await core.listenSandbox({ host: '127.0.0.1', port: 0 });
-    const bank = await core.listenBank({ host: '127.0.0.1', port: 0 });
-    await valueOf(core, 'bank.saveCustomer', CUSTOMER);
-    const real = await startRealService();
-    await valueOf<Environment>(core, 'env.save', { name: 'Staging', base_url: real.base });
-    const sandbox = await core.sandbox();
+    const { core, real, sandbox, call } = await twoServices();
     const now = Math.floor(Date.now() / 1000);
-    const seen = new Set<string>();
-    /** The callback's status and its stored event (the newest callback not seen before; bounded wait). */
-    const call = async (token: string) => {
-      const res = await fetch(`${bank.url}/user_auth`, { headers: { 'X-Session-ID': token } });
-      await res.text();
-      for (let i = 0; i < 300; i++) {
-        const page = await valueOf<{ events: { id: string }[] }>(core, 'events.query', {
-          kind: 'callback',
-          limit: 1,
-        });
-        const id = page.events[0]?.id;
-        if (id && !seen.has(id)) {
-          seen.add(id);
-          return { status: res.status, event: await valueOf<EventDetail>(core, 'events.get', { id }) };
-        }
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      throw new Error('no new callback event');
-    };
 
     // A callback whose token expired an hour ago: the sandbox signed it, the bank refused it (exp).
     const old = await call(
